@@ -1,0 +1,30 @@
+//! Argument parsing (clap) and dispatch to one module per subcommand.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit status for bad input (file, PTX, flags, configuration).
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+#[derive(Parser)]
+#[command(name = "warpstep", version, about = "Cycle-level GPU SM simulator")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print warpstep's version.
+    Version,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Version => {
+            println!("warpstep {}", warpstep::VERSION);
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! warpstep: a cycle-level simulator of a GPU streaming multiprocessor (SM) and its memory system.
+//!
+//! The model is plain Rust: no wasm-bindgen or web-sys types, no I/O, no wall clock, no threads
+//! (../shared/design/STYLE.md, "What warpstep takes from them"). Two thin adapters sit on top:
+//! [`wasm`] (compiled only for `wasm32`) for the browser app, and the `warpstep` command-line tool
+//! (`src/bin/warpstep/`, compiled only for native targets).
+
+pub mod config;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+/// warpstep's version, from Cargo.toml. The browser shows the copy the wasm module reports, which
+/// proves the module initialised.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
