@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit status for bad input (file, PTX, flags, configuration).
+#[allow(dead_code)] // the subcommands that read input use it
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
