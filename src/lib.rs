@@ -6,6 +6,8 @@
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
 pub mod config;
+pub mod exec;
+pub mod launch;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
