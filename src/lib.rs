@@ -6,6 +6,7 @@
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
 pub mod config;
+pub mod core;
 pub mod exec;
 pub mod launch;
 

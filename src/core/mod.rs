@@ -1,0 +1,5 @@
+//! The SIMT core (book chapter 3): the structures of one streaming multiprocessor.
+
+pub mod simt_stack;
+
+pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};
