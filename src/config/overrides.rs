@@ -21,11 +21,16 @@ pub(super) fn to_value(config: &Config) -> Value {
     serde_json::to_value(config).unwrap_or(Value::Null)
 }
 
+/// The keys of one level, sorted (whatever map order serde_json was built with).
+fn sorted_keys(level: &Map<String, Value>) -> Vec<String> {
+    let mut keys: Vec<String> = level.keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
 fn unknown_key(key: String, level: &Map<String, Value>) -> ConfigError {
-    ConfigError::UnknownKey {
-        key,
-        valid: level.keys().cloned().collect(),
-    }
+    let valid = sorted_keys(level);
+    ConfigError::UnknownKey { key, valid }
 }
 
 /// Rejects any key of `value` that `reference` (a full config tree) does not have.
@@ -180,7 +185,7 @@ fn apply_one(tree: &mut Value, arg: &str) -> Result<(), ConfigError> {
     let (segments, raw) = split_override(arg)?;
     let (slot, key) = find_leaf(tree, &segments)?;
     if let Value::Object(section) = slot {
-        let keys: Vec<String> = section.keys().cloned().collect();
+        let keys = sorted_keys(section);
         return Err(ConfigError::Invalid {
             key,
             message: format!("is a section; set one of its keys: {}", keys.join(", ")),

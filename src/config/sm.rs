@@ -104,13 +104,13 @@ pub enum RegLayout {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CollectorUnits {
-    /// Collector units feeding the SP units.
+    /// Collector units holding operands for the SP units (MODEL.md section 5).
     pub sp: u32,
-    /// Collector units feeding the SFU.
+    /// Collector units holding operands for the SFU (MODEL.md section 5).
     pub sfu: u32,
-    /// Collector units feeding the DP unit (0 when `units.dp_units` is 0).
+    /// Collector units for the DP unit, 0 when `units.dp_units` is 0 (MODEL.md section 5).
     pub dp: u32,
-    /// Collector units feeding the LD/ST unit.
+    /// Collector units holding operands for the LD/ST unit (MODEL.md section 5).
     pub mem: u32,
 }
 
@@ -133,9 +133,10 @@ pub struct RegFileConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpTiming {
-    /// Cycles from dispatch until the result can be written back.
+    /// Cycles from dispatch until the result can be written back (MODEL.md section 6).
     pub latency: u32,
-    /// Cycles the unit stays busy; the model uses at least warp_size / simd_width.
+    /// Cycles the unit stays busy before it accepts the next warp instruction; the model uses
+    /// at least warp_size / simd_width (MODEL.md section 6).
     pub interval: u32,
 }
 
