@@ -3,6 +3,9 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+#[path = "config_cmd.rs"]
+mod config_cmd;
+
 /// Exit status for bad input (file, PTX, flags, configuration).
 #[allow(dead_code)] // the subcommands that read input use it
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -18,6 +21,11 @@ struct Cli {
 enum Command {
     /// Print warpstep's version.
     Version,
+    /// Show, list and check configurations (presets, JSON files, --set overrides).
+    Config {
+        #[command(subcommand)]
+        command: config_cmd::ConfigCommand,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -27,5 +35,6 @@ pub fn main() -> ExitCode {
             println!("warpstep {}", warpstep::VERSION);
             ExitCode::SUCCESS
         }
+        Command::Config { command } => config_cmd::run(command),
     }
 }

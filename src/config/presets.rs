@@ -1,0 +1,458 @@
+//! Presets: each paper's *baseline* machine, with its mechanism switched off so that it runs
+//! today; the mechanism is turned on with `--set elastic.enabled=true` and the like.
+//!
+//! All presets simulate one SM (MODEL.md section 1); where the source machine has more, DRAM
+//! bandwidth is scaled to one SM's share, as Unified §5 did. Values that no source gives are
+//! marked "warpstep's choice" with the reason.
+//!
+//! Sources: GPGPU-Sim's `configs/tested-cfgs/SM2_GTX480/gpgpusim.config` (GPGPU-Sim 4) and
+//! `configs/TeslaC2050/gpgpusim.config` (3.x), its option defaults in `gpu-sim.cc`, and the
+//! design documents: Elastic Table 3 (seed 000), Unified Table 2 (seed 002), MRPB Table 1
+//! (seed 004).
+
+use super::*;
+
+/// A named configuration with a one-line description citing its source.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// The name `config show` and `--config` accept.
+    pub name: &'static str,
+    /// One line: the machine, its source, and which switch turns the paper's mechanism on.
+    pub description: &'static str,
+    /// Builds the configuration.
+    pub build: fn() -> Config,
+}
+
+/// Every preset, in the order `config list` prints.
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "fermi",
+        description: "GTX480 from GPGPU-Sim's SM2_GTX480 config (memory path per MODEL.md section 9), 1 SM; the default",
+        build: fermi,
+    },
+    Preset {
+        name: "tesla-c2050-s",
+        description: "MRPB Table 1 Base-S: Tesla C2050, 16 KB 4-way L1D, 48 KB shared (GPGPU-Sim 3.2), 1 SM; MRPB off (--set mrpb.enabled=true)",
+        build: tesla_c2050_s,
+    },
+    Preset {
+        name: "tesla-c2050-l",
+        description: "MRPB Table 1 Base-L: Tesla C2050, 48 KB 6-way L1D, 16 KB shared (GPGPU-Sim 3.2), 1 SM; MRPB off (--set mrpb.enabled=true)",
+        build: tesla_c2050_l,
+    },
+    Preset {
+        name: "elastic-cf11",
+        description: "Elastic CF'11 Table 3 baseline GPU: 8-wide SIMD, 8 banks, 16 KB shared, round robin, 1 core; elastic off (--set elastic.enabled=true)",
+        build: elastic_cf11,
+    },
+    Preset {
+        name: "unified-micro12",
+        description: "Unified MICRO'12 Table 2 baseline partitioned SM: 256 KB RF, 64 KB shared, 64 KB 4-way cache, 1 SM; unified off (--set unified.enabled=true)",
+        build: unified_micro12,
+    },
+    Preset {
+        name: "teaching",
+        description: "Small machine to read on a projector: warp size 8, 4 warps, 8 banks, short latencies (warpstep's own)",
+        build: teaching,
+    },
+];
+
+/// Every preset, in the order `config list` prints.
+pub fn presets() -> &'static [Preset] {
+    PRESETS
+}
+
+/// The preset called `name`.
+pub(super) fn by_name(name: &str) -> Result<Config, ConfigError> {
+    match PRESETS.iter().find(|p| p.name == name) {
+        Some(p) => Ok((p.build)()),
+        None => Err(ConfigError::UnknownPreset {
+            name: name.to_string(),
+            valid: PRESETS.iter().map(|p| p.name.to_string()).collect(),
+        }),
+    }
+}
+
+fn t(latency: u32, interval: u32) -> OpTiming {
+    OpTiming { latency, interval }
+}
+
+/// The five GPGPU-Sim classes "ADD,MAX,MUL,MAD,DIV" from latency and interval lists.
+fn arith(latency: [u32; 5], interval: [u32; 5]) -> ArithTimings {
+    ArithTimings {
+        add: t(latency[0], interval[0]),
+        max: t(latency[1], interval[1]),
+        mul: t(latency[2], interval[2]),
+        mad: t(latency[3], interval[3]),
+        div: t(latency[4], interval[4]),
+    }
+}
+
+/// Every class of one data type with the same timing.
+fn uniform(latency: u32, interval: u32) -> ArithTimings {
+    arith([latency; 5], [interval; 5])
+}
+
+/// GPGPU-Sim's GTX480 (Fermi) values, one SM. Every value is from `SM2_GTX480/gpgpusim.config`
+/// or a GPGPU-Sim default that file leaves alone, except where noted.
+pub(super) fn fermi() -> Config {
+    Config {
+        num_sms: 1,
+        core: fermi_core(),
+        regfile: RegFileConfig {
+            reg_banks: 16,
+            layout: RegLayout::Swizzled, // GPGPU-Sim's register_bank always adds the warp id
+            collector_units: CollectorUnits {
+                sp: 6,
+                sfu: 8,
+                dp: 0,
+                mem: 2,
+            }, // mem: default 2
+            writeback_width: 2,          // EX_WB width in -gpgpu_pipeline_widths
+        },
+        units: fermi_units(),
+        shmem: SharedMemConfig {
+            size_bytes: 49152,
+            banks: 32,
+            bank_width: 4,
+            broadcast: Broadcast::Full, // -gpgpu_shmem_limited_broadcast 0
+            warp_parts: 1,
+            latency: 26, // -gpgpu_smem_latency
+            hash: "mod".to_string(),
+            hash_latency: 1, // MODEL.md section 7 default (used only by configurable hashes)
+        },
+        l1d: L1dConfig {
+            config: "N:32:128:4,L:L:m:N:H,S:64:8,8".to_string(),
+            latency: 35,                     // -gpgpu_l1_latency
+            coalescing: Coalescing::Segment, // -gpgpu_coalesce_arch 20
+        },
+        constant: ConstMemConfig {
+            model: ConstModel::Fixed,
+            // warpstep's choice: constant/param loads hit; take the L1D hit latency.
+            latency: 35,
+            cache: "N:64:64:2,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_const_cache:l1
+        },
+        icnt: IcntConfig {
+            // warpstep's choice: GPGPU-Sim's iSLIP crossbar has no single latency; ~5 cycles
+            // (VC and switch allocation, traversal) of config_fermi_islip.icnt.
+            latency: 5,
+            flit_bytes: 32, // MODEL.md section 9 (GPGPU-Sim 4 uses 40 with its header)
+            flits_per_cycle: 1,
+        },
+        l2: L2Config {
+            config: "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32".to_string(),
+            sub_partitions_per_channel: 2,
+            interleave_bytes: 256, // MODEL.md section 9 (dramid@8 in the address mapping)
+            latency: 120,          // -gpgpu_l2_rop_latency
+            queue_entries: 64,     // -gpgpu_dram_partition_queues 64:64:64:64
+        },
+        dram: DramConfig {
+            channels: 6, // -gpgpu_n_mem
+            banks: 16,   // nbk=16
+            // 6 column + 6 burst bits in -gpgpu_mem_addr_mapping: 4 KB per row per channel.
+            row_bytes: 4096,
+            queue_size: 64,       // -gpgpu_frfcfs_dram_sched_queue_size
+            row_hit_latency: 100, // -dram_latency
+            // + tRP 12 + tRCD 12 DRAM cycles at 924 MHz = 18 SM cycles at 700 MHz.
+            row_miss_latency: 118,
+            // 8 B x 4 (GDDR5 QDR) x 924/700 = 42.24 B per SM cycle per channel, / 15 SMs.
+            bus_bytes_per_cycle: 2.816,
+        },
+        elastic: elastic_defaults(),
+        mrpb: mrpb_defaults(),
+        unified: unified_defaults(),
+        energy: energy_defaults(),
+    }
+}
+
+fn fermi_core() -> CoreConfig {
+    CoreConfig {
+        warp_size: 32,
+        simd_width: 32, // GPGPU-Sim runs a warp per (halved) core cycle
+        max_threads_per_sm: 1536,
+        max_warps_per_sm: 48,
+        max_ctas_per_sm: 8,
+        max_threads_per_cta: 1024, // compute capability 2.0
+        registers_per_sm: 32768,
+        schedulers_per_sm: 2,
+        scheduler: SchedulerPolicy::Gto,
+        active_warps: 6, // the file's commented-out two_level_active:6
+        ibuffer_entries: 2,
+        scoreboard_max_entries: None,
+        push_order: PushOrder::TakenLast,
+        deadlock_cycles: 50_000, // GPGPU-Sim checks progress every 50,000 cycles
+        icache: ICacheConfig {
+            model: ICacheModel::Perfect, // MODEL.md section 4 default
+            config: "N:4:128:4,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_cache:il1
+        },
+    }
+}
+
+fn fermi_units() -> UnitsConfig {
+    UnitsConfig {
+        sp_units: 2,
+        sfu_units: 1,
+        dp_units: 0,
+        ldst_units: 1,
+        int: arith([4, 13, 4, 5, 145], [1, 2, 2, 1, 8]),
+        fp32: arith([4, 13, 4, 5, 39], [1, 2, 1, 1, 4]),
+        fp64: arith([8, 19, 8, 8, 330], [8, 16, 8, 8, 130]),
+        sfu: t(8, 8),   // GPGPU-Sim defaults -ptx_opcode_latency_sfu / initiation_sfu
+        shfl: t(32, 4), // sixth entry of -ptx_opcode_latency_int / initiation_int
+        other: t(1, 1), // GPGPU-Sim's default for every other ALU op
+    }
+}
+
+/// MODEL.md section 8 and Elastic §3-4 values; off.
+fn elastic_defaults() -> ElasticConfig {
+    ElasticConfig {
+        enabled: false,
+        baseline: BaselinePipeline::Split,
+        mem_stages: 4,
+        shmem_ports: 1,
+        history_sets: 256,
+        history_ways: 2,
+    }
+}
+
+/// MRPB Table 4 final design (MODEL.md section 10); off.
+fn mrpb_defaults() -> MrpbConfig {
+    MrpbConfig {
+        enabled: false,
+        signature: MrpbSignature::Warp,
+        queue_depth: 8,
+        latency: 5,
+        drain: MrpbDrain::Fixed,
+        flush: true,
+        bypass: MrpbBypass::Assoc,
+    }
+}
+
+/// Unified §4 (MODEL.md section 11); off.
+fn unified_defaults() -> UnifiedConfig {
+    UnifiedConfig {
+        enabled: false,
+        capacity_bytes: 384 * 1024,
+        banks: 32,
+        bank_width: 16,
+        banks_per_cluster: 4,
+        cache_assoc: 4,
+        cache_line_bytes: 128,
+    }
+}
+
+/// Unified Tables 3-4 (MODEL.md section 11).
+fn energy_defaults() -> EnergyConfig {
+    EnergyConfig {
+        rf_read_pj: 9.8,
+        rf_write_pj: 11.8,
+        sram_read_pj: 3.9,
+        sram_write_pj: 5.1,
+        unified_read_pj: 12.1,
+        unified_write_pj: 14.9,
+        unified_wire_overhead: 0.1,
+        dram_pj_per_bit: 40.0,
+        leakage_mw_per_kb: 2.37,
+    }
+}
+
+/// MRPB Table 1 Base-S: GPGPU-Sim 3.2's TeslaC2050 config with the L1D of MODEL.md section 9.
+/// Differences from `fermi` only.
+pub(super) fn tesla_c2050_s() -> Config {
+    let mut c = fermi();
+    c.core.scheduler = SchedulerPolicy::Lrr; // Table 1: 2 round-robin schedulers per SM
+    c.core.max_threads_per_cta = 1024; // Table 1 per-block limit
+    c.l1d.config = "N:32:128:4,L:L:m:N:L,A:32:8,8".to_string(); // 16 KB 4-way, 32 MSHRs
+                                                                // GPGPU-Sim 3.2 has no separate L1 or shared latency options; warpstep keeps the GTX480
+                                                                // values of the same Fermi SM (35 and 26).
+    c.shmem.size_bytes = 48 * 1024;
+    c.l2.config = "64:128:16,L:B:m:W,A:32:4,4".to_string(); // 6 x 128 KB 16-way
+    c.l2.sub_partitions_per_channel = 1; // GPGPU-Sim 3.2: one L2 slice per channel
+    c.l2.queue_entries = 8; // -gpgpu_dram_partition_queues default 8:8:8:8
+    c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
+                            // + tRP 12 + tRCD 12 DRAM cycles at 750 MHz = 18 SM cycles at 575 MHz.
+    c.dram.row_miss_latency = 118;
+    // 8 B x 4 (QDR) x 750/575 = 41.7 B per SM cycle per channel, / 14 SMs.
+    c.dram.bus_bytes_per_cycle = 2.98;
+    c
+}
+
+/// MRPB Table 1 Base-L: Base-S with the 48 KB 6-way L1D and 16 KB shared memory.
+pub(super) fn tesla_c2050_l() -> Config {
+    let mut c = tesla_c2050_s();
+    c.l1d.config = "N:64:128:6,L:L:m:N:L,A:32:8,8".to_string();
+    c.shmem.size_bytes = 16 * 1024;
+    c
+}
+
+/// Elastic Table 3's baseline GPU (a modified GPGPU-Sim of 2011, GT200-like). Differences from
+/// `fermi` only.
+pub(super) fn elastic_cf11() -> Config {
+    let mut c = fermi();
+    let k = &mut c.core;
+    k.simd_width = 8;
+    k.max_threads_per_sm = 1024;
+    k.max_warps_per_sm = 32;
+    k.max_ctas_per_sm = 8;
+    k.max_threads_per_cta = 512; // compute capability 1.3
+    k.registers_per_sm = 16384;
+    k.schedulers_per_sm = 1; // barrel processing, one warp issued per cycle
+    k.scheduler = SchedulerPolicy::Lrr; // Table 3 "Round-robin"
+    c.regfile.reg_banks = 8; // GPGPU-Sim default -gpgpu_num_reg_banks
+    c.regfile.writeback_width = 1; // GPGPU-Sim default pipeline widths
+    c.units.sp_units = 1;
+    c.shmem.size_bytes = 16 * 1024;
+    c.shmem.banks = 8;
+    c.shmem.broadcast = Broadcast::Limited; // GPGPU-Sim default, as on compute 1.x
+    c.shmem.warp_parts = 4; // one sub-warp per 8-wide SIMD pass (Elastic §3.1)
+    c.shmem.latency = 4; // warpstep's choice: the 4 memory stages of Table 3
+    c.constant.latency = 4; // warpstep's choice: as fast as a shared access
+    c.l1d.config = "none".to_string(); // Table 3 lists no L1D (GT200 has none)
+    c.l2.config = "none".to_string(); // nor an L2
+    c.l2.sub_partitions_per_channel = 1;
+    c.l2.queue_entries = 8; // GPGPU-Sim default
+    let d = &mut c.dram;
+    d.channels = 4;
+    d.banks = 8;
+    d.row_bytes = 4096; // 2 chips x 2 KB page
+    d.queue_size = 32; // 32 DRAM request buffer entries
+                       // warpstep's choice: a 1300 MHz core (8-wide SIMD at the shader clock);
+                       // + tRP 10 + tRCD 12 GDDR3 cycles at 800 MHz = 36 core cycles.
+    d.row_miss_latency = 136;
+    // 8 B x 2 (DDR) x 800/1300 = 9.85 B per core cycle per channel, / 16 cores.
+    d.bus_bytes_per_cycle = 0.615;
+    c
+}
+
+/// Unified Table 2's baseline partitioned SM (a custom trace-driven SM simulator). Differences
+/// from `fermi` only.
+pub(super) fn unified_micro12() -> Config {
+    let mut c = fermi();
+    let k = &mut c.core;
+    k.max_threads_per_sm = 1024; // §2.1: up to 1024 resident threads
+    k.max_warps_per_sm = 32;
+    k.registers_per_sm = 65536; // 256 KB register file
+    k.schedulers_per_sm = 1; // §2.1: single-issue
+    k.scheduler = SchedulerPolicy::TwoLevel; // §2.1: two-level scheduler
+    k.active_warps = 8; // warpstep's choice: the cited two-level scheduler's 8 active warps
+                        // 8 clusters x 4 banks of 16 B: a warp register spans one bank per cluster, so a warp sees
+                        // 4 banks, registers interleaved across them (§2.1).
+    c.regfile.reg_banks = 4;
+    c.regfile.layout = RegLayout::Naive;
+    c.regfile.writeback_width = 1;
+    c.units.sp_units = 1;
+    c.units.int = uniform(8, 1); // ALU latency 8 for every ALU class
+    c.units.fp32 = uniform(8, 1);
+    c.units.fp64 = uniform(8, 1);
+    c.units.shfl = t(8, 1);
+    c.units.other = t(8, 1);
+    c.units.sfu = t(20, 4); // SFU latency 20; one SFU per 4-lane cluster
+    c.shmem.size_bytes = 64 * 1024;
+    c.shmem.latency = 20;
+    // 64 KB 4-way with 128 B lines (§4); MSHRs and policies as Fermi (warpstep's choice).
+    c.l1d.config = "N:128:128:4,L:L:m:N:L,A:32:8,8".to_string();
+    c.l1d.latency = 20; // warpstep's choice: the same SRAM latency as shared memory
+    c.constant.latency = 20;
+    c.l2.config = "none".to_string(); // the SM talks to DRAM directly
+    c.l2.sub_partitions_per_channel = 1;
+    c.icnt.latency = 0;
+    let d = &mut c.dram;
+    d.channels = 1;
+    d.row_hit_latency = 400; // DRAM latency 400, no row model in the paper
+    d.row_miss_latency = 400;
+    d.bus_bytes_per_cycle = 8.0; // 8 bytes/cycle for one SM
+    c
+}
+
+/// warpstep's own small machine for the projector: every structure fits on screen.
+pub(super) fn teaching() -> Config {
+    let mut c = fermi();
+    let k = &mut c.core;
+    k.warp_size = 8;
+    k.simd_width = 8;
+    k.max_threads_per_sm = 32;
+    k.max_warps_per_sm = 4;
+    k.max_ctas_per_sm = 4;
+    k.max_threads_per_cta = 32;
+    k.registers_per_sm = 1024;
+    k.schedulers_per_sm = 1;
+    k.scheduler = SchedulerPolicy::Lrr;
+    k.active_warps = 2;
+    k.push_order = PushOrder::FallthroughLast; // as the book's Fig. 3.4
+    k.deadlock_cycles = 1000;
+    c.regfile = RegFileConfig {
+        reg_banks: 4, // as the book's Fig. 3.13
+        layout: RegLayout::Naive,
+        collector_units: CollectorUnits {
+            sp: 2,
+            sfu: 1,
+            dp: 0,
+            mem: 1,
+        },
+        writeback_width: 1,
+    };
+    c.units = teaching_units();
+    c.shmem.size_bytes = 4096;
+    c.shmem.banks = 8;
+    c.shmem.latency = 2;
+    c.l1d.config = "N:4:128:2,L:L:m:N:L,A:4:4,4".to_string(); // 1 KB, 8 lines
+    c.l1d.latency = 4;
+    c.constant.latency = 2;
+    c.icnt.latency = 2;
+    c.l2 = L2Config {
+        config: "N:8:128:4,L:B:m:W:L,A:8:4,4".to_string(), // 4 KB
+        sub_partitions_per_channel: 1,
+        interleave_bytes: 256,
+        latency: 10,
+        queue_entries: 4,
+    };
+    c.dram = DramConfig {
+        channels: 1,
+        banks: 2,
+        row_bytes: 1024,
+        queue_size: 8,
+        row_hit_latency: 20,
+        row_miss_latency: 30,
+        bus_bytes_per_cycle: 8.0,
+    };
+    c
+}
+
+fn teaching_units() -> UnitsConfig {
+    UnitsConfig {
+        sp_units: 1,
+        sfu_units: 1,
+        dp_units: 0,
+        ldst_units: 1,
+        int: arith([2, 2, 2, 2, 8], [1, 1, 1, 1, 4]),
+        fp32: arith([2, 2, 2, 2, 8], [1, 1, 1, 1, 4]),
+        fp64: arith([4, 4, 4, 4, 16], [2, 2, 2, 2, 8]),
+        sfu: t(4, 2),
+        shfl: t(2, 1),
+        other: t(1, 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_descriptions_one_line() {
+        let mut names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), PRESETS.len());
+        assert!(PRESETS.iter().all(|p| !p.description.contains('\n')));
+    }
+
+    #[test]
+    fn every_preset_validates_and_runs_today() {
+        for p in PRESETS {
+            let c = (p.build)();
+            c.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            c.check_supported()
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        }
+    }
+}

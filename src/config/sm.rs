@@ -1,0 +1,184 @@
+//! Configuration of the SM pipeline: front end, scheduling and SIMT stack (`core`), register file
+//! and operand collector (`regfile`), execution units (`units`). MODEL.md sections 3-6.
+
+use serde::{Deserialize, Serialize};
+
+/// Warp scheduling policy of each scheduler (MODEL.md section 4; book §4.3 / §5.1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerPolicy {
+    /// Loose round robin: the warp after the last issued one first (GPGPU-Sim `lrr`).
+    Lrr,
+    /// Greedy then oldest: the last issued warp first, then the oldest (GPGPU-Sim `gto`).
+    Gto,
+    /// Two-level: an active set of `core.active_warps`; a warp waiting on a long-latency load
+    /// leaves it, pending warps enter round-robin (Narasiman et al.; GPGPU-Sim `two_level_active`).
+    TwoLevel,
+    /// Elastic §4: memory warps masked while a predicted bank conflict drains (MODEL.md section 8).
+    BankConflictAware,
+}
+
+/// Which path of a divergent branch is pushed last, i.e. runs first (MODEL.md section 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PushOrder {
+    /// Taken path on top (GPGPU-Sim).
+    TakenLast,
+    /// Fall-through path on top (the book's Fig. 3.4(c)).
+    FallthroughLast,
+    /// The path with fewer active lanes on top (the book's advice: depth <= log2(warp)+1).
+    SmallerLast,
+}
+
+/// Instruction cache model (MODEL.md section 4: "instruction cache optional, perfect by default").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ICacheModel {
+    /// Every fetch hits.
+    Perfect,
+    /// A cache shaped by `core.icache.config` whose misses go to L2.
+    Cache,
+}
+
+/// The instruction cache in front of fetch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ICacheConfig {
+    /// Perfect or a real cache (MODEL.md section 4).
+    pub model: ICacheModel,
+    /// GPGPU-Sim cache string of the instruction cache (`-gpgpu_cache:il1`), used when `model`
+    /// is `cache`; always checked.
+    pub config: String,
+}
+
+/// The SM front end, warp scheduling and SIMT stack (MODEL.md sections 1, 3, 4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreConfig {
+    /// Threads per warp, the SIMT width (book §3; GPGPU-Sim `-gpgpu_shader_core_pipeline`).
+    pub warp_size: u32,
+    /// Lanes that execute per cycle; a warp takes warp_size / simd_width cycles in a unit
+    /// (MODEL.md section 6; Elastic Table 3 "8-wide SIMD").
+    pub simd_width: u32,
+    /// Resident threads per SM (book §5.1; GPGPU-Sim `-gpgpu_shader_core_pipeline`).
+    pub max_threads_per_sm: u32,
+    /// Resident warps per SM, the hardware warp slots (MRPB Table 1 "48 warps").
+    pub max_warps_per_sm: u32,
+    /// Resident CTAs per SM (GPGPU-Sim `-gpgpu_shader_cta`).
+    pub max_ctas_per_sm: u32,
+    /// Largest CTA a launch may use (MRPB Table 1 "per-block limit 1024 threads").
+    pub max_threads_per_cta: u32,
+    /// 32-bit registers per SM, shared by resident threads (GPGPU-Sim `-gpgpu_shader_registers`).
+    pub registers_per_sm: u32,
+    /// Warp schedulers per SM; warp w goes to scheduler w % schedulers (MODEL.md section 4).
+    pub schedulers_per_sm: u32,
+    /// Scheduling policy of every scheduler (MODEL.md section 4).
+    pub scheduler: SchedulerPolicy,
+    /// Size of the active set per scheduler for `two_level` (MODEL.md section 4).
+    pub active_warps: u32,
+    /// I-buffer entries per warp (MODEL.md section 4, default 2).
+    pub ibuffer_entries: u32,
+    /// Scoreboard entries per warp, or null for no limit (MODEL.md section 4; Coon et al.: 3-4).
+    pub scoreboard_max_entries: Option<u32>,
+    /// SIMT stack push order at a divergent branch (MODEL.md section 3).
+    pub push_order: PushOrder,
+    /// Cycles without any issue in the SM, with warps left, before a deadlock is reported
+    /// (MODEL.md section 3; book Fig. 3.5).
+    pub deadlock_cycles: u32,
+    /// Instruction cache (MODEL.md section 4).
+    pub icache: ICacheConfig,
+}
+
+/// Register-to-bank mapping (MODEL.md section 5; book Figs. 3.13, 3.16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RegLayout {
+    /// bank = reg mod banks (Fig. 3.13).
+    Naive,
+    /// bank = (reg + warp) mod banks (Fig. 3.16; GPGPU-Sim `register_bank` with warp shift).
+    Swizzled,
+}
+
+/// Collector units per execution-unit type (MODEL.md section 5;
+/// GPGPU-Sim `-gpgpu_operand_collector_num_units_*`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectorUnits {
+    /// Collector units holding operands for the SP units (MODEL.md section 5).
+    pub sp: u32,
+    /// Collector units holding operands for the SFU (MODEL.md section 5).
+    pub sfu: u32,
+    /// Collector units for the DP unit, 0 when `units.dp_units` is 0 (MODEL.md section 5).
+    pub dp: u32,
+    /// Collector units holding operands for the LD/ST unit (MODEL.md section 5).
+    pub mem: u32,
+}
+
+/// Register file banks and operand collector (MODEL.md section 5; book §3.3.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegFileConfig {
+    /// Single-ported register banks (GPGPU-Sim `-gpgpu_num_reg_banks`).
+    pub reg_banks: u32,
+    /// Register-to-bank mapping.
+    pub layout: RegLayout,
+    /// Collector units per unit type.
+    pub collector_units: CollectorUnits,
+    /// Results written back per cycle; excess results wait (MODEL.md section 6; GPGPU-Sim EX_WB
+    /// pipeline width).
+    pub writeback_width: u32,
+}
+
+/// Latency and initiation interval of one opcode class (MODEL.md section 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpTiming {
+    /// Cycles from dispatch until the result can be written back (MODEL.md section 6).
+    pub latency: u32,
+    /// Cycles the unit stays busy before it accepts the next warp instruction; the model uses
+    /// at least warp_size / simd_width (MODEL.md section 6).
+    pub interval: u32,
+}
+
+/// GPGPU-Sim's five arithmetic classes of one data type (`-ptx_opcode_latency_int/fp/dp` and
+/// `-ptx_opcode_initiation_*`, "ADD,MAX,MUL,MAD,DIV").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArithTimings {
+    /// add, sub (and addc/subc).
+    pub add: OpTiming,
+    /// min, max.
+    pub max: OpTiming,
+    /// mul (mul24: this + 1 cycle, as GPGPU-Sim).
+    pub mul: OpTiming,
+    /// mad, fma (mad24: this + 1 cycle, as GPGPU-Sim).
+    pub mad: OpTiming,
+    /// div, rem (GPGPU-Sim runs them on the SFU).
+    pub div: OpTiming,
+}
+
+/// Execution units and per-opcode-class timing (MODEL.md section 6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitsConfig {
+    /// SP (integer and fp32) units (GPGPU-Sim `-gpgpu_num_sp_units`).
+    pub sp_units: u32,
+    /// Special-function units (GPGPU-Sim `-gpgpu_num_sfu_units`).
+    pub sfu_units: u32,
+    /// Double-precision units; 0 runs fp64 on the SFU, as GPGPU-Sim's Fermi configs do.
+    pub dp_units: u32,
+    /// Load/store units (one in GPGPU-Sim).
+    pub ldst_units: u32,
+    /// Integer classes (`-ptx_opcode_latency_int`).
+    pub int: ArithTimings,
+    /// Single-precision classes (`-ptx_opcode_latency_fp`).
+    pub fp32: ArithTimings,
+    /// Double-precision classes (`-ptx_opcode_latency_dp`).
+    pub fp64: ArithTimings,
+    /// sqrt, rsqrt, rcp, sin, cos, lg2, ex2 on the SFU (`-ptx_opcode_latency_sfu`).
+    pub sfu: OpTiming,
+    /// shfl (GPGPU-Sim's sixth integer class).
+    pub shfl: OpTiming,
+    /// Every other ALU instruction (mov, logic, setp, cvt, ...): GPGPU-Sim gives them 1 and 1.
+    pub other: OpTiming,
+}

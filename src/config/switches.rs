@@ -1,0 +1,146 @@
+//! The switchable mechanisms: elastic pipeline (`elastic`, MODEL.md section 8), MRPB (`mrpb`,
+//! section 10), unified local memory (`unified`, section 11), and the energy model (`energy`,
+//! section 11). Each is off in every preset; `--set <switch>.enabled=true` turns it on.
+
+use serde::{Deserialize, Serialize};
+
+/// The non-elastic memory pipeline used when `elastic.enabled` is false (MODEL.md section 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaselinePipeline {
+    /// Elastic Fig. 4(b) and GPGPU-Sim: a bank conflict blocks only the LD/ST unit
+    /// (MODEL.md section 7, baseline timing).
+    Split,
+    /// Elastic Fig. 4(a): a conflict holds MEM0 and stalls everything upstream.
+    InOrder,
+}
+
+/// Elastic pipeline and the bank-conflict-aware scheduler's history cache (MODEL.md section 8;
+/// Elastic §3-4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticConfig {
+    /// Turns the elastic pipeline on: PREMEM FIFO of ceil(warp_size/simd_width)-1 entries before
+    /// MEM0, NONMEM path as a `mem_stages`-entry FIFO with forwarding to writeback.
+    pub enabled: bool,
+    /// The pipeline used while `enabled` is false.
+    pub baseline: BaselinePipeline,
+    /// Memory pipeline stages M, MEM0..MEM(M-1) (Elastic Table 3: 4).
+    pub mem_stages: u32,
+    /// Accesses per bank per cycle: a shared access holds MEM0 for ceil(degree/ports) cycles per
+    /// sub-warp (Elastic Table 3: 1).
+    pub shmem_ports: u32,
+    /// Sets of the per-SM conflict history cache used by `core.scheduler = bank_conflict_aware`
+    /// (Elastic §4: 256).
+    pub history_sets: u32,
+    /// Ways of that history cache (Elastic §4: 2).
+    pub history_ways: u32,
+}
+
+/// Which requests share an MRPB queue (MODEL.md section 10; MRPB §3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MrpbSignature {
+    /// One queue per hardware warp slot (`core.max_warps_per_sm` queues; MRPB's choice).
+    Warp,
+    /// One queue per CTA slot (`core.max_ctas_per_sm` queues).
+    Block,
+    /// The i-th warp of every CTA shares queue i (max_threads_per_cta / warp_size queues).
+    WarpInBlock,
+}
+
+/// Which queue MRPB drains next (MODEL.md section 10; MRPB §3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MrpbDrain {
+    /// The lowest-numbered non-empty queue, re-decided after every request (MRPB's choice).
+    Fixed,
+    /// Round robin over non-empty queues.
+    RoundRobin,
+    /// The longest queue (ties: the lower number).
+    LongestFirst,
+    /// `fixed`, but empty the chosen queue before choosing again.
+    GreedyFixed,
+    /// `round_robin`, but empty the chosen queue before choosing again.
+    GreedyRoundRobin,
+    /// `longest_first`, but empty the chosen queue before choosing again.
+    GreedyLongestFirst,
+}
+
+/// When a read that fails in L1 goes straight to L2 (MODEL.md section 10; MRPB §3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MrpbBypass {
+    /// On an associativity reservation failure (MRPB's choice).
+    Assoc,
+    /// On any reservation failure.
+    All,
+    /// Never.
+    Off,
+}
+
+/// Memory request prioritization buffer between coalescer and L1 (MODEL.md section 10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrpbConfig {
+    /// Turns MRPB on.
+    pub enabled: bool,
+    /// Queue assignment.
+    pub signature: MrpbSignature,
+    /// Entries per queue (MRPB Table 4: 8).
+    pub queue_depth: u32,
+    /// Cycles a request must stay in the buffer before it may leave (MRPB Table 4: 5).
+    pub latency: u32,
+    /// Drain policy (MRPB Table 4: fixed order).
+    pub drain: MrpbDrain,
+    /// Flush option: a read meeting a full queue drains it first; a write empties its queue
+    /// and then goes to L1 unqueued (MRPB §3.3; on in MRPB's final design).
+    pub flush: bool,
+    /// Bypass policy (MRPB Table 4: on associativity stalls).
+    pub bypass: MrpbBypass,
+}
+
+/// Unified register file / shared memory / L1 storage (MODEL.md section 11; Unified §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnifiedConfig {
+    /// Turns the unified design on; registers, shared memory and cache are partitioned per
+    /// kernel out of `capacity_bytes`.
+    pub enabled: bool,
+    /// Total capacity in bytes (Unified: 384 KB).
+    pub capacity_bytes: u32,
+    /// Banks (Unified: 32, each capacity/32).
+    pub banks: u32,
+    /// Bytes per bank row (Unified: 16).
+    pub bank_width: u32,
+    /// Banks per cluster (Unified: 4, so 8 clusters).
+    pub banks_per_cluster: u32,
+    /// Ways of the cache carved out of the pool (Unified: 4).
+    pub cache_assoc: u32,
+    /// Line size of that cache (Unified: 128 B).
+    pub cache_line_bytes: u32,
+}
+
+/// Energy per access and leakage (MODEL.md section 11; Unified Tables 3-4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnergyConfig {
+    /// Partitioned register file, pJ per 16-byte bank read.
+    pub rf_read_pj: f64,
+    /// Partitioned register file, pJ per 16-byte bank write.
+    pub rf_write_pj: f64,
+    /// Partitioned shared memory and cache, pJ per 16-byte bank read.
+    pub sram_read_pj: f64,
+    /// Partitioned shared memory and cache, pJ per 16-byte bank write.
+    pub sram_write_pj: f64,
+    /// Unified bank, pJ per 16-byte read.
+    pub unified_read_pj: f64,
+    /// Unified bank, pJ per 16-byte write.
+    pub unified_write_pj: f64,
+    /// Extra fraction on unified shared/cache accesses for wires and muxes (Unified §5.2: 0.10).
+    pub unified_wire_overhead: f64,
+    /// DRAM energy, pJ per bit.
+    pub dram_pj_per_bit: f64,
+    /// SRAM leakage, mW per KB at 1 GHz.
+    pub leakage_mw_per_kb: f64,
+}
