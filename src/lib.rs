@@ -2,7 +2,7 @@
 //!
 //! The model is plain Rust: no wasm-bindgen or web-sys types, no I/O, no wall clock, no threads
 //! (../shared/design/STYLE.md, "What warpstep takes from them"). Two thin adapters sit on top:
-//! [`wasm`] (compiled only for `wasm32`) for the browser app, and the `warpstep` command-line tool
+//! `wasm` (compiled only for `wasm32`) for the browser app, and the `warpstep` command-line tool
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
 pub mod config;

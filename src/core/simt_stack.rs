@@ -14,6 +14,7 @@
 //! this, a loop whose exit branch diverges on every iteration would grow the stack by one dead
 //! entry per iteration.
 
+pub use crate::config::PushOrder;
 use serde::Serialize;
 
 /// An instruction index in a kernel.
@@ -22,18 +23,6 @@ pub type Pc = u32;
 pub type LaneMask = u64;
 /// The reconvergence PC of paths that only meet again at the kernel's end (the CFG's virtual exit).
 pub const EXIT_PC: Pc = Pc::MAX;
-
-/// Which path of a divergent branch goes on top of the stack and therefore runs first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PushOrder {
-    /// Taken path on top (GPGPU-Sim).
-    TakenLast,
-    /// Fall-through path on top (the book's Fig. 3.4(c)).
-    FallthroughLast,
-    /// The path with fewer active lanes on top (the book's advice: depth at most log2(warp)+1).
-    SmallerLast,
-}
 
 /// One stack entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -3,11 +3,9 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-#[path = "config_cmd.rs"]
-mod config_cmd;
+use crate::config_cmd;
 
 /// Exit status for bad input (file, PTX, flags, configuration).
-#[allow(dead_code)] // the subcommands that read input use it
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
