@@ -15,3 +15,23 @@ pub fn start() {
 pub fn version() -> String {
     crate::VERSION.to_string()
 }
+
+/// The presets as a JSON array of `{name, description}`.
+#[wasm_bindgen(js_name = presetList)]
+pub fn preset_list() -> String {
+    let list: Vec<serde_json::Value> = crate::config::presets()
+        .iter()
+        .map(|p| serde_json::json!({ "name": p.name, "description": p.description }))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// A configuration as pretty JSON: a preset name, then `key=value` overrides (the CLI's `--set`).
+/// Errors are thrown as JS exceptions carrying the same message the CLI prints.
+#[wasm_bindgen(js_name = configJson)]
+pub fn config_json(preset: &str, sets: Vec<String>) -> Result<String, JsError> {
+    let config = crate::config::Config::preset(preset)
+        .and_then(|c| c.with_overrides(&sets))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(config.to_json_pretty())
+}
