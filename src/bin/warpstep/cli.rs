@@ -1,5 +1,6 @@
 //! Argument parsing (clap) and dispatch to one module per subcommand.
 
+use crate::{bank_cmd, hash_search_cmd};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -17,6 +18,10 @@ struct Cli {
 enum Command {
     /// Print warpstep's version.
     Version,
+    /// Bank conflicts of one warp access to shared memory.
+    Bank(bank_cmd::BankArgs),
+    /// Configure a shared-memory bank hash from access sets (XOR paper section 5).
+    HashSearch(hash_search_cmd::HashSearchCli),
 }
 
 pub fn main() -> ExitCode {
@@ -26,5 +31,7 @@ pub fn main() -> ExitCode {
             println!("warpstep {}", warpstep::VERSION);
             ExitCode::SUCCESS
         }
+        Command::Bank(args) => bank_cmd::run(args),
+        Command::HashSearch(args) => hash_search_cmd::run(args),
     }
 }

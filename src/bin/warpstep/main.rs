@@ -1,7 +1,11 @@
 //! The `warpstep` command-line tool: a thin adapter over the library, native targets only.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod bank_cmd;
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+mod hash_search_cmd;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
