@@ -299,3 +299,106 @@ fn section2_microbenchmark_way_and_stride() {
     let words: Vec<u64> = (0..32).map(|t| if t < 4 { 32 * t } else { t }).collect();
     assert_eq!(fermi("mod").access(&bytes(&words), ALL).degree, 4);
 }
+
+// ---- Property: the model equals a literal transcription of GPGPU-Sim's loop -------------------
+
+/// GPGPU-Sim `warp_inst_t::generate_mem_accesses`, shared-space case, transcribed: per sub-warp a
+/// `std::map<bank, std::map<word, count>>` (BTreeMap here), then steps 2-4.
+fn gpgpusim_cycles(
+    b: &SharedBanks,
+    addrs: &[u64],
+    active: u64,
+    limited: bool,
+    parts: usize,
+) -> u32 {
+    use std::collections::BTreeMap;
+    let size = addrs.len().div_ceil(parts);
+    let mut total = 0;
+    for part in 0..parts {
+        let mut bank_accs: BTreeMap<u32, BTreeMap<u64, u32>> = BTreeMap::new();
+        for t in part * size..((part + 1) * size).min(addrs.len()) {
+            if active >> t & 1 == 0 {
+                continue;
+            }
+            let word = addrs[t] / b.bank_width() as u64;
+            let bank = b.function().bank(word);
+            *bank_accs.entry(bank).or_default().entry(word).or_default() += 1;
+        }
+        let max = if limited {
+            let broadcast = bank_accs
+                .iter()
+                .find_map(|(bank, ws)| ws.iter().find(|(_, &n)| n > 1).map(|(w, _)| (*bank, *w)));
+            bank_accs
+                .iter()
+                .map(|(bank, ws)| {
+                    let mut n: u32 = ws.values().sum();
+                    if let Some((bb, bw)) = broadcast {
+                        if bb == *bank {
+                            n -= ws[&bw] - 1;
+                        }
+                    }
+                    n
+                })
+                .max()
+                .unwrap_or(0)
+        } else {
+            bank_accs
+                .values()
+                .map(|ws| ws.len() as u32)
+                .max()
+                .unwrap_or(0)
+        };
+        total += max;
+    }
+    total
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn property_cycles_match_gpgpusim_transcription() {
+    let mut rng = XorShift(0xdead_beef);
+    let hashes = [
+        "mod",
+        "bvxor:0,5,31",
+        "bwxor:0,0^4,1^5,2^6,3^7",
+        "fixed-xor",
+        "bwperm:1,1,2,3,4",
+    ];
+    for round in 0..3000 {
+        let lanes = 1 + (rng.next() % 64) as usize;
+        let span = 1 + rng.next() % 256; // small ranges make repeated words and broadcasts likely
+        let addrs: Vec<u64> = (0..lanes).map(|_| 4 * (rng.next() % span)).collect();
+        let active = rng.next() | rng.next();
+        let parts = [1, 2, 4][round % 3];
+        let width = if round % 5 == 0 { 8 } else { 4 };
+        let hash = hashes[round % hashes.len()];
+        for broadcast in [Broadcast::Full, Broadcast::Limited] {
+            let b = banks(32, width, hash, broadcast, parts as u32);
+            let r = b.access(&addrs, active);
+            let want = gpgpusim_cycles(&b, &addrs, active, broadcast == Broadcast::Limited, parts);
+            assert_eq!(
+                r.cycles, want,
+                "{hash} {broadcast} parts {parts} {addrs:?} {active:#x}"
+            );
+            check_grid(&r, 32);
+            // No two lanes share a (pass, bank) cell unless they read the same word.
+            for x in &r.lanes {
+                for y in &r.lanes {
+                    if x.pass == y.pass && x.bank == y.bank {
+                        assert_eq!(x.word, y.word);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -174,13 +174,72 @@ enum Merge {
     None,
 }
 
-/// Per-lane working arrays for one access (on the stack).
+/// Slots of the per-sub-warp bank table (at most 64 distinct banks are live).
+const TABLE: usize = 128;
+const EMPTY: u32 = u32::MAX;
+
+/// Per-lane working arrays for one access, on the stack, plus a small open-addressing table
+/// from bank to its entries, so a conflict-free access costs O(lanes).
 struct Scratch {
     word: [u64; MAX_LANES],
     bank: [u32; MAX_LANES],
     pass: [u32; MAX_LANES],
-    leader: [bool; MAX_LANES],
+    /// First lane of the same word in the sub-warp (itself when it is the first).
+    group: [u8; MAX_LANES],
+    /// Table slot of the lane's bank.
+    slot: [u8; MAX_LANES],
     merged: [bool; MAX_LANES],
+    key: [u32; TABLE],
+    /// Passes (entries) a bank has handed out so far.
+    entries: [u32; TABLE],
+    /// Lanes that first read a word of this bank.
+    firsts: [u64; TABLE],
+    used: [u8; MAX_LANES],
+    n_used: usize,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            word: [0; MAX_LANES],
+            bank: [0; MAX_LANES],
+            pass: [0; MAX_LANES],
+            group: [0; MAX_LANES],
+            slot: [0; MAX_LANES],
+            merged: [false; MAX_LANES],
+            key: [EMPTY; TABLE],
+            entries: [0; TABLE],
+            firsts: [0; TABLE],
+            used: [0; MAX_LANES],
+            n_used: 0,
+        }
+    }
+
+    /// The table slot of `bank`, claimed (and zeroed) on first use.
+    fn slot_of(&mut self, bank: u32) -> usize {
+        let mut h = bank as usize & (TABLE - 1);
+        loop {
+            if self.key[h] == bank {
+                return h;
+            }
+            if self.key[h] == EMPTY {
+                self.key[h] = bank;
+                self.entries[h] = 0;
+                self.firsts[h] = 0;
+                self.used[self.n_used] = h as u8;
+                self.n_used += 1;
+                return h;
+            }
+            h = (h + 1) & (TABLE - 1);
+        }
+    }
+
+    fn clear_table(&mut self) {
+        for &h in &self.used[..self.n_used] {
+            self.key[h as usize] = EMPTY;
+        }
+        self.n_used = 0;
+    }
 }
 
 impl SharedBanks {
@@ -293,13 +352,7 @@ impl SharedBanks {
         } else {
             active & ((1u64 << n) - 1)
         };
-        let mut s = Scratch {
-            word: [0; MAX_LANES],
-            bank: [0; MAX_LANES],
-            pass: [0; MAX_LANES],
-            leader: [false; MAX_LANES],
-            merged: [false; MAX_LANES],
-        };
+        let mut s = Scratch::new();
         for (lane, &a) in addrs[..n].iter().enumerate() {
             let w = a >> shift;
             s.word[lane] = w;
@@ -336,49 +389,69 @@ impl SharedBanks {
 
 /// Assigns passes to the active lanes `lo..hi` of one sub-warp; returns its pass count.
 fn sub_warp(s: &mut Scratch, lo: usize, hi: usize, active: u64, merge: Merge) -> u32 {
-    let is_active = |l: usize| active >> l & 1 == 1;
-    let broadcast_word = match merge {
-        Merge::Limited => first_broadcast(s, lo, hi, active),
-        _ => None,
+    let lanes = active & span(lo, hi);
+    let broadcast_word = group_words(s, lanes);
+    let merge_word = |w: u64| match merge {
+        Merge::All => true,
+        Merge::Limited => broadcast_word == Some(w),
+        Merge::None => false,
     };
     let mut cost = 0;
-    for i in (lo..hi).filter(|&l| is_active(l)) {
-        s.merged[i] = false;
-        s.leader[i] = true;
-        let merges = match merge {
-            Merge::All => true,
-            Merge::Limited => broadcast_word == Some(s.word[i]),
-            Merge::None => false,
-        };
-        let same = (lo..i).find(|&j| is_active(j) && s.word[j] == s.word[i]);
-        if let (true, Some(j)) = (merges, same) {
-            s.leader[i] = false;
+    for i in bits(lanes) {
+        let first = s.group[i] as usize;
+        if first != i && merge_word(s.word[i]) {
+            s.pass[i] = s.pass[first];
             s.merged[i] = true;
-            s.merged[j] = true;
-            s.pass[i] = s.pass[j];
+            s.merged[first] = true;
             continue;
         }
-        let before = (lo..i)
-            .filter(|&j| is_active(j) && s.leader[j] && s.bank[j] == s.bank[i])
-            .count() as u32;
-        s.pass[i] = before;
-        cost = cost.max(before + 1);
+        let h = s.slot[i] as usize;
+        s.pass[i] = s.entries[h];
+        s.entries[h] += 1;
+        cost = cost.max(s.entries[h]);
     }
-    // A merged follower never opens a pass, so cost covers every lane.
+    s.clear_table();
     cost
 }
 
-/// GPGPU-Sim's limited-broadcast pick: the word read by more than one active lane with the
-/// lowest (bank, word).
-fn first_broadcast(s: &Scratch, lo: usize, hi: usize, active: u64) -> Option<u64> {
-    let is_active = |l: usize| active >> l & 1 == 1;
+/// Lanes `lo..hi` as a mask.
+fn span(lo: usize, hi: usize) -> u64 {
+    let upto = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    upto(hi) & !upto(lo)
+}
+
+/// Set bits of a lane mask, ascending.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// Groups the lanes by word (`group`, `slot`, `merged` reset) and returns GPGPU-Sim's
+/// limited-broadcast word: of the words read by more than one lane, the one with the lowest
+/// (bank, word).
+fn group_words(s: &mut Scratch, lanes: u64) -> Option<u64> {
     let mut best: Option<(u32, u64)> = None;
-    for i in (lo..hi).filter(|&l| is_active(l)) {
-        let shared = (i + 1..hi).any(|j| is_active(j) && s.word[j] == s.word[i]);
-        if shared {
-            let key = (s.bank[i], s.word[i]);
-            if best.map_or(true, |b| key < b) {
-                best = Some(key);
+    for i in bits(lanes) {
+        let h = s.slot_of(s.bank[i]);
+        s.slot[i] = h as u8;
+        s.merged[i] = false;
+        let same = bits(s.firsts[h]).find(|&j| s.word[j] == s.word[i]);
+        match same {
+            Some(j) => {
+                s.group[i] = j as u8;
+                let key = (s.bank[i], s.word[i]);
+                if best.map_or(true, |b| key < b) {
+                    best = Some(key);
+                }
+            }
+            None => {
+                s.group[i] = i as u8;
+                s.firsts[h] |= 1 << i;
             }
         }
     }
