@@ -316,11 +316,13 @@ fn gpgpusim_cycles(
     let mut total = 0;
     for part in 0..parts {
         let mut bank_accs: BTreeMap<u32, BTreeMap<u64, u32>> = BTreeMap::new();
-        for t in part * size..((part + 1) * size).min(addrs.len()) {
+        let lo = (part * size).min(addrs.len());
+        let hi = ((part + 1) * size).min(addrs.len());
+        for (t, addr) in addrs.iter().enumerate().take(hi).skip(lo) {
             if active >> t & 1 == 0 {
                 continue;
             }
-            let word = addrs[t] / b.bank_width() as u64;
+            let word = addr / b.bank_width() as u64;
             let bank = b.function().bank(word);
             *bank_accs.entry(bank).or_default().entry(word).or_default() += 1;
         }
