@@ -7,7 +7,10 @@
 //! the sub-warps' passes add up. Inactive lanes take no part.
 //!
 //! How a bank's lanes share passes follows GPGPU-Sim's `warp_inst_t::generate_mem_accesses`
-//! (`src/abstract_hardware_model.cc`, shared-space case; gpgpu-sim/gpgpu-sim_distribution):
+//! (gpgpu-sim/gpgpu-sim_distribution, `src/abstract_hardware_model.cc`, `case shared_space`:
+//! step 1 builds `bank_accs`, steps 2-4 pick the broadcast word and take the max over banks;
+//! the switch is `-gpgpu_shmem_limited_broadcast` in `gpu-sim.cc`; releases before the switch,
+//! e.g. commit 02a7cec, always apply the limited rule):
 //! * [`Broadcast::Full`] (`-gpgpu_shmem_limited_broadcast 0`): all lanes reading the same word
 //!   are served together, so a bank needs one pass per distinct word.
 //! * [`Broadcast::Limited`] (`-gpgpu_shmem_limited_broadcast 1`): per sub-warp, GPGPU-Sim scans
