@@ -14,7 +14,7 @@
 //! | `bvxor:K1,K2,MASK` | bit-vector XOR (section 4.2, Fig. 5) | `a[K1+i] ^ (MASK[i] & a[K2+i])` |
 //! | `bwperm:b0,b1,...` | bitwise permutation (section 4.3) | `a[b_i]` |
 //! | `bwxor:t0,t1,...` | bitwise XOR (section 4.4, Table 3) | `a[x]` for a term `x`, `a[x]^a[y]` for `x^y` |
-//! | `fixed-xor` | the fixed hash of ref. [17] (section 7.1) | `a[i] ^ a[m+i]` |
+//! | `fixed-xor` | the fixed hash of ref. \[17\] (section 7.1) | `a[i] ^ a[m+i]` |
 //!
 //! Every function except `mod` and `fixed-xor` is configurable, and a configurable function costs
 //! `hash_latency` extra cycles on every shared access (XOR section 4.5: the hash takes 250 ps of a
@@ -81,7 +81,7 @@ pub enum BankHash {
     BwPerm(Vec<u32>),
     /// `bwxor:t0,t1,...`: bank bit `i` = term `t_i`, one bit or the XOR of two (section 4.4).
     BwXor(Vec<XorTerm>),
-    /// `fixed-xor`: `a[0..m) ^ a[m..2m)`, the fixed hash of XOR ref. [17] (section 7.1).
+    /// `fixed-xor`: `a[0..m) ^ a[m..2m)`, the fixed hash of XOR ref. \[17\] (section 7.1).
     FixedXor,
 }
 
