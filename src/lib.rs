@@ -9,6 +9,7 @@ pub mod config;
 pub mod core;
 pub mod exec;
 pub mod launch;
+pub mod mem;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -4,15 +4,39 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How lanes reading the same word of one bank are merged (MODEL.md section 7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How lanes reading the same word of one bank are merged (MODEL.md section 7); matched in
+/// `mem::shared_banks`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Broadcast {
     /// Any number of words may be broadcast: cost = most distinct words in one bank
     /// (GPGPU-Sim `-gpgpu_shmem_limited_broadcast 0`).
+    #[default]
     Full,
     /// Only the first multiply-read word is merged (GPGPU-Sim's default, limited broadcast 1).
     Limited,
+}
+
+impl std::str::FromStr for Broadcast {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "full" => Ok(Broadcast::Full),
+            "limited" => Ok(Broadcast::Limited),
+            _ => Err(format!(
+                "broadcast must be `full` or `limited`, found `{s}`"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Broadcast {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Broadcast::Full => "full",
+            Broadcast::Limited => "limited",
+        })
+    }
 }
 
 /// Shared memory: banks, conflicts and latency (MODEL.md section 7; book §4.1.1; XOR).
@@ -33,8 +57,8 @@ pub struct SharedMemConfig {
     /// `-gpgpu_smem_latency`).
     pub latency: u32,
     /// Bank index function: `mod`, `bvperm:K`, `bvxor:K1,K2,MASK`, `bwperm:...`, `bwxor:...`,
-    /// `fixed-xor` (MODEL.md section 7; XOR §4). Kept as text; the bank-hash module parses it.
-    pub hash: String,
+    /// `fixed-xor` (MODEL.md section 7; XOR §4), as its SPEC string in JSON.
+    pub hash: crate::mem::BankHash,
     /// Extra cycles a configurable hash adds to every shared access (XOR §5; `mod` and
     /// `fixed-xor` add none).
     pub hash_latency: u32,

@@ -118,7 +118,7 @@ pub(super) fn fermi() -> Config {
             broadcast: Broadcast::Full, // -gpgpu_shmem_limited_broadcast 0
             warp_parts: 1,
             latency: 26, // -gpgpu_smem_latency
-            hash: "mod".to_string(),
+            hash: crate::mem::BankHash::Mod,
             hash_latency: 1, // MODEL.md section 7 default (used only by configurable hashes)
         },
         l1d: L1dConfig {

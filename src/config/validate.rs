@@ -273,11 +273,8 @@ fn shmem_shape(c: &Config) -> Result<(), ConfigError> {
         );
         return invalid("shmem.size_bytes", msg);
     }
-    if s.hash.trim().is_empty() {
-        return invalid(
-            "shmem.hash",
-            "must name a bank index function, e.g. `mod`".to_string(),
-        );
+    if let Err(e) = s.hash.compile(s.banks) {
+        return invalid("shmem.hash", format!("`{}`: {e}", s.hash));
     }
     Ok(())
 }

@@ -2,8 +2,6 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-mod config_cmd;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

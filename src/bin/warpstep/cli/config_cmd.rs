@@ -3,7 +3,7 @@
 //! [`load_config`] is the loading order every subcommand that takes `--config` uses: a preset
 //! name or a JSON file (which may overlay a `"preset"`), then the `--set` overrides in order.
 
-use crate::cli::EXIT_BAD_INPUT;
+use super::EXIT_BAD_INPUT;
 use clap::Subcommand;
 use std::process::ExitCode;
 use warpstep::config::{presets, Config};

@@ -1,9 +1,11 @@
 //! Argument parsing (clap) and dispatch to one module per subcommand.
 
+mod bank_cmd;
+mod config_cmd;
+mod hash_search_cmd;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-
-use crate::config_cmd;
 
 /// Exit status for bad input (file, PTX, flags, configuration).
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -24,6 +26,10 @@ enum Command {
         #[command(subcommand)]
         command: config_cmd::ConfigCommand,
     },
+    /// Bank conflicts of one warp access to shared memory.
+    Bank(bank_cmd::BankArgs),
+    /// Configure a shared-memory bank hash from access sets (XOR paper section 5).
+    HashSearch(hash_search_cmd::HashSearchCli),
 }
 
 pub fn main() -> ExitCode {
@@ -34,5 +40,7 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Config { command } => config_cmd::run(command),
+        Command::Bank(args) => bank_cmd::run(args),
+        Command::HashSearch(args) => hash_search_cmd::run(args),
     }
 }

@@ -1,0 +1,426 @@
+//! The shared-memory bank-conflict model (MODEL.md section 7; book section 4.1.1; XOR section 1).
+//!
+//! Shared memory is `banks` single-ported banks, each `bank_width` bytes wide (4, or 8 as on
+//! Kepler). A lane's word is `byte_address / bank_width` and its bank is
+//! [`BankFunction::bank`] of that word. A warp access is split into `warp_parts` sub-warps of
+//! consecutive lanes; each sub-warp takes as many passes (cycles) as the busiest bank needs, and
+//! the sub-warps' passes add up. Inactive lanes take no part.
+//!
+//! How a bank's lanes share passes follows GPGPU-Sim's `warp_inst_t::generate_mem_accesses`
+//! (gpgpu-sim/gpgpu-sim_distribution, `src/abstract_hardware_model.cc`, `case shared_space`:
+//! step 1 builds `bank_accs`, steps 2-4 pick the broadcast word and take the max over banks;
+//! the switch is `-gpgpu_shmem_limited_broadcast` in `gpu-sim.cc`; releases before the switch,
+//! e.g. commit 02a7cec, always apply the limited rule):
+//! * [`Broadcast::Full`] (`-gpgpu_shmem_limited_broadcast 0`): all lanes reading the same word
+//!   are served together, so a bank needs one pass per distinct word.
+//! * [`Broadcast::Limited`] (`-gpgpu_shmem_limited_broadcast 1`): per sub-warp, GPGPU-Sim scans
+//!   its `std::map` of bank -> word -> lane count in ascending bank, then ascending word order, and
+//!   takes the *first* word read by more than one lane as the one broadcast word. In the bank
+//!   holding it, that word's `n` lanes cost one pass (`bank_accesses -= n - 1`); every other lane
+//!   costs its own pass, even when it reads the same word as another lane.
+//!
+//! GPGPU-Sim only counts passes; warpstep also records which lanes each pass serves, for the bank
+//! grid view (MODEL.md section 12): within a bank, the entries (a word, or a single lane) are
+//! served in the order of their lowest lane, and a merged word's lanes share a pass.
+//!
+//! An access wider than a bank is counted by its first word, as GPGPU-Sim does (it looks only at
+//! `memreqaddr[0]`).
+
+use super::bank_hash::{BankFunction, BankHash, BankHashError};
+use std::fmt;
+
+/// Most lanes one warp access can have (warp sizes up to 64).
+pub const MAX_LANES: usize = 64;
+
+pub use crate::config::Broadcast;
+
+/// A bad shared-memory geometry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SharedBanksError {
+    /// The hash does not fit the bank count (or the bank count is not a power of two).
+    Hash(BankHashError),
+    /// `bank_width` is not 4 or 8.
+    BankWidth(u32),
+    /// `warp_parts` is not in `1..=64`.
+    WarpParts(u32),
+}
+
+impl fmt::Display for SharedBanksError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SharedBanksError::Hash(e) => write!(f, "{e}"),
+            SharedBanksError::BankWidth(w) => {
+                write!(f, "bank width {w} is not supported (4 or 8 bytes)")
+            }
+            SharedBanksError::WarpParts(p) => {
+                write!(f, "warp_parts {p} is not between 1 and {MAX_LANES}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SharedBanksError {}
+
+impl From<BankHashError> for SharedBanksError {
+    fn from(e: BankHashError) -> Self {
+        SharedBanksError::Hash(e)
+    }
+}
+
+/// The banked shared memory of one SM: bank count and width, bank index function, broadcast
+/// rule, and how many sub-warps an access is split into (GPGPU-Sim `-gpgpu_shmem_warp_parts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharedBanks {
+    function: BankFunction,
+    width_shift: u32,
+    broadcast: Broadcast,
+    warp_parts: u32,
+}
+
+/// One active lane's part in an access: where it went and in which pass it was served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LaneAccess {
+    /// Lane index in the warp.
+    pub lane: u32,
+    /// Sub-warp the lane belongs to.
+    pub sub_warp: u32,
+    /// Word address (byte address / bank width).
+    pub word: u64,
+    /// Bank index.
+    pub bank: u32,
+    /// Pass (cycle of the access, counted over all sub-warps) in which the lane is served.
+    pub pass: u32,
+    /// True when other lanes are served the same word in the same pass (a broadcast).
+    pub merged: bool,
+}
+
+/// The cost of one warp access to shared memory and its bank grid.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct BankConflict {
+    /// Conflict degree: the most passes any sub-warp needs (MODEL.md section 7; with full
+    /// broadcast, the most distinct words in one bank). 0 when no lane is active.
+    pub degree: u32,
+    /// Passes summed over the sub-warps: the cycles the LD/ST unit is held.
+    pub cycles: u32,
+    /// Bank-conflict cycles: `cycles` minus one per sub-warp with an active lane.
+    pub extra_cycles: u32,
+    /// Passes of each sub-warp, in order (0 for a sub-warp with no active lane).
+    pub sub_warp_cycles: Vec<u32>,
+    /// Active lanes in ascending lane order.
+    pub lanes: Vec<LaneAccess>,
+}
+
+impl BankConflict {
+    /// The lanes that touched each bank (`banks` lists, ascending lanes), as `bank --json` prints.
+    pub fn lanes_per_bank(&self, banks: u32) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); banks as usize];
+        for l in &self.lanes {
+            out[l.bank as usize].push(l.lane);
+        }
+        out
+    }
+
+    /// The grid for the view: `grid[pass][bank]` = lanes served by that bank in that pass.
+    pub fn grid(&self, banks: u32) -> Vec<Vec<Vec<u32>>> {
+        let mut out = vec![vec![Vec::new(); banks as usize]; self.cycles as usize];
+        for l in &self.lanes {
+            out[l.pass as usize][l.bank as usize].push(l.lane);
+        }
+        out
+    }
+}
+
+/// How lanes on the same word share a pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// All same-word lanes merge (full broadcast).
+    All,
+    /// Only the selected broadcast word merges (limited broadcast).
+    Limited,
+    /// No merging: atomics.
+    None,
+}
+
+/// Slots of the per-sub-warp bank table (at most 64 distinct banks are live).
+const TABLE: usize = 128;
+const EMPTY: u32 = u32::MAX;
+
+/// Per-lane working arrays for one access, on the stack, plus a small open-addressing table
+/// from bank to its entries, so a conflict-free access costs O(lanes).
+struct Scratch {
+    word: [u64; MAX_LANES],
+    bank: [u32; MAX_LANES],
+    pass: [u32; MAX_LANES],
+    /// First lane of the same word in the sub-warp (itself when it is the first).
+    group: [u8; MAX_LANES],
+    /// Table slot of the lane's bank.
+    slot: [u8; MAX_LANES],
+    merged: [bool; MAX_LANES],
+    key: [u32; TABLE],
+    /// Passes (entries) a bank has handed out so far.
+    entries: [u32; TABLE],
+    /// Lanes that first read a word of this bank.
+    firsts: [u64; TABLE],
+    used: [u8; MAX_LANES],
+    n_used: usize,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            word: [0; MAX_LANES],
+            bank: [0; MAX_LANES],
+            pass: [0; MAX_LANES],
+            group: [0; MAX_LANES],
+            slot: [0; MAX_LANES],
+            merged: [false; MAX_LANES],
+            key: [EMPTY; TABLE],
+            entries: [0; TABLE],
+            firsts: [0; TABLE],
+            used: [0; MAX_LANES],
+            n_used: 0,
+        }
+    }
+
+    /// The table slot of `bank`, claimed (and zeroed) on first use.
+    fn slot_of(&mut self, bank: u32) -> usize {
+        let mut h = bank as usize & (TABLE - 1);
+        loop {
+            if self.key[h] == bank {
+                return h;
+            }
+            if self.key[h] == EMPTY {
+                self.key[h] = bank;
+                self.entries[h] = 0;
+                self.firsts[h] = 0;
+                self.used[self.n_used] = h as u8;
+                self.n_used += 1;
+                return h;
+            }
+            h = (h + 1) & (TABLE - 1);
+        }
+    }
+
+    fn clear_table(&mut self) {
+        for &h in &self.used[..self.n_used] {
+            self.key[h as usize] = EMPTY;
+        }
+        self.n_used = 0;
+    }
+}
+
+impl SharedBanks {
+    /// Checks the geometry: `banks` a power of two that `hash` fits, `bank_width` 4 or 8,
+    /// `warp_parts` in `1..=64`.
+    pub fn new(
+        banks: u32,
+        bank_width: u32,
+        hash: &BankHash,
+        broadcast: Broadcast,
+        warp_parts: u32,
+    ) -> Result<Self, SharedBanksError> {
+        let function = hash.compile(banks)?;
+        Self::from_function(function, bank_width, broadcast, warp_parts)
+    }
+
+    /// As [`SharedBanks::new`] with an already compiled bank index function.
+    pub fn from_function(
+        function: BankFunction,
+        bank_width: u32,
+        broadcast: Broadcast,
+        warp_parts: u32,
+    ) -> Result<Self, SharedBanksError> {
+        if bank_width != 4 && bank_width != 8 {
+            return Err(SharedBanksError::BankWidth(bank_width));
+        }
+        if warp_parts == 0 || warp_parts as usize > MAX_LANES {
+            return Err(SharedBanksError::WarpParts(warp_parts));
+        }
+        let width_shift = bank_width.trailing_zeros();
+        Ok(SharedBanks {
+            function,
+            width_shift,
+            broadcast,
+            warp_parts,
+        })
+    }
+
+    /// The bank index function.
+    pub fn function(&self) -> &BankFunction {
+        &self.function
+    }
+
+    /// Number of banks.
+    pub fn banks(&self) -> u32 {
+        self.function.banks()
+    }
+
+    /// Bank width in bytes.
+    pub fn bank_width(&self) -> u32 {
+        1 << self.width_shift
+    }
+
+    /// The broadcast rule.
+    pub fn broadcast(&self) -> Broadcast {
+        self.broadcast
+    }
+
+    /// Sub-warps per access.
+    pub fn warp_parts(&self) -> u32 {
+        self.warp_parts
+    }
+
+    /// Cost and grid of a load or store: `byte_addrs[lane]` for every lane of the warp (at most
+    /// 64), `active` bit `lane` set for the lanes that take part.
+    pub fn access(&self, byte_addrs: &[u64], active: u64) -> BankConflict {
+        let mut out = BankConflict::default();
+        self.access_into(byte_addrs, active, &mut out);
+        out
+    }
+
+    /// As [`SharedBanks::access`], reusing `out`'s buffers (no allocation once they have grown).
+    pub fn access_into(&self, byte_addrs: &[u64], active: u64, out: &mut BankConflict) {
+        let merge = match self.broadcast {
+            Broadcast::Full => Merge::All,
+            Broadcast::Limited => Merge::Limited,
+        };
+        self.run(byte_addrs, self.width_shift, active, merge, out);
+    }
+
+    /// As [`SharedBanks::access_into`] for addresses that are already word addresses.
+    pub fn access_words_into(&self, word_addrs: &[u64], active: u64, out: &mut BankConflict) {
+        let merge = match self.broadcast {
+            Broadcast::Full => Merge::All,
+            Broadcast::Limited => Merge::Limited,
+        };
+        self.run(word_addrs, 0, active, merge, out);
+    }
+
+    /// Cost and grid of a shared-memory atomic (MODEL.md section 7: atomics serialise per
+    /// address). Lanes on the same address are never merged: each read-modify-write takes its own
+    /// pass (book section 3.1.1: accesses by different threads of a warp to one location "are
+    /// serialized"), lanes on different words of one bank serialise as in a bank conflict, and
+    /// different banks work in parallel. So a sub-warp costs the most active lanes in one bank.
+    pub fn atomic(&self, byte_addrs: &[u64], active: u64) -> BankConflict {
+        let mut out = BankConflict::default();
+        self.atomic_into(byte_addrs, active, &mut out);
+        out
+    }
+
+    /// As [`SharedBanks::atomic`], reusing `out`'s buffers.
+    pub fn atomic_into(&self, byte_addrs: &[u64], active: u64, out: &mut BankConflict) {
+        self.run(byte_addrs, self.width_shift, active, Merge::None, out);
+    }
+
+    fn run(&self, addrs: &[u64], shift: u32, active: u64, merge: Merge, out: &mut BankConflict) {
+        let n = addrs.len().min(MAX_LANES);
+        let active = if n == MAX_LANES {
+            active
+        } else {
+            active & ((1u64 << n) - 1)
+        };
+        let mut s = Scratch::new();
+        for (lane, &a) in addrs[..n].iter().enumerate() {
+            let w = a >> shift;
+            s.word[lane] = w;
+            s.bank[lane] = self.function.bank(w);
+        }
+        out.degree = 0;
+        out.cycles = 0;
+        out.extra_cycles = 0;
+        out.sub_warp_cycles.clear();
+        out.lanes.clear();
+        let parts = self.warp_parts as usize;
+        let size = n.div_ceil(parts).max(1);
+        for part in 0..parts {
+            let lo = (part * size).min(n);
+            let hi = ((part + 1) * size).min(n);
+            let cost = sub_warp(&mut s, lo, hi, active, merge);
+            for lane in (lo..hi).filter(|&l| active >> l & 1 == 1) {
+                out.lanes.push(LaneAccess {
+                    lane: lane as u32,
+                    sub_warp: part as u32,
+                    word: s.word[lane],
+                    bank: s.bank[lane],
+                    pass: out.cycles + s.pass[lane],
+                    merged: s.merged[lane],
+                });
+            }
+            out.sub_warp_cycles.push(cost);
+            out.degree = out.degree.max(cost);
+            out.cycles += cost;
+            out.extra_cycles += cost.saturating_sub(1);
+        }
+    }
+}
+
+/// Assigns passes to the active lanes `lo..hi` of one sub-warp; returns its pass count.
+fn sub_warp(s: &mut Scratch, lo: usize, hi: usize, active: u64, merge: Merge) -> u32 {
+    let lanes = active & span(lo, hi);
+    let broadcast_word = group_words(s, lanes);
+    let merge_word = |w: u64| match merge {
+        Merge::All => true,
+        Merge::Limited => broadcast_word == Some(w),
+        Merge::None => false,
+    };
+    let mut cost = 0;
+    for i in bits(lanes) {
+        let first = s.group[i] as usize;
+        if first != i && merge_word(s.word[i]) {
+            s.pass[i] = s.pass[first];
+            s.merged[i] = true;
+            s.merged[first] = true;
+            continue;
+        }
+        let h = s.slot[i] as usize;
+        s.pass[i] = s.entries[h];
+        s.entries[h] += 1;
+        cost = cost.max(s.entries[h]);
+    }
+    s.clear_table();
+    cost
+}
+
+/// Lanes `lo..hi` as a mask.
+fn span(lo: usize, hi: usize) -> u64 {
+    let upto = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    upto(hi) & !upto(lo)
+}
+
+/// Set bits of a lane mask, ascending.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// Groups the lanes by word (`group`, `slot`, `merged` reset) and returns GPGPU-Sim's
+/// limited-broadcast word: of the words read by more than one lane, the one with the lowest
+/// (bank, word).
+fn group_words(s: &mut Scratch, lanes: u64) -> Option<u64> {
+    let mut best: Option<(u32, u64)> = None;
+    for i in bits(lanes) {
+        let h = s.slot_of(s.bank[i]);
+        s.slot[i] = h as u8;
+        s.merged[i] = false;
+        let same = bits(s.firsts[h]).find(|&j| s.word[j] == s.word[i]);
+        match same {
+            Some(j) => {
+                s.group[i] = j as u8;
+                let key = (s.bank[i], s.word[i]);
+                if best.map_or(true, |b| key < b) {
+                    best = Some(key);
+                }
+            }
+            None => {
+                s.group[i] = i as u8;
+                s.firsts[h] |= 1 << i;
+            }
+        }
+    }
+    best.map(|(_, w)| w)
+}
