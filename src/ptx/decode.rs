@@ -552,8 +552,8 @@ fn decode_min_max(mnemonic: &str, m: &mut ModList) -> Res<Op> {
     let ftz = m.flag("ftz");
     let nan = m.flag("NaN");
     let ty = m.one_type(&[INT_TYPES, FLOAT_TYPES].concat())?;
-    if (ftz || nan) && !ty.is_float() {
-        return invalid("`.ftz`/`.NaN` apply to floating-point types only");
+    if (ftz && ty != Type::F32) || (nan && !ty.is_float()) {
+        return invalid("`.ftz` applies to `.f32`, `.NaN` to floating-point types only");
     }
     Ok(if mnemonic == "min" {
         Op::Min { ty, ftz, nan }
@@ -693,10 +693,11 @@ fn decode_cvt(m: &mut ModList) -> Res<Op> {
         return invalid(format!("cannot convert `{sty}` to `{dty}`"));
     }
     if let Some(r) = round {
+        // `.rni`.. round a float to an integral value; `.rn`.. round to a float result.
         let ok = if r.is_integral() {
             sty.is_float()
         } else {
-            dty.is_float() && (sty.is_int() || dty.bits() < sty.bits())
+            dty.is_float()
         };
         if !ok {
             return invalid("this rounding modifier does not apply to this conversion");

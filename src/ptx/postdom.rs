@@ -4,7 +4,8 @@
 //! computed with the iterative algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast
 //! Dominance Algorithm", 2001) over a reverse postorder from a depth-first search that visits
 //! predecessors in ascending order, so the result is deterministic. A node that cannot reach
-//! the exit (an infinite loop) has no post-dominator.
+//! the exit (an infinite loop) has no post-dominator, and paths through such nodes are
+//! ignored when post-dominators of other nodes are computed.
 //!
 //! The reconvergence PC of a `bra` is the first instruction of the immediate post-dominator of
 //! its block; when that is the virtual exit (or the block cannot reach the exit) the lanes
