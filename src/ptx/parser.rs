@@ -826,13 +826,13 @@ impl<'s> Parser<'s> {
                     String::new()
                 }
                 DecodeError::UnsupportedInstruction => {
-                    " (not a PTX instruction warpstep knows)".into()
+                    " (not an instruction warpstep knows)".into()
                 }
-                DecodeError::Invalid(m) => format!(": {m}"),
+                DecodeError::Invalid(m) => format!(" ({m})"),
             };
             self.err(
                 mt,
-                format!("unsupported instruction `{opcode_text}`{why} in `{text}`"),
+                format!("unsupported instruction `{opcode_text}` in `{text}`{why}"),
             )
         })?;
         let operands = self.operands()?;
