@@ -20,8 +20,11 @@ fn load(name: &str) -> Program {
     ptx::load(&src).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// (file, [(function, is_entry, instructions, branches)]).
-const EXPECTED: &[(&str, &[(&str, bool, usize, usize)])] = &[
+/// (function, is_entry, instructions, branches).
+type Counts = (&'static str, bool, usize, usize);
+
+/// Expected functions of each corpus file.
+const EXPECTED: &[(&str, &[Counts])] = &[
     (
         "dice_block_sum.ptx",
         &[("_Z16block_sum_kernelPKiPii", true, 44, 6)],
@@ -128,7 +131,8 @@ fn every_corpus_file_loads_with_expected_functions_and_counts() {
                 )
             })
             .collect();
-        assert_eq!(got, funcs.to_vec(), "{file}");
+        let want: Vec<(&str, bool, usize, usize)> = funcs.to_vec();
+        assert_eq!(got, want, "{file}");
         for f in &p.functions {
             check_analysis(file, f);
         }

@@ -255,3 +255,42 @@ fn errors_display_the_line_first() {
     assert!(shown.starts_with(&format!("line {BODY_LINE}: ")), "{shown}");
     assert!(shown.contains("(column "), "{shown}");
 }
+
+#[test]
+fn module_wide_register_budget() {
+    let mut src = String::from(".version 7.7\n.target sm_52\n");
+    for i in 0..17 {
+        src.push_str(&format!(".entry k{i}() {{ .reg .b32 %r<65000>; ret; }}\n"));
+    }
+    let e = err(&src);
+    assert!(
+        e.message.contains("too many registers in the module"),
+        "{e}"
+    );
+}
+
+#[test]
+fn register_ranges_with_digit_prefixes_and_empty_ranges() {
+    let src = kernel(".reg .b32 %q1<3>;\n.reg .b32 %q<12>;\n.reg .b32 %z<0>;\nmov.u32 %q12, 1;\nmov.u32 %q11, 2;");
+    let p = ptx::load(&src).unwrap();
+    let k = p.kernel("k").unwrap();
+    // `%q12` is in `%q1<3>` (index 2); `%q11` in `%q<12>` (index 11) or `%q1<3>` (index 1):
+    // the shorter prefix wins.
+    let dst = |pc: usize| match k.instrs[pc].operands()[0] {
+        ptx::Operand::Reg(r) => k.reg(r).unwrap().name.clone(),
+        _ => panic!(),
+    };
+    assert_eq!(dst(0), "%q12");
+    assert_eq!(dst(1), "%q11");
+    assert!(!k.regs.iter().any(|r| r.name.starts_with("%z")));
+}
+
+#[test]
+fn array_size_overflow_is_an_error() {
+    let e = err(".version 7.7\n.target sm_52\n.global .u32 g[][4294967296][4294967296] = {1};\n");
+    assert_eq!(e.line, 3);
+    assert!(
+        e.message.contains("too large") || e.message.contains("larger than"),
+        "{e}"
+    );
+}

@@ -34,6 +34,10 @@ pub const MAX_GLOBAL_VAR_BYTES: u64 = 1 << 30;
 pub const MAX_PARAM_BYTES: u64 = 64 << 10;
 /// Most variables at module scope, or in one function body.
 pub const MAX_VARS: usize = u16::MAX as usize;
+/// Most registers in a whole module (all functions together).
+pub const MAX_PROGRAM_REGS: usize = 1 << 20;
+/// Most call-graph steps spent finding the module variables each function reaches.
+pub const MAX_CALL_GRAPH_STEPS: usize = 1 << 22;
 
 /// Parse and lower PTX text: the one call the CLI, the browser and the tests use.
 pub fn load(src: &str) -> Result<Program, PtxError> {
@@ -57,14 +61,25 @@ pub fn lower(module: &ast::Module, src: &str) -> Result<Program, PtxError> {
     };
     let mut functions = Vec::with_capacity(defs.len());
     let mut uses = Vec::with_capacity(defs.len());
+    let mut total_regs = 0usize;
     for f in &defs {
         let (func, u) = lower_function(f, &ctx)?;
+        total_regs += func.regs.len();
+        if total_regs > MAX_PROGRAM_REGS {
+            return Err(PtxError::new(
+                f.line,
+                0,
+                format!("too many registers in the module (at most {MAX_PROGRAM_REGS})"),
+            ));
+        }
         functions.push(func);
         uses.push(u);
     }
+    let mut budget = MAX_CALL_GRAPH_STEPS;
     for (i, f) in functions.iter_mut().enumerate() {
-        let used = module_vars_reached(i, &uses);
-        f.shared = shared_layout(f, &used, &vars).map_err(|m| PtxError::new(f.line, 0, m))?;
+        let err = |m: String| PtxError::new(f.line, 0, m);
+        let used = module_vars_reached(i, &uses, &mut budget).map_err(err)?;
+        f.shared = shared_layout(f, &used, &vars).map_err(err)?;
         for slot in &f.shared.slots {
             if let VarId::Local(v) = slot.var {
                 if let Some(lv) = f.vars.get_mut(usize::from(v)) {
@@ -178,13 +193,11 @@ fn var_size(d: &ast::VarDecl, cap: u64) -> Result<u64, String> {
         let n = match (dim, &d.init) {
             (Some(n), _) => *n,
             (None, Some(init)) if i == 0 => {
-                let inner: u64 = d
+                let inner = d
                     .dims
                     .iter()
                     .skip(1)
-                    .map(|x| x.unwrap_or(1))
-                    .product::<u64>()
-                    .max(1);
+                    .fold(1u64, |acc, x| acc.saturating_mul(x.unwrap_or(1)));
                 let per = inner.saturating_mul(u64::from(d.lanes)).max(1);
                 (init.len() as u64).div_ceil(per)
             }
@@ -262,19 +275,20 @@ struct FnUses {
     callees: BTreeSet<FuncId>,
 }
 
-/// Registers of a `%name<N>` range declaration.
-#[derive(Debug, Clone)]
+/// Registers of a `%name<N>` range declaration: `%name0` .. `%name{N-1}` from `base`.
+#[derive(Debug, Clone, Copy)]
 struct RegRange {
-    prefix: String,
     count: u32,
     base: usize,
+    ty: Type,
 }
 
-/// One `{ }` scope of names.
+/// One `{ }` scope of names. Ranges are keyed by prefix, so a lookup tries each split of
+/// the name's trailing digits (at most ten) instead of scanning every range.
 #[derive(Debug, Default)]
 struct Scope {
     names: BTreeMap<String, Sym>,
-    ranges: Vec<(RegRange, Type)>,
+    ranges: BTreeMap<String, RegRange>,
 }
 
 impl Scope {
@@ -282,10 +296,29 @@ impl Scope {
         if let Some(s) = self.names.get(name) {
             return Some(*s);
         }
-        self.ranges.iter().find_map(|(r, ty)| {
-            let i = range_index(name, &r.prefix)?;
-            (i < r.count).then(|| Sym::Reg(RegId((r.base + i as usize) as u16), *ty))
+        let digits = name
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_digit)
+            .count()
+            .min(10);
+        (name.len() - digits..name.len()).find_map(|split| {
+            let prefix = name.get(..split)?;
+            let r = self.ranges.get(prefix)?;
+            let i = range_index(name, prefix)?;
+            (i < r.count).then(|| Sym::Reg(RegId((r.base + i as usize) as u16), r.ty))
         })
+    }
+
+    /// Whether an explicitly named register of this scope falls in `prefix<count>`.
+    fn names_in_range(&self, prefix: &str, count: u32) -> bool {
+        self.names
+            .range::<str, _>((
+                std::ops::Bound::Excluded(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .any(|(k, _)| range_index(k, prefix).is_some_and(|i| i < count))
     }
 }
 
@@ -510,26 +543,19 @@ impl FnLower<'_> {
                 "too many registers: `{prefix}<{count}>` (at most {MAX_REGS} per function)"
             ));
         }
+        let base = self.regs.len();
         let scope = self.scope();
-        let clash = scope.ranges.iter().any(|(r, _)| r.prefix == prefix)
-            || scope
-                .names
-                .keys()
-                .any(|k| range_index(k, prefix).is_some_and(|i| i < count));
-        if clash {
+        if scope.ranges.contains_key(prefix) || scope.names_in_range(prefix, count) {
             return Err(format!(
                 "`{prefix}<{count}>` redeclares registers of this scope"
             ));
         }
-        let base = self.regs.len();
-        self.scope().ranges.push((
-            RegRange {
-                prefix: prefix.to_string(),
-                count,
-                base,
-            },
-            ty,
-        ));
+        if count == 0 {
+            return Ok(());
+        }
+        scope
+            .ranges
+            .insert(prefix.to_string(), RegRange { count, base, ty });
         self.regs.extend((0..count).map(|i| RegInfo {
             name: format!("{prefix}{i}"),
             ty,
@@ -697,12 +723,26 @@ fn needs_implicit_end(instrs: &[Instr], uses: &Uses) -> bool {
 
 // ----- shared memory ----------------------------------------------------------------------
 
-/// Module variables used by function `f` or any function it calls, transitively.
-fn module_vars_reached(f: usize, uses: &[FnUses]) -> BTreeSet<u16> {
+/// Module variables used by function `f` or any function it calls, transitively, spending at
+/// most `budget` steps over all calls.
+fn module_vars_reached(
+    f: usize,
+    uses: &[FnUses],
+    budget: &mut usize,
+) -> Result<BTreeSet<u16>, String> {
+    let Some(own) = uses.get(f) else {
+        return Ok(BTreeSet::new());
+    };
+    if own.callees.is_empty() {
+        return Ok(own.module_vars.clone());
+    }
     let mut seen = BTreeSet::new();
     let mut todo = vec![f];
     let mut vars = BTreeSet::new();
     while let Some(g) = todo.pop() {
+        *budget = budget
+            .checked_sub(1)
+            .ok_or_else(|| "call graph too large to analyse".to_string())?;
         if !seen.insert(g) {
             continue;
         }
@@ -711,7 +751,7 @@ fn module_vars_reached(f: usize, uses: &[FnUses]) -> BTreeSet<u16> {
             todo.extend(u.callees.iter().map(|&c| usize::from(c)));
         }
     }
-    vars
+    Ok(vars)
 }
 
 fn shared_layout(

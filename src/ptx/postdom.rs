@@ -127,14 +127,13 @@ fn predecessors(succs: &[Vec<BlockId>]) -> Vec<Vec<usize>> {
     for (b, ss) in succs.iter().enumerate() {
         for &s in ss {
             if let Some(p) = preds.get_mut(s as usize) {
-                if !p.contains(&b) {
-                    p.push(b);
-                }
+                p.push(b);
             }
         }
     }
     for p in &mut preds {
         p.sort_unstable();
+        p.dedup();
     }
     preds
 }
