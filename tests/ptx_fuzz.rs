@@ -1,7 +1,7 @@
 //! Mutation fuzzing of the PTX front end, with no fuzzing dependency: a seeded xorshift
 //! generator mutates real PTX (the corpus, the subset files, the book kernel, and earlier
-//! regressions) with byte flips, deletions, duplications, token swaps, dictionary inserts and
-//! truncations, and `ptx::load` must return `Ok` or `Err`, never panic.
+//! regressions) with byte flips, deletions, duplications, token swaps, dictionary inserts,
+//! lines spliced from other files and truncations, and `ptx::load` must return `Ok` or `Err`, never panic.
 //!
 //! The normal test run does a few thousand iterations (a fixed seed, so it is reproducible).
 //! Longer runs: `WARPSTEP_FUZZ_ITERS=2000000 cargo test --release --test ptx_fuzz -- --nocapture`
@@ -165,10 +165,41 @@ fn tokens(input: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-fn mutate_once(rng: &mut XorShift, data: &mut Vec<u8>) {
+/// Byte offsets of line starts.
+fn line_starts(data: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(
+            data.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
+        .collect()
+}
+
+/// Replace or insert a line with a random line of another seed (keeps mutants mostly
+/// well-formed, so they reach the loader and the CFG).
+fn splice_line(rng: &mut XorShift, data: &mut Vec<u8>, seeds: &[Vec<u8>]) {
+    let donor = &seeds[rng.below(seeds.len())];
+    let starts = line_starts(donor);
+    let i = rng.below(starts.len());
+    let end = starts.get(i + 1).copied().unwrap_or(donor.len());
+    let line = donor[starts[i]..end].to_vec();
+    let here = line_starts(data);
+    let j = rng.below(here.len());
+    let at = here[j];
+    if rng.below(2) == 0 {
+        let to = here.get(j + 1).copied().unwrap_or(data.len());
+        data.splice(at..to, line);
+    } else {
+        data.splice(at..at, line);
+    }
+}
+
+fn mutate_once(rng: &mut XorShift, data: &mut Vec<u8>, seeds: &[Vec<u8>]) {
     let len = data.len();
     let pos = rng.below(len + 1);
-    match rng.below(8) {
+    match rng.below(10) {
         0 if len > 0 => {
             let i = rng.below(len);
             data[i] ^= 1 << rng.below(8);
@@ -211,6 +242,7 @@ fn mutate_once(rng: &mut XorShift, data: &mut Vec<u8>) {
             }
         }
         5 => data.truncate(pos),
+        6 | 7 => splice_line(rng, data, seeds),
         _ => {
             let word = DICTIONARY[rng.below(DICTIONARY.len())].as_bytes();
             data.splice(pos..pos, word.iter().copied());
@@ -260,7 +292,7 @@ fn mutated_ptx_never_panics() {
     for i in 0..iters {
         let mut data = seeds[rng.below(seeds.len())].clone();
         for _ in 0..1 + rng.below(4) {
-            mutate_once(&mut rng, &mut data);
+            mutate_once(&mut rng, &mut data, &seeds);
         }
         match check(&data) {
             Ok(()) => {

@@ -7,7 +7,7 @@ use super::lexer::LaunchComment;
 use super::ops::Op;
 use super::types::{Space, SpecialReg, Type};
 
-/// A parsed PTX module (PTX ISA §11: module directives, then declarations and functions).
+/// A parsed PTX module (PTX ISA, "Directives": module directives, then declarations and functions).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Module {
     /// `.version major.minor`.
@@ -26,7 +26,7 @@ pub struct Module {
     pub launch_comments: Vec<LaunchComment>,
 }
 
-/// `.file index "path"` (PTX ISA §11.6.3).
+/// `.file index "path"` (PTX ISA, "Debugging Directives").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileDecl {
     /// File index used by `.loc`.
@@ -35,7 +35,7 @@ pub struct FileDecl {
     pub path: String,
 }
 
-/// Linkage directive before a declaration (PTX ISA §11.6).
+/// Linkage directive before a declaration (PTX ISA, "Linking Directives").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Linkage {
     /// None written: visible in this module only.
@@ -51,7 +51,7 @@ pub enum Linkage {
     Common,
 }
 
-/// A variable declaration (`.global .align 4 .b8 buf[16] = {...};`), PTX ISA §5.4.
+/// A variable declaration (`.global .align 4 .b8 buf[16] = {...};`), PTX ISA "Variables".
 #[derive(Debug, Clone, PartialEq)]
 pub struct VarDecl {
     /// Name.
@@ -77,7 +77,7 @@ pub struct VarDecl {
     pub col: u32,
 }
 
-/// A register declaration (`.reg .b32 %r<29>;` or `.reg .f32 %a, %b;`), PTX ISA §5.1.1.
+/// A register declaration (`.reg .b32 %r<29>;` or `.reg .f32 %a, %b;`), PTX ISA "Register State Space".
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegDecl {
     /// Register type.
@@ -99,7 +99,7 @@ pub struct RegName {
     pub range: Option<u32>,
 }
 
-/// A literal constant (PTX ISA §4.5).
+/// A literal constant (PTX ISA "Constants").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Literal {
     /// An integer, with sign (range -(2^64-1) ..= 2^64-1).
@@ -112,7 +112,7 @@ pub enum Literal {
     Float(f64),
 }
 
-/// Kind of function (PTX ISA §11.3).
+/// Kind of function (PTX ISA, "Specifying Kernel Entry Points and Functions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FunctionKind {
     /// `.entry`: a kernel.
@@ -143,7 +143,7 @@ pub struct ParamDecl {
     pub col: u32,
 }
 
-/// Performance-tuning directives of an entry (PTX ISA §11.4).
+/// Performance-tuning directives of an entry (PTX ISA, "Performance-Tuning Directives").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PerfDirectives {
     /// `.maxntid x{, y{, z}}`.
@@ -222,7 +222,7 @@ pub enum Stmt {
     Instr(Box<Instruction>),
 }
 
-/// `.loc file line column` (PTX ISA §11.6.2).
+/// `.loc file line column` (PTX ISA, "Debugging Directives").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Loc {
     /// `.file` index.
@@ -261,7 +261,7 @@ pub struct Instruction {
     pub text: String,
 }
 
-/// An operand as written (PTX ISA §6.3-6.5).
+/// An operand as written (PTX ISA "Instruction Operands").
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
     /// A name: register, variable, label or function; with `+n`/`-n` when written `sym+n`.

@@ -1,4 +1,4 @@
-//! Opcode decoding: a mnemonic and its `.modifiers` to a typed [`Op`] (PTX ISA §9.7).
+//! Opcode decoding: a mnemonic and its `.modifiers` to a typed [`Op`] (PTX ISA "Instructions").
 //!
 //! Modifiers are matched by name, in any order (compilers emit the ISA's order; accepting any
 //! order costs nothing), each at most once. What a decoder does not consume is an error, so an

@@ -41,7 +41,7 @@ impl RegId {
 /// Most registers in one function (one id is reserved for [`RegId::SINK`]).
 pub const MAX_REGS: usize = u16::MAX as usize;
 
-/// A declared register: its PTX name and type (PTX ISA §5.1.1).
+/// A declared register: its PTX name and type (PTX ISA "Register State Space").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegInfo {
     /// Name as written (`%r17`; range members are expanded).
@@ -100,7 +100,7 @@ pub enum AddrBase {
     Absolute,
 }
 
-/// A memory operand `[base+offset]` (PTX ISA §6.4.1).
+/// A memory operand `[base+offset]` (PTX ISA "Addresses as Operands").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Address {
     /// Register, variable, or absolute.
@@ -139,7 +139,7 @@ impl VecRegs {
 /// Index of a function in [`Program::functions`].
 pub type FuncId = u16;
 
-/// An operand, resolved (PTX ISA §6). What each position means is the ISA's syntax for the
+/// An operand, resolved (PTX ISA "Instruction Operands"). What each position means is the ISA's syntax for the
 /// opcode; see [`Instr`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Operand {
@@ -262,7 +262,7 @@ impl RegList {
     }
 }
 
-/// CUDA source position from the last `.loc` before an instruction (PTX ISA §11.6.2).
+/// CUDA source position from the last `.loc` before an instruction (PTX ISA, "Debugging Directives").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SourceLoc {
     /// CUDA source line.
@@ -478,7 +478,7 @@ fn sfu_or_dp(ty: Type) -> OpClass {
     }
 }
 
-/// A kernel or function parameter with its place in the parameter space (PTX ISA §5.1.6).
+/// A kernel or function parameter with its place in the parameter space (PTX ISA "Parameter State Space").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Param {
     /// Name.
@@ -518,7 +518,7 @@ pub struct LocalVar {
     pub line: u32,
 }
 
-/// A module-scope variable (PTX ISA §5.4).
+/// A module-scope variable (PTX ISA "Variables").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleVar {
     /// Name.
@@ -593,7 +593,7 @@ impl SharedLayout {
     }
 }
 
-/// `.reqntid` / `.maxntid` / `.minnctapersm` / `.maxnreg` of an entry (PTX ISA §11.4).
+/// `.reqntid` / `.maxntid` / `.minnctapersm` / `.maxnreg` of an entry (PTX ISA, "Performance-Tuning Directives").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LaunchBounds {
     /// Required CTA shape.

@@ -1,4 +1,4 @@
-//! Hand-written PTX lexer (PTX ISA §4: source format, comments, identifiers, constants).
+//! Hand-written PTX lexer (PTX ISA "Syntax": source format, comments, identifiers, constants).
 //!
 //! The whole text is turned into a `Vec<Token>` up front. Tokens borrow nothing: they hold byte
 //! offsets into the source plus the 1-based line and column of their first character, so the
@@ -11,7 +11,7 @@ use super::error::PtxError;
 /// What a token is. Its text is `&src[start..end]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
-    /// An identifier (§4.4): `ld`, `%r1`, `$Lt_0_1`, `_Z3fooi`, `_` (the sink), `%tid`.
+    /// An identifier (PTX ISA "Identifiers"): `ld`, `%r1`, `$Lt_0_1`, `_Z3fooi`, `_` (the sink), `%tid`.
     Ident,
     /// A dot followed by identifier characters: a directive (`.entry`) or a modifier
     /// (`.u32`, `.x`). May contain `::` (`.L1::evict_last`), which the parser rejects.

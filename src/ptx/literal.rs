@@ -1,4 +1,4 @@
-//! Literal constants: reading them from token text (PTX ISA §4.5) and turning them into the
+//! Literal constants: reading them from token text (PTX ISA "Constants") and turning them into the
 //! typed bit pattern an instruction operand of a given type holds.
 //!
 //! Integer literals are decimal, `0x` hex, `0b` binary or leading-zero octal, with an optional
@@ -65,7 +65,7 @@ pub fn negate(lit: Literal) -> Literal {
 
 /// The bit pattern of `lit` as an operand of type `ty`, zero-extended to 64 bits.
 ///
-/// Rules (PTX ISA §4.5.1-4.5.2, §6.4): an integer literal must fit the type's width as a
+/// Rules (PTX ISA "Constants" and "Instruction Operands"): an integer literal must fit the type's width as a
 /// signed or an unsigned value and is truncated to it; in a float operand it is converted to
 /// that float type. A float literal in a float operand is converted (rounded to nearest) to
 /// the operand's precision; in a `.bN` operand of matching width (`0f` for 32 bits, `0d` for

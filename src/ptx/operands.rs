@@ -1,7 +1,7 @@
 //! Operand lowering: checks each instruction's operands against its opcode's signature (PTX
-//! ISA §9.7, the syntax block of each instruction) and resolves them to IR [`Operand`]s.
+//! ISA "Instructions", the syntax block of each instruction) and resolves them to IR [`Operand`]s.
 //!
-//! Register width rules (PTX ISA §6.4.3, "operand size exceeding instruction-type size"): a
+//! Register width rules (PTX ISA "Operand Size Exceeding Instruction-Type Size"): a
 //! register must have the width of the operand's type, except that `ld`, `ldu`, `st` and
 //! `cvt` accept wider registers for their data operands (the value is truncated on the way in
 //! and sign- or zero-extended on the way out, by the type's signedness). Predicates go only

@@ -1,5 +1,5 @@
 //! The typed opcode: one [`Op`] variant per PTX instruction warpstep runs, with its modifiers
-//! as typed fields (PTX ISA §9.7). The executor `match`es on it; no string is looked at after
+//! as typed fields (PTX ISA "Instructions"). The executor `match`es on it; no string is looked at after
 //! parsing. Operands are not here: they sit beside the opcode in [`super::ir::Instr`], in PTX
 //! order (destination first, as the ISA writes each instruction's syntax).
 
@@ -8,7 +8,7 @@ use std::fmt;
 use super::types::{Space, Type};
 
 /// IEEE rounding modifier: `.rn .rz .rm .rp` (float results) or `.rni .rzi .rmi .rpi`
-/// (round a float to an integral value, on `cvt`) (PTX ISA §9.7.3, §9.7.9.21).
+/// (round a float to an integral value, on `cvt`) (PTX ISA `cvt` and floating-point instructions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rounding {
     /// `.rn`: to nearest even.
@@ -55,7 +55,7 @@ impl Rounding {
 }
 
 /// Precision of an f32 divide or transcendental: IEEE (with a [`Rounding`]), `.approx` or
-/// `.full` (PTX ISA §9.7.3.8, §9.7.3.16-22).
+/// `.full` (PTX ISA `div`, `rcp`, `sqrt` and the transcendental instructions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Precision {
     /// Neither `.approx` nor `.full`: IEEE-rounded when a rounding modifier is present.
@@ -67,7 +67,7 @@ pub enum Precision {
     Full,
 }
 
-/// Modifiers shared by arithmetic instructions (PTX ISA §9.7.1, §9.7.3).
+/// Modifiers shared by arithmetic instructions (PTX ISA integer and floating-point arithmetic instructions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Mods {
     /// Rounding modifier, if any.
@@ -80,7 +80,7 @@ pub struct Mods {
     pub precision: Precision,
 }
 
-/// Which half of a full-width product an integer `mul`/`mad` keeps (PTX ISA §9.7.1.5).
+/// Which half of a full-width product an integer `mul`/`mad` keeps (PTX ISA `mul`, `mad`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MulPart {
     /// `.lo`: low bits of the product.
@@ -91,7 +91,7 @@ pub enum MulPart {
     Wide,
 }
 
-/// Comparison of `setp`/`set` (PTX ISA §9.7.7.1, Tables 23-24). The `u` forms are the
+/// Comparison of `setp`/`set` (PTX ISA "Comparison and Selection Instructions"). The `u` forms are the
 /// unordered float comparisons (true if either operand is NaN).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cmp {
@@ -219,7 +219,7 @@ impl VecWidth {
     }
 }
 
-/// Cache operator of `ld`/`st` (PTX ISA §9.7.9.1, Tables 27-28). Accepted and recorded; the
+/// Cache operator of `ld`/`st` (PTX ISA "Cache Operators"). Accepted and recorded; the
 /// memory model may use it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CacheOp {
@@ -242,7 +242,7 @@ pub enum CacheOp {
     Wt,
 }
 
-/// Scope of a memory-consistency operation (PTX ISA §8.5).
+/// Scope of a memory-consistency operation (PTX ISA "Memory Consistency Model": scope).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// `.cta`
@@ -265,7 +265,7 @@ impl Scope {
     }
 }
 
-/// Memory-ordering qualifier of `ld`/`st` (PTX ISA §9.7.9.8-9).
+/// Memory-ordering qualifier of `ld`/`st` (PTX ISA `ld`, `st`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MemSem {
     /// Nothing or `.weak`.
@@ -281,7 +281,7 @@ pub enum MemSem {
     Release(Scope),
 }
 
-/// Ordering of an atomic (`atom`/`red` `.sem`), PTX ISA §9.7.12.5.
+/// Ordering of an atomic (`atom`/`red` `.sem`), PTX ISA `atom`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum AtomSem {
     /// `.relaxed` or none.
@@ -295,7 +295,7 @@ pub enum AtomSem {
     AcqRel,
 }
 
-/// The read-modify-write operation of `atom`/`red` (PTX ISA §9.7.12.5-6).
+/// The read-modify-write operation of `atom`/`red` (PTX ISA `atom`, `red`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AtomOp {
     /// `.add`
@@ -339,7 +339,7 @@ impl AtomOp {
     }
 }
 
-/// Direction of `cvta` (PTX ISA §9.7.9.17).
+/// Direction of `cvta` (PTX ISA `cvta`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CvtaDir {
     /// `cvta.space`: a space address to a generic address.
@@ -348,7 +348,7 @@ pub enum CvtaDir {
     FromGeneric,
 }
 
-/// What a CTA barrier instruction does (PTX ISA §9.7.13.1).
+/// What a CTA barrier instruction does (PTX ISA `bar`, `barrier`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BarKind {
     /// `bar.sync` / `barrier.sync`: arrive and wait.
@@ -363,7 +363,7 @@ pub enum BarKind {
     RedOr,
 }
 
-/// Mode of `vote` (PTX ISA §9.7.13.6-7).
+/// Mode of `vote` (PTX ISA `vote`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum VoteMode {
     /// `.all`
@@ -376,7 +376,7 @@ pub enum VoteMode {
     Ballot,
 }
 
-/// Mode of `shfl` (PTX ISA §9.7.8.6).
+/// Mode of `shfl` (PTX ISA `shfl`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ShflMode {
     /// `.up`
@@ -389,7 +389,7 @@ pub enum ShflMode {
     Idx,
 }
 
-/// Mode of `match.sync` (PTX ISA §9.7.13.8).
+/// Mode of `match.sync` (PTX ISA `match.sync`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MatchMode {
     /// `.any`: mask of lanes holding the same value.
@@ -398,7 +398,7 @@ pub enum MatchMode {
     All,
 }
 
-/// Permute mode of `prmt` (PTX ISA §9.7.8.7); `None` on the instruction is the generic mode.
+/// Permute mode of `prmt` (PTX ISA `prmt`); `None` on the instruction is the generic mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PrmtMode {
     /// `.f4e`: forward 4 extract.
@@ -415,7 +415,7 @@ pub enum PrmtMode {
     Rc16,
 }
 
-/// Memory-fence semantics of `fence` (PTX ISA §9.7.13.4).
+/// Memory-fence semantics of `fence` (PTX ISA `membar`/`fence`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FenceSem {
     /// `.sc`: sequentially consistent.
@@ -761,7 +761,7 @@ pub enum Op {
     },
     /// `exit`: the thread exits.
     Exit,
-    /// `bar{.cta}.*` / `barrier{.cta}.*` (PTX ISA §9.7.13.1).
+    /// `bar{.cta}.*` / `barrier{.cta}.*` (PTX ISA `bar`, `barrier`).
     Bar {
         /// Sync, arrive or reduction.
         kind: BarKind,

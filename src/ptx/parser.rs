@@ -1,5 +1,5 @@
-//! Hand-written recursive-descent parser for warpstep's PTX subset (PTX ISA §11 directives,
-//! §9.7 instructions), producing an [`ast::Module`].
+//! Hand-written recursive-descent parser for warpstep's PTX subset (PTX ISA "Directives"
+//! and "Instructions"), producing an [`ast::Module`].
 //!
 //! No function here recurses on user input: function bodies and initialisers are parsed with
 //! loops and depth counters, and every lookahead goes through [`Parser::peek`], which returns
@@ -244,7 +244,7 @@ impl<'s> Parser<'s> {
         let index = self.u32_value("a file index")?;
         let s = self.expect(TokenKind::Str, "a file name string")?;
         let path = unquote(self.text(s));
-        // Optional `, timestamp, size` (PTX ISA §11.6.3).
+        // Optional `, timestamp, size` (PTX ISA, "Debugging Directives").
         while self.at(TokenKind::Comma) && self.peek_at(1).kind == TokenKind::Int {
             self.next();
             self.next();

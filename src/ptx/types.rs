@@ -1,12 +1,12 @@
 //! Value types, state spaces and special registers, shared by the syntax tree and the IR.
 //!
-//! These are PTX's own vocabularies: fundamental types (PTX ISA §5.2.1), state spaces (§5.1) and
-//! the special registers of §10. Each has a `from_name` that the parser uses and a `name` for
+//! These are PTX's own vocabularies: fundamental types, state spaces and special registers
+//! (PTX ISA "Fundamental Types", "State Spaces", "Special Registers"). Each has a `from_name` that the parser uses and a `name` for
 //! display; no other module compares strings against them.
 
 use std::fmt;
 
-/// A PTX fundamental type (PTX ISA §5.2.1), as written after an opcode or in a declaration.
+/// A PTX fundamental type (PTX ISA "Fundamental Types"), as written after an opcode or in a declaration.
 ///
 /// `.f16`, `.bf16` and the packed types are not in warpstep's subset and never appear here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -164,8 +164,8 @@ impl fmt::Display for Type {
     }
 }
 
-/// A memory state space (PTX ISA §5.1) as named on `ld`/`st`/`atom`/`cvta` and declarations.
-/// `Generic` is the absence of a space on a memory instruction (a generic address, §5.1.7).
+/// A memory state space (PTX ISA "State Spaces") as named on `ld`/`st`/`atom`/`cvta` and declarations.
+/// `Generic` is the absence of a space on a memory instruction (a generic address, PTX ISA "Generic Addressing").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Space {
     /// No space given: the address is generic.
@@ -249,7 +249,7 @@ impl Dim {
     }
 }
 
-/// A read-only special register (PTX ISA §10). The executor supplies the value; `%clock` and
+/// A read-only special register (PTX ISA "Special Registers"). The executor supplies the value; `%clock` and
 /// `%clock64` read the simulated cycle (issue 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SpecialReg {
@@ -345,7 +345,7 @@ impl SpecialReg {
         OTHERS.contains(&name)
     }
 
-    /// Width of the value in bits (PTX ISA §10: all are `.u32` except `%clock64`).
+    /// Width of the value in bits (PTX ISA "Special Registers": all are `.u32` except `%clock64`).
     pub fn bits(self) -> u32 {
         match self {
             SpecialReg::Clock64 => 64,
