@@ -185,6 +185,13 @@ fn shared_local_and_dynamic_layout() {
     );
     assert_eq!(k.shared.offset_of(VarId::Local(1)), Some(32));
     assert_eq!(k.vars[1].offset, 32);
+    let var = |space, id| VarRef { space, id };
+    assert_eq!(k.var_offset(var(Space::Shared, VarId::Local(1))), Some(32));
+    assert_eq!(k.var_offset(var(Space::Shared, VarId::Module(5))), Some(0));
+    assert_eq!(k.var_offset(var(Space::Shared, VarId::Module(6))), Some(48));
+    assert_eq!(k.var_offset(var(Space::Param, VarId::Param(2))), Some(16));
+    assert_eq!(k.var_offset(var(Space::Local, VarId::Local(0))), Some(0));
+    assert_eq!(k.var_offset(var(Space::Global, VarId::Module(0))), None);
 }
 
 #[test]

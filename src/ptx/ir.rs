@@ -2,7 +2,7 @@
 //! [`Pc`], a register table indexed by [`RegId`], resolved labels and symbols, memory layouts,
 //! and the control-flow analysis (MODEL.md §2-3).
 //!
-//! [`Instr`] is the hot structure: `Copy`, about 112 bytes, no heap data. Operands sit in a
+//! [`Instr`] is the hot structure: `Copy`, 120 bytes, no heap data. Operands sit in a
 //! fixed array in PTX order; everything the executor or the timing model asks of an
 //! instruction (opcode, operand values, destination and source registers, unit class) is
 //! answered from it without strings or allocation. Display data (text, source lines) lives
@@ -691,6 +691,21 @@ impl Function {
         self.reconvergence.get(pc as usize).copied().flatten()
     }
 
+    /// Byte offset of a variable in its own state space, where this function's layout fixes
+    /// it: parameters and return parameters (in their buffers), body variables (`.local`,
+    /// call `.param`, `.shared`), and module `.shared` variables (in this function's shared
+    /// layout, dynamic ones at the dynamic base). `None` for module `.global`/`.const`
+    /// variables, which the executor places, and for unknown ids.
+    pub fn var_offset(&self, v: VarRef) -> Option<u32> {
+        match v.id {
+            VarId::Param(i) => self.params.get(usize::from(i)).map(|p| p.offset),
+            VarId::Ret(i) => self.rets.get(usize::from(i)).map(|p| p.offset),
+            VarId::Local(i) => self.vars.get(usize::from(i)).map(|l| l.offset),
+            VarId::Module(_) if v.space == Space::Shared => self.shared.offset_of(v.id),
+            VarId::Module(_) => None,
+        }
+    }
+
     /// Number of `bra` instructions.
     pub fn branch_count(&self) -> usize {
         self.instrs.iter().filter(|i| i.is_branch()).count()
@@ -749,15 +764,10 @@ mod tests {
 
     #[test]
     fn instr_is_compact() {
-        assert!(
-            std::mem::size_of::<Operand>() <= 16,
-            "{}",
-            std::mem::size_of::<Operand>()
-        );
-        assert!(
-            std::mem::size_of::<Instr>() <= 120,
-            "{}",
-            std::mem::size_of::<Instr>()
+        use std::mem::size_of;
+        assert_eq!(
+            (size_of::<Op>(), size_of::<Operand>(), size_of::<Instr>()),
+            (7, 16, 120)
         );
     }
 
