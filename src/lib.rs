@@ -10,6 +10,7 @@ pub mod core;
 pub mod exec;
 pub mod launch;
 pub mod mem;
+pub mod ptx;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,0 +1,814 @@
+//! Loader: lowers a parsed [`ast::Module`] to the executable [`Program`] (MODEL.md §2-3).
+//!
+//! Per function it resolves registers (with `{ }` block scoping), variables, labels and
+//! callees; lays out parameters, `.local`, call `.param` and shared memory; appends an
+//! implicit `exit`/`ret` when code could fall off the end; and computes the CFG,
+//! post-dominators and reconvergence points. Sizes from the input are checked against the
+//! caps below before anything is allocated from them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ast::{self, FunctionKind, Linkage, Stmt};
+use super::cfg::Cfg;
+use super::error::PtxError;
+use super::ir::{
+    DynamicShared, FuncId, Function, Guard, Instr, LaunchBounds, LocalVar, ModuleVar, Operands,
+    Param, Pc, Program, RegId, RegInfo, SharedLayout, SharedSlot, SourceLoc, VarId, VarRef,
+    MAX_REGS,
+};
+use super::literal::immediate_bits;
+use super::operands::{lower_operands, Names, Sym, Uses};
+use super::ops::Op;
+use super::parser::parse;
+use super::postdom::{reconvergence_points, PostDominators};
+use super::types::{Space, Type};
+
+/// Most bytes of static plus dynamic-base shared memory per function (real GPUs have at
+/// most 228 KiB; the configuration decides what fits).
+pub const MAX_SHARED_BYTES: u64 = 16 << 20;
+/// Most bytes of `.local` memory per thread, and of a call-parameter area.
+pub const MAX_LOCAL_BYTES: u64 = 16 << 20;
+/// Most bytes of one module `.global`/`.const` variable.
+pub const MAX_GLOBAL_VAR_BYTES: u64 = 1 << 30;
+/// Most bytes of a parameter buffer.
+pub const MAX_PARAM_BYTES: u64 = 64 << 10;
+/// Most variables at module scope, or in one function body.
+pub const MAX_VARS: usize = u16::MAX as usize;
+/// Most registers in a whole module (all functions together).
+pub const MAX_PROGRAM_REGS: usize = 1 << 20;
+/// Most call-graph steps spent finding the module variables each function reaches.
+pub const MAX_CALL_GRAPH_STEPS: usize = 1 << 22;
+
+/// Parse and lower PTX text: the one call the CLI, the browser and the tests use.
+pub fn load(src: &str) -> Result<Program, PtxError> {
+    let module = parse(src)?;
+    lower(&module, src)
+}
+
+/// Lower a parsed module. `src` is kept as the listing.
+pub fn lower(module: &ast::Module, src: &str) -> Result<Program, PtxError> {
+    let (vars, var_index) = module_vars(&module.vars)?;
+    let defs = function_table(&module.functions)?;
+    let func_index: BTreeMap<String, FuncId> = defs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.clone(), i as FuncId))
+        .collect();
+    let ctx = ModuleCtx {
+        vars: &vars,
+        var_index: &var_index,
+        funcs: &func_index,
+    };
+    let mut functions = Vec::with_capacity(defs.len());
+    let mut uses = Vec::with_capacity(defs.len());
+    let mut total_regs = 0usize;
+    for f in &defs {
+        let (func, u) = lower_function(f, &ctx)?;
+        total_regs += func.regs.len();
+        if total_regs > MAX_PROGRAM_REGS {
+            return Err(PtxError::new(
+                f.line,
+                0,
+                format!("too many registers in the module (at most {MAX_PROGRAM_REGS})"),
+            ));
+        }
+        functions.push(func);
+        uses.push(u);
+    }
+    let mut budget = MAX_CALL_GRAPH_STEPS;
+    for (i, f) in functions.iter_mut().enumerate() {
+        let err = |m: String| PtxError::new(f.line, 0, m);
+        let used = module_vars_reached(i, &uses, &mut budget).map_err(err)?;
+        f.shared = shared_layout(f, &used, &vars).map_err(err)?;
+        for slot in &f.shared.slots {
+            if let VarId::Local(v) = slot.var {
+                if let Some(lv) = f.vars.get_mut(usize::from(v)) {
+                    lv.offset = slot.offset;
+                }
+            }
+        }
+    }
+    Ok(Program {
+        version: module.version,
+        target: module.target.clone(),
+        address_size: module.address_size,
+        files: module
+            .files
+            .iter()
+            .map(|f| (f.index, f.path.clone()))
+            .collect(),
+        vars,
+        functions,
+        launch_comments: module.launch_comments.clone(),
+        lines: src.lines().map(str::to_string).collect(),
+    })
+}
+
+struct ModuleCtx<'a> {
+    vars: &'a [ModuleVar],
+    var_index: &'a BTreeMap<String, u16>,
+    funcs: &'a BTreeMap<String, FuncId>,
+}
+
+// ----- module variables -------------------------------------------------------------------
+
+fn module_vars(
+    decls: &[ast::VarDecl],
+) -> Result<(Vec<ModuleVar>, BTreeMap<String, u16>), PtxError> {
+    let mut vars = Vec::with_capacity(decls.len());
+    let mut index = BTreeMap::new();
+    for d in decls {
+        let err = |m: String| PtxError::new(d.line, d.col, m);
+        if vars.len() >= MAX_VARS {
+            return Err(err("too many module variables".into()));
+        }
+        if index.insert(d.name.clone(), vars.len() as u16).is_some() {
+            return Err(err(format!("variable `{}` declared twice", d.name)));
+        }
+        vars.push(module_var(d).map_err(err)?);
+    }
+    Ok((vars, index))
+}
+
+fn module_var(d: &ast::VarDecl) -> Result<ModuleVar, String> {
+    if !matches!(d.space, Space::Global | Space::Const | Space::Shared) {
+        return Err(format!(
+            "module-scope `{}` variables are not supported",
+            d.space
+        ));
+    }
+    let dynamic_shared = d.linkage == Linkage::Extern;
+    if dynamic_shared
+        && !(d.space == Space::Shared && d.dims.first() == Some(&None) && d.init.is_none())
+    {
+        return Err(format!(
+            "`.extern` variable `{}`: only dynamic `.extern .shared name[]` arrays are supported",
+            d.name
+        ));
+    }
+    let cap = if d.space == Space::Shared {
+        MAX_SHARED_BYTES
+    } else {
+        MAX_GLOBAL_VAR_BYTES
+    };
+    let size = if dynamic_shared { 0 } else { var_size(d, cap)? };
+    let init = match &d.init {
+        Some(_) if d.space == Space::Shared => {
+            return Err("`.shared` variables cannot have initialisers".into());
+        }
+        Some(values) => init_bytes(d, values, size)?,
+        None => Vec::new(),
+    };
+    Ok(ModuleVar {
+        name: d.name.clone(),
+        space: d.space,
+        ty: d.ty,
+        size,
+        align: var_align(d),
+        init,
+        linkage: d.linkage,
+        dynamic_shared,
+        line: d.line,
+    })
+}
+
+/// Bytes of one element (scalar type times vector lanes).
+fn elem_bytes(d: &ast::VarDecl) -> Result<u64, String> {
+    if d.ty.is_pred() {
+        return Err(format!("variable `{}` cannot have type `.pred`", d.name));
+    }
+    Ok(u64::from(d.ty.bytes()) * u64::from(d.lanes))
+}
+
+fn var_align(d: &ast::VarDecl) -> u32 {
+    d.align.unwrap_or(d.ty.bytes() * d.lanes).max(1)
+}
+
+/// Size in bytes: element size times the product of the dimensions; a `[]` first dimension
+/// takes its length from the initialiser.
+fn var_size(d: &ast::VarDecl, cap: u64) -> Result<u64, String> {
+    let elem = elem_bytes(d)?;
+    let mut count: u64 = 1;
+    for (i, dim) in d.dims.iter().enumerate() {
+        let n = match (dim, &d.init) {
+            (Some(n), _) => *n,
+            (None, Some(init)) if i == 0 => {
+                let inner = d
+                    .dims
+                    .iter()
+                    .skip(1)
+                    .fold(1u64, |acc, x| acc.saturating_mul(x.unwrap_or(1)));
+                let per = inner.saturating_mul(u64::from(d.lanes)).max(1);
+                (init.len() as u64).div_ceil(per)
+            }
+            _ => return Err(format!("array `{}` needs a size", d.name)),
+        };
+        count = count
+            .checked_mul(n)
+            .ok_or_else(|| format!("array `{}` is too large", d.name))?;
+    }
+    let size = count
+        .checked_mul(elem)
+        .filter(|s| *s <= cap)
+        .ok_or_else(|| format!("variable `{}` is larger than {cap} bytes", d.name))?;
+    Ok(size)
+}
+
+fn init_bytes(d: &ast::VarDecl, values: &[ast::Literal], size: u64) -> Result<Vec<u8>, String> {
+    let width = d.ty.bytes() as usize;
+    if (values.len() as u64).saturating_mul(width as u64) > size {
+        return Err(format!("too many initial values for `{}`", d.name));
+    }
+    let mut out = Vec::with_capacity(values.len() * width);
+    for v in values {
+        let bits =
+            immediate_bits(*v, d.ty).map_err(|m| format!("initialiser of `{}`: {m}", d.name))?;
+        out.extend_from_slice(bits.to_le_bytes().get(..width).unwrap_or_default());
+    }
+    Ok(out)
+}
+
+// ----- functions --------------------------------------------------------------------------
+
+/// One entry per function name: the definition if there is one, else the first declaration.
+fn function_table(funcs: &[ast::Function]) -> Result<Vec<&ast::Function>, PtxError> {
+    let mut out: Vec<&ast::Function> = Vec::new();
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in funcs {
+        match index.get(f.name.as_str()) {
+            None => {
+                if out.len() >= usize::from(u16::MAX) {
+                    return Err(PtxError::new(f.line, 0, "too many functions"));
+                }
+                index.insert(&f.name, out.len());
+                out.push(f);
+            }
+            Some(&i) => {
+                let prev = out[i];
+                if prev.kind != f.kind {
+                    return Err(PtxError::new(
+                        f.line,
+                        0,
+                        format!("`{}` declared as both `.entry` and `.func`", f.name),
+                    ));
+                }
+                match (prev.body.is_some(), f.body.is_some()) {
+                    (true, true) => {
+                        return Err(PtxError::new(
+                            f.line,
+                            0,
+                            format!("function `{}` defined twice", f.name),
+                        ))
+                    }
+                    (false, true) => out[i] = f,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a function body uses that later, module-wide steps need.
+struct FnUses {
+    module_vars: BTreeSet<u16>,
+    callees: BTreeSet<FuncId>,
+}
+
+/// Registers of a `%name<N>` range declaration: `%name0` .. `%name{N-1}` from `base`.
+#[derive(Debug, Clone, Copy)]
+struct RegRange {
+    count: u32,
+    base: usize,
+    ty: Type,
+}
+
+/// One `{ }` scope of names. Ranges are keyed by prefix, so a lookup tries each split of
+/// the name's trailing digits (at most ten) instead of scanning every range.
+#[derive(Debug, Default)]
+struct Scope {
+    names: BTreeMap<String, Sym>,
+    ranges: BTreeMap<String, RegRange>,
+}
+
+impl Scope {
+    fn lookup(&self, name: &str) -> Option<Sym> {
+        if let Some(s) = self.names.get(name) {
+            return Some(*s);
+        }
+        let digits = name
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_digit)
+            .count()
+            .min(10);
+        (name.len() - digits..name.len()).find_map(|split| {
+            let prefix = name.get(..split)?;
+            let r = self.ranges.get(prefix)?;
+            let i = range_index(name, prefix)?;
+            (i < r.count).then(|| Sym::Reg(RegId((r.base + i as usize) as u16), r.ty))
+        })
+    }
+
+    /// Whether an explicitly named register of this scope falls in `prefix<count>`.
+    fn names_in_range(&self, prefix: &str, count: u32) -> bool {
+        self.names
+            .range::<str, _>((
+                std::ops::Bound::Excluded(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .any(|(k, _)| range_index(k, prefix).is_some_and(|i| i < count))
+    }
+}
+
+/// `name` = `prefix` followed by a decimal index without leading zeros.
+fn range_index(name: &str, prefix: &str) -> Option<u32> {
+    let digits = name.strip_prefix(prefix)?;
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if canonical {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
+struct FnLower<'a> {
+    ctx: &'a ModuleCtx<'a>,
+    name: &'a str,
+    scopes: Vec<Scope>,
+    regs: Vec<RegInfo>,
+    vars: Vec<LocalVar>,
+    labels: BTreeMap<String, Pc>,
+}
+
+impl Names for FnLower<'_> {
+    fn lookup(&self, name: &str) -> Option<Sym> {
+        for s in self.scopes.iter().rev() {
+            if let Some(found) = s.lookup(name) {
+                return Some(found);
+            }
+        }
+        let i = *self.ctx.var_index.get(name)?;
+        let v = self.ctx.vars.get(usize::from(i))?;
+        Some(Sym::Var(VarRef {
+            space: v.space,
+            id: VarId::Module(i),
+        }))
+    }
+
+    fn label(&self, name: &str) -> Option<Pc> {
+        self.labels.get(name).copied()
+    }
+
+    fn func(&self, name: &str) -> Option<FuncId> {
+        self.ctx.funcs.get(name).copied()
+    }
+}
+
+fn lower_function(f: &ast::Function, ctx: &ModuleCtx) -> Result<(Function, FnUses), PtxError> {
+    let mut l = FnLower {
+        ctx,
+        name: &f.name,
+        scopes: vec![Scope::default()],
+        regs: Vec::new(),
+        vars: Vec::new(),
+        labels: BTreeMap::new(),
+    };
+    let (params, param_bytes) = l.params(&f.params, false)?;
+    let (rets, _) = l.params(&f.rets, true)?;
+    let mut uses = Uses::default();
+    let (instrs, texts) = match &f.body {
+        Some(body) => {
+            l.labels = collect_labels(body)?;
+            l.body(body, f, &mut uses)?
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let local_bytes = l.layout_space(Space::Local, MAX_LOCAL_BYTES, f.line)?;
+    let call_param_bytes = l.layout_space(Space::Param, MAX_LOCAL_BYTES, f.line)?;
+    let cfg = Cfg::build(&instrs);
+    let postdom = PostDominators::compute(&cfg.successors());
+    let reconvergence = reconvergence_points(&instrs, &cfg, &postdom);
+    let func = Function {
+        name: f.name.clone(),
+        kind: f.kind,
+        linkage: f.linkage,
+        defined: f.body.is_some(),
+        params,
+        param_bytes,
+        rets,
+        regs: l.regs,
+        vars: l.vars,
+        shared: SharedLayout::default(),
+        local_bytes,
+        call_param_bytes,
+        launch: LaunchBounds {
+            reqntid: f.perf.reqntid,
+            maxntid: f.perf.maxntid,
+            minnctapersm: f.perf.minnctapersm,
+            maxnreg: f.perf.maxnreg,
+        },
+        instrs,
+        texts,
+        labels: l.labels,
+        call_lists: std::mem::take(&mut uses.call_lists),
+        cfg,
+        postdom,
+        reconvergence,
+        line: f.line,
+    };
+    let fn_uses = FnUses {
+        module_vars: uses.module_vars,
+        callees: uses.callees,
+    };
+    Ok((func, fn_uses))
+}
+
+/// Label name to the Pc of the next instruction (one past the end for a trailing label).
+fn collect_labels(body: &[Stmt]) -> Result<BTreeMap<String, Pc>, PtxError> {
+    let mut labels = BTreeMap::new();
+    let mut pc: Pc = 0;
+    for s in body {
+        match s {
+            Stmt::Instr(_) => pc += 1,
+            Stmt::Label { name, line, col } if labels.insert(name.clone(), pc).is_some() => {
+                return Err(PtxError::new(
+                    *line,
+                    *col,
+                    format!("label `{name}` defined twice"),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(labels)
+}
+
+impl FnLower<'_> {
+    fn scope(&mut self) -> &mut Scope {
+        if self.scopes.is_empty() {
+            self.scopes.push(Scope::default());
+        }
+        let last = self.scopes.len() - 1;
+        &mut self.scopes[last]
+    }
+
+    /// Lay out parameters in declaration order; `.reg` parameters become registers.
+    fn params(
+        &mut self,
+        decls: &[ast::ParamDecl],
+        rets: bool,
+    ) -> Result<(Vec<Param>, u32), PtxError> {
+        let mut out = Vec::with_capacity(decls.len());
+        let mut offset: u64 = 0;
+        for (i, p) in decls.iter().enumerate() {
+            let err = |m: String| PtxError::new(p.line, p.col, m);
+            let id = u16::try_from(i).map_err(|_| err("too many parameters".into()))?;
+            let elem = u64::from(p.ty.bytes());
+            let size = elem
+                .checked_mul(p.array.unwrap_or(1))
+                .filter(|s| *s <= MAX_PARAM_BYTES)
+                .ok_or_else(|| err(format!("parameter `{}` is too large", p.name)))?;
+            let align = p.align.map_or(elem, u64::from).max(1);
+            let reg = if p.space.is_none() {
+                Some(self.declare_reg(&p.name, p.ty).map_err(err)?)
+            } else {
+                if p.ty.is_pred() {
+                    return Err(err(format!(
+                        "parameter `{}` cannot have type `.pred`",
+                        p.name
+                    )));
+                }
+                offset = offset.div_ceil(align) * align;
+                let var = VarRef {
+                    space: Space::Param,
+                    id: if rets {
+                        VarId::Ret(id)
+                    } else {
+                        VarId::Param(id)
+                    },
+                };
+                self.declare(&p.name, Sym::Var(var)).map_err(err)?;
+                None
+            };
+            out.push(Param {
+                name: p.name.clone(),
+                ty: p.ty,
+                size: size as u32,
+                align: align as u32,
+                offset: offset as u32,
+                ptr_space: p.ptr_space,
+                reg,
+            });
+            if reg.is_none() {
+                offset += size;
+                if offset > MAX_PARAM_BYTES {
+                    return Err(err("parameters exceed the parameter space".into()));
+                }
+            }
+        }
+        Ok((out, offset as u32))
+    }
+
+    fn declare(&mut self, name: &str, sym: Sym) -> Result<(), String> {
+        let scope = self.scope();
+        if scope.lookup(name).is_some() {
+            return Err(format!("`{name}` declared twice in the same scope"));
+        }
+        scope.names.insert(name.to_string(), sym);
+        Ok(())
+    }
+
+    fn declare_reg(&mut self, name: &str, ty: Type) -> Result<RegId, String> {
+        if self.regs.len() >= MAX_REGS {
+            return Err(format!(
+                "too many registers (at most {MAX_REGS} per function)"
+            ));
+        }
+        let id = RegId(self.regs.len() as u16);
+        self.declare(name, Sym::Reg(id, ty))?;
+        self.regs.push(RegInfo {
+            name: name.to_string(),
+            ty,
+        });
+        Ok(id)
+    }
+
+    fn declare_range(&mut self, prefix: &str, count: u32, ty: Type) -> Result<(), String> {
+        if self.regs.len() + count as usize > MAX_REGS {
+            return Err(format!(
+                "too many registers: `{prefix}<{count}>` (at most {MAX_REGS} per function)"
+            ));
+        }
+        let base = self.regs.len();
+        let scope = self.scope();
+        if scope.ranges.contains_key(prefix) || scope.names_in_range(prefix, count) {
+            return Err(format!(
+                "`{prefix}<{count}>` redeclares registers of this scope"
+            ));
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        scope
+            .ranges
+            .insert(prefix.to_string(), RegRange { count, base, ty });
+        self.regs.extend((0..count).map(|i| RegInfo {
+            name: format!("{prefix}{i}"),
+            ty,
+        }));
+        Ok(())
+    }
+
+    fn reg_decl(&mut self, d: &ast::RegDecl) -> Result<(), PtxError> {
+        for n in &d.names {
+            let r = match n.range {
+                Some(count) => self.declare_range(&n.name, count, d.ty),
+                None => self.declare_reg(&n.name, d.ty).map(|_| ()),
+            };
+            r.map_err(|m| PtxError::new(d.line, d.col, m))?;
+        }
+        Ok(())
+    }
+
+    fn var_decl(&mut self, d: &ast::VarDecl) -> Result<(), PtxError> {
+        let err = |m: String| PtxError::new(d.line, d.col, m);
+        if !matches!(d.space, Space::Shared | Space::Local | Space::Param) {
+            return Err(err(format!(
+                "`{}` variables in a function body are not supported",
+                d.space
+            )));
+        }
+        if d.init.is_some() {
+            return Err(err(format!(
+                "`{}` variables cannot have initialisers",
+                d.space
+            )));
+        }
+        if self.vars.len() >= MAX_VARS {
+            return Err(err("too many variables in one function".into()));
+        }
+        let cap = if d.space == Space::Shared {
+            MAX_SHARED_BYTES
+        } else {
+            MAX_LOCAL_BYTES
+        };
+        let size = var_size(d, cap).map_err(err)?;
+        let id = VarId::Local(self.vars.len() as u16);
+        self.declare(&d.name, Sym::Var(VarRef { space: d.space, id }))
+            .map_err(err)?;
+        self.vars.push(LocalVar {
+            name: d.name.clone(),
+            space: d.space,
+            ty: d.ty,
+            size: size as u32,
+            align: var_align(d),
+            offset: 0,
+            line: d.line,
+        });
+        Ok(())
+    }
+
+    /// Offsets of body variables of `space` in declaration order; total bytes.
+    fn layout_space(&mut self, space: Space, cap: u64, line: u32) -> Result<u32, PtxError> {
+        let mut offset: u64 = 0;
+        for v in self.vars.iter_mut().filter(|v| v.space == space) {
+            let align = u64::from(v.align);
+            offset = offset.div_ceil(align) * align;
+            v.offset = offset as u32;
+            offset += u64::from(v.size);
+            if offset > cap {
+                return Err(PtxError::new(
+                    line,
+                    0,
+                    format!("`{space}` variables of `{}` exceed {cap} bytes", self.name),
+                ));
+            }
+        }
+        Ok(offset as u32)
+    }
+
+    fn body(
+        &mut self,
+        body: &[Stmt],
+        f: &ast::Function,
+        uses: &mut Uses,
+    ) -> Result<(Vec<Instr>, Vec<String>), PtxError> {
+        let mut instrs = Vec::new();
+        let mut texts = Vec::new();
+        let mut loc: Option<SourceLoc> = None;
+        for s in body {
+            match s {
+                Stmt::Open { .. } => self.scopes.push(Scope::default()),
+                Stmt::Close { .. } => {
+                    if self.scopes.len() > 1 {
+                        self.scopes.pop();
+                    }
+                }
+                Stmt::Reg(d) => self.reg_decl(d)?,
+                Stmt::Var(d) => self.var_decl(d)?,
+                Stmt::Loc(l) => {
+                    loc = Some(SourceLoc {
+                        line: l.line,
+                        file: u16::try_from(l.file).unwrap_or(u16::MAX),
+                        col: u16::try_from(l.col).unwrap_or(u16::MAX),
+                    })
+                }
+                Stmt::Label { .. } | Stmt::Pragma { .. } => {}
+                Stmt::Instr(ins) => {
+                    instrs.push(self.instruction(ins, loc, uses)?);
+                    texts.push(ins.text.clone());
+                }
+            }
+        }
+        if needs_implicit_end(&instrs, uses) {
+            let op = if f.kind == FunctionKind::Entry {
+                Op::Exit
+            } else {
+                Op::Ret { uni: false }
+            };
+            instrs.push(Instr {
+                op,
+                guard: None,
+                operands: Operands::default(),
+                line: f.end_line,
+                loc: None,
+            });
+            texts.push(format!("{} (implicit: end of function)", op.mnemonic()));
+        }
+        Ok((instrs, texts))
+    }
+
+    fn instruction(
+        &mut self,
+        ins: &ast::Instruction,
+        loc: Option<SourceLoc>,
+        uses: &mut Uses,
+    ) -> Result<Instr, PtxError> {
+        let err = |m: String| PtxError::new(ins.line, ins.col, format!("{m} in `{}`", ins.text));
+        let guard = match &ins.guard {
+            None => None,
+            Some(g) => match self.lookup(&g.name) {
+                Some(Sym::Reg(reg, Type::Pred)) => Some(Guard {
+                    reg,
+                    negate: g.negate,
+                }),
+                Some(_) => return Err(err(format!("guard `{}` is not a predicate", g.name))),
+                None => return Err(err(format!("unknown register `{}`", g.name))),
+            },
+        };
+        let operands = lower_operands(ins, &*self, uses).map_err(err)?;
+        Ok(Instr {
+            op: ins.op,
+            guard,
+            operands,
+            line: ins.line,
+            loc,
+        })
+    }
+}
+
+/// Whether control could run past the last instruction: no instructions, a last instruction
+/// that falls through, or a branch to a label after the last instruction.
+fn needs_implicit_end(instrs: &[Instr], uses: &Uses) -> bool {
+    let Some(last) = instrs.last() else {
+        return true;
+    };
+    let ends = (last.is_branch() || last.is_exit()) && last.guard.is_none();
+    !ends || uses.branch_targets.contains(&(instrs.len() as Pc))
+}
+
+// ----- shared memory ----------------------------------------------------------------------
+
+/// Module variables used by function `f` or any function it calls, transitively, spending at
+/// most `budget` steps over all calls.
+fn module_vars_reached(
+    f: usize,
+    uses: &[FnUses],
+    budget: &mut usize,
+) -> Result<BTreeSet<u16>, String> {
+    let Some(own) = uses.get(f) else {
+        return Ok(BTreeSet::new());
+    };
+    if own.callees.is_empty() {
+        return Ok(own.module_vars.clone());
+    }
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![f];
+    let mut vars = BTreeSet::new();
+    while let Some(g) = todo.pop() {
+        *budget = budget
+            .checked_sub(1)
+            .ok_or_else(|| "call graph too large to analyse".to_string())?;
+        if !seen.insert(g) {
+            continue;
+        }
+        if let Some(u) = uses.get(g) {
+            vars.extend(u.module_vars.iter().copied());
+            todo.extend(u.callees.iter().map(|&c| usize::from(c)));
+        }
+    }
+    Ok(vars)
+}
+
+fn shared_layout(
+    f: &Function,
+    used: &BTreeSet<u16>,
+    vars: &[ModuleVar],
+) -> Result<SharedLayout, String> {
+    let mut layout = SharedLayout::default();
+    let mut offset: u64 = 0;
+    let module_static = used.iter().filter_map(|&i| {
+        let v = vars.get(usize::from(i))?;
+        (v.space == Space::Shared && !v.dynamic_shared).then_some((
+            VarId::Module(i),
+            &v.name,
+            v.size,
+            v.align,
+        ))
+    });
+    let own = f
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.space == Space::Shared)
+        .map(|(i, v)| (VarId::Local(i as u16), &v.name, u64::from(v.size), v.align));
+    for (var, name, size, align) in module_static.chain(own) {
+        let a = u64::from(align.max(1));
+        offset = offset.div_ceil(a) * a;
+        layout.slots.push(SharedSlot {
+            var,
+            name: name.clone(),
+            offset: offset as u32,
+            size: size as u32,
+            align,
+        });
+        offset += size;
+        if offset > MAX_SHARED_BYTES {
+            return Err(format!(
+                "shared memory of `{}` exceeds {MAX_SHARED_BYTES} bytes",
+                f.name
+            ));
+        }
+    }
+    layout.static_bytes = offset as u32;
+    let dynamic: Vec<(u16, u32)> = used
+        .iter()
+        .filter_map(|&i| {
+            vars.get(usize::from(i))
+                .filter(|v| v.dynamic_shared)
+                .map(|v| (i, v.align))
+        })
+        .collect();
+    if !dynamic.is_empty() {
+        let align = u64::from(dynamic.iter().map(|(_, a)| *a).max().unwrap_or(16).max(16));
+        layout.dynamic = Some(DynamicShared {
+            vars: dynamic.iter().map(|(i, _)| VarId::Module(*i)).collect(),
+            base: (offset.div_ceil(align) * align) as u32,
+        });
+    }
+    Ok(layout)
+}

@@ -1,0 +1,37 @@
+//! The PTX front end: parse the PTX that `nvcc -ptx` emits and lower it to an executable IR
+//! with control-flow analysis (issue 3, "PTX subset" and "Analysis"; MODEL.md §2-3).
+//!
+//! - [`parse`] turns text into a syntax tree ([`ast::Module`]);
+//! - [`load`] parses and lowers it to a [`Program`]: per kernel a dense [`Instr`] array
+//!   indexed by [`Pc`], a register table, resolved labels and symbols, memory layouts, and the
+//!   reconvergence point of every branch (immediate post-dominator, [`postdom`]).
+//!
+//! Anything outside the subset, and any malformed input, is a [`PtxError`] naming the line;
+//! nothing in this module panics on user input, recurses on it, or allocates from sizes in it
+//! without a cap. No I/O, no printing.
+
+pub mod ast;
+pub mod cfg;
+pub mod decode;
+pub mod error;
+pub mod ir;
+pub mod lexer;
+pub mod literal;
+pub mod loader;
+pub mod operands;
+pub mod ops;
+pub mod parser;
+pub mod postdom;
+pub mod types;
+
+pub use cfg::{BasicBlock, BlockId, Cfg};
+pub use error::PtxError;
+pub use ir::{
+    AddrBase, Address, Function, Guard, Instr, MemAccess, OpClass, Operand, Pc, Program, RegId,
+    RegInfo, VarId, VarRef,
+};
+pub use loader::load;
+pub use ops::Op;
+pub use parser::parse;
+pub use postdom::{PostDominators, Reconvergence};
+pub use types::{Space, SpecialReg, Type};
