@@ -11,6 +11,7 @@ pub mod exec;
 pub mod launch;
 pub mod mem;
 pub mod ptx;
+pub mod run;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,5 +1,6 @@
 //! The SIMT core (book chapter 3): the structures of one streaming multiprocessor.
 
+pub mod barrier;
 pub mod simt_stack;
 
 pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};

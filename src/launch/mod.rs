@@ -29,6 +29,14 @@ pub enum LaunchError {
     BadFlag { flag: String, why: String },
     /// A problem on a `// warpstep:` line of the PTX text.
     AtLine { line: u32, inner: Box<LaunchError> },
+    /// The launch does not fit the kernel (which kernel, how many arguments, shapes, sizes).
+    Mismatch { why: String },
+    /// Argument `index` (0-based) does not fit the kernel parameter `param`.
+    ArgMismatch {
+        index: usize,
+        param: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for LaunchError {
@@ -38,6 +46,10 @@ impl fmt::Display for LaunchError {
             LaunchError::BadValue { flag, value, why } => write!(f, "{flag} {value}: {why}"),
             LaunchError::BadFlag { flag, why } => write!(f, "{flag}: {why}"),
             LaunchError::AtLine { line, inner } => write!(f, "line {line} (// warpstep:): {inner}"),
+            LaunchError::Mismatch { why } => f.write_str(why),
+            LaunchError::ArgMismatch { index, param, why } => {
+                write!(f, "--arg {index} (parameter `{param}`): {why}")
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 mod bank_cmd;
 mod config_cmd;
 mod hash_search_cmd;
+mod run_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Print warpstep's version.
     Version,
+    /// Run a PTX kernel on data you describe and report the results.
+    Run(run_cmd::RunArgs),
     /// Show, list and check configurations (presets, JSON files, --set overrides).
     Config {
         #[command(subcommand)]
@@ -40,6 +43,7 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Config { command } => config_cmd::run(command),
+        Command::Run(args) => run_cmd::run(args),
         Command::Bank(args) => bank_cmd::run(args),
         Command::HashSearch(args) => hash_search_cmd::run(args),
     }

@@ -1,0 +1,168 @@
+//! `warpstep run FILE.ptx ...`: load a kernel, launch it on the data the flags describe, run it,
+//! report. Exit status 0 when the kernel completed, 1 on a kernel fault or deadlock, 2 on bad
+//! input (file, PTX, flags, configuration).
+
+use super::config_cmd::load_config;
+use super::EXIT_BAD_INPUT;
+use clap::Args;
+use std::process::ExitCode;
+use warpstep::launch::LaunchFlags;
+use warpstep::run::{prepare, Report};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The PTX file (its `// warpstep:` lines may hold these same flags).
+    file: String,
+    /// Kernel to launch (required when the file has several).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Grid shape: X[,Y[,Z]].
+    #[arg(long)]
+    grid: Option<String>,
+    /// Block shape: X[,Y[,Z]].
+    #[arg(long)]
+    block: Option<String>,
+    /// One per kernel parameter, in order: a scalar (1024, -3, 2.5, 0x1f) or a buffer
+    /// TYPE[COUNT]=INIT (INIT: 0, a number, iota, list:1,2,3, rand:SEED, rand:SEED:LO:HI, file:PATH).
+    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+    args: Vec<String>,
+    /// Dynamic shared memory per CTA, in bytes.
+    #[arg(long)]
+    shared_dynamic: Option<String>,
+    /// A preset name or a JSON configuration file (default: fermi).
+    #[arg(long)]
+    config: Option<String>,
+    /// Override one configuration field: KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Run without timing (the functional model only).
+    #[arg(long)]
+    functional: bool,
+    /// Stop with an error after this many cycles (functional: warp instructions).
+    #[arg(long)]
+    max_cycles: Option<String>,
+    /// Put buffer argument I's final contents in the report (repeatable).
+    #[arg(long = "dump", value_name = "I")]
+    dumps: Vec<usize>,
+    /// Write buffer argument I's final contents to PATH, raw little-endian (repeatable).
+    #[arg(long = "dump-file", value_name = "I=PATH")]
+    dump_files: Vec<String>,
+    /// Print one JSON object instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: RunArgs) -> ExitCode {
+    match run_inner(&args) {
+        Ok(report) => {
+            if report.completed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// Runs and prints; `Err` is bad input.
+fn run_inner(args: &RunArgs) -> Result<Report, String> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
+    let overrides = command_line_flags(args)?;
+    if !args.functional {
+        return Err("the timing model is not built yet: run with --functional".into());
+    }
+    let dump_files = parse_dump_files(&args.dump_files)?;
+    let config_for = |source: &str| load_config(source, &[]);
+    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
+    let mut prepared = prepare(&text, overrides, &config_for, &read_file)
+        .map_err(|e| located(&args.file, &e.to_string()))?;
+    let mut dumps = args.dumps.clone();
+    dumps.extend(dump_files.iter().map(|(i, _)| *i));
+    dumps.sort_unstable();
+    dumps.dedup();
+    let mut report = prepared.run_functional(&dumps).map_err(|e| e.to_string())?;
+    for (index, path) in &dump_files {
+        let bytes = prepared.buffer_bytes(*index).unwrap_or_default();
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+    }
+    report.buffers.retain(|k, _| args.dumps.iter().any(|d| d.to_string() == *k));
+    print_report(&report, args.json);
+    Ok(report)
+}
+
+/// Prefixes PTX errors (which start with `line N:`) with the file name.
+fn located(file: &str, message: &str) -> String {
+    if message.starts_with("line ") {
+        format!("{file}: {message}")
+    } else {
+        message.to_string()
+    }
+}
+
+/// The launch flags given on the command line, parsed by the same rules as `// warpstep:` lines.
+fn command_line_flags(args: &RunArgs) -> Result<LaunchFlags, String> {
+    let mut flags = LaunchFlags::default();
+    let mut set = |flag: &str, value: &str| flags.set(flag, value).map_err(|e| e.to_string());
+    let singles = [
+        ("--kernel", &args.kernel),
+        ("--grid", &args.grid),
+        ("--block", &args.block),
+        ("--shared-dynamic", &args.shared_dynamic),
+        ("--config", &args.config),
+        ("--max-cycles", &args.max_cycles),
+    ];
+    for (flag, value) in singles {
+        if let Some(v) = value {
+            set(flag, v)?;
+        }
+    }
+    for a in &args.args {
+        set("--arg", a)?;
+    }
+    for s in &args.sets {
+        set("--set", s)?;
+    }
+    Ok(flags)
+}
+
+fn parse_dump_files(specs: &[String]) -> Result<Vec<(usize, String)>, String> {
+    specs
+        .iter()
+        .map(|s| {
+            let (i, path) = s
+                .split_once('=')
+                .ok_or_else(|| format!("--dump-file {s}: expected I=PATH"))?;
+            let i = i
+                .parse()
+                .map_err(|_| format!("--dump-file {s}: `{i}` is not an argument index"))?;
+            Ok((i, path.to_string()))
+        })
+        .collect()
+}
+
+fn print_report(report: &Report, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string(report).unwrap_or_default());
+        return;
+    }
+    let [gx, gy, gz] = report.grid;
+    let [bx, by, bz] = report.block;
+    println!("kernel {} grid ({gx},{gy},{gz}) block ({bx},{by},{bz})", report.kernel);
+    match &report.error {
+        None => println!("completed"),
+        Some(e) => println!("did not complete: {e}"),
+    }
+    println!(
+        "{} warp instructions, {} thread instructions, {} cycles",
+        report.warp_instructions, report.thread_instructions, report.cycles
+    );
+    for (index, values) in &report.buffers {
+        let shown: Vec<String> = values.iter().take(16).map(|v| v.to_string()).collect();
+        let more = if values.len() > 16 { format!(" ... ({} values)", values.len()) } else { String::new() };
+        println!("arg {index}: [{}]{more}", shown.join(", "));
+    }
+}

@@ -1,0 +1,375 @@
+//! Executes one warp instruction, per lane, at issue (MODEL.md section 2: execute-at-issue, as
+//! GPGPU-Sim does): reads the operands of the active lanes, computes, writes registers and
+//! memory, and updates the SIMT stack. Timing code never looks at values; it gets what it
+//! needs from the returned [`Executed`] (the lanes that ran, control flow, and the lanes'
+//! memory addresses in an [`AccessRecord`]).
+
+use super::alu;
+use super::fault::{Fault, FaultKind};
+use super::global_memory::GlobalMemory;
+use super::image::KernelImage;
+use super::memory_ops;
+use super::space;
+use super::warp::{lanes, WarpState};
+use super::warp_ops;
+use crate::config::PushOrder;
+use crate::core::{BranchOutcome, LaneMask, EXIT_PC};
+use crate::ptx::ops::{BarKind, CvtaDir};
+use crate::ptx::{Function, Instr, MemAccess, Op, Operand, Pc, Reconvergence, RegId, Space, SpecialReg};
+
+/// What does not change while one instruction executes.
+#[derive(Debug, Clone, Copy)]
+pub struct Env<'a> {
+    pub image: &'a KernelImage,
+    pub func: &'a Function,
+    /// `%ctaid`.
+    pub ctaid: [u32; 3],
+    /// `%warpid`: the warp's hardware slot in its SM.
+    pub warp_slot: u32,
+    /// `%nwarpid`.
+    pub warp_slots: u32,
+    /// `%smid`, `%nsmid`.
+    pub sm: u32,
+    pub sms: u32,
+    /// `%clock64`: the simulated cycle (functional runs count issued warp instructions).
+    pub clock: u64,
+    pub push_order: PushOrder,
+    /// Width mask of each register of `func` (all ones for 64-bit, 1 for predicates).
+    pub reg_masks: &'a [u64],
+}
+
+/// The memories an instruction may write.
+pub struct Memories<'a> {
+    pub global: &'a mut GlobalMemory,
+    /// The CTA's shared memory.
+    pub shared: &'a mut [u8],
+}
+
+/// How control continues after the instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// The next instruction (also for a warp whose guard failed everywhere).
+    Next,
+    /// A branch; the SIMT stack says where each lane went.
+    Branch(BranchOutcome),
+    /// Some or all lanes exited.
+    Exit,
+    /// The warp arrived at a CTA barrier.
+    Barrier(BarrierArrival),
+}
+
+/// A warp's arrival at `bar.sync` / `bar.arrive` / `bar.red` (PTX ISA "bar, barrier").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BarrierArrival {
+    /// Barrier number (0..15).
+    pub id: u32,
+    /// Threads expected (`b` operand), or `None` for all threads of the CTA.
+    pub threads: Option<u32>,
+    /// `bar.sync`/`bar.red` wait for the barrier; `bar.arrive` does not.
+    pub wait: bool,
+    /// For `bar.red`: the reduction, this warp's contribution and where the result goes.
+    pub reduction: Option<BarrierReduction>,
+}
+
+/// One warp's part of a `bar.red` (PTX ISA "bar.red").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BarrierReduction {
+    pub kind: BarKind,
+    /// Destination register, written in `lanes` when the barrier completes.
+    pub dst: RegId,
+    pub lanes: LaneMask,
+    /// Lanes whose predicate was true.
+    pub true_lanes: LaneMask,
+}
+
+/// The result of executing one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Executed {
+    pub pc: Pc,
+    /// The SIMT active mask the instruction issued with.
+    pub active: LaneMask,
+    /// Active lanes whose guard predicate held: the lanes that did the work.
+    pub exec: LaneMask,
+    pub flow: Flow,
+}
+
+/// The lanes' memory addresses of a memory instruction (for the coalescer and bank model).
+#[derive(Debug, Clone, Default)]
+pub struct AccessRecord {
+    /// Whether the last instruction accessed memory.
+    pub valid: bool,
+    /// The space accessed (generic accesses: the space each lane's address fell in; a warp
+    /// whose lanes fall in different spaces records the first lane's).
+    pub space: Option<Space>,
+    pub access: Option<MemAccess>,
+    /// Bytes per lane (vector accesses: all elements).
+    pub bytes: u32,
+    /// Lanes that accessed memory.
+    pub mask: LaneMask,
+    /// Address (within `space`) per lane; only lanes in `mask` are meaningful.
+    pub addrs: Vec<u64>,
+}
+
+/// Executes the instruction at the warp's PC.
+pub fn execute(
+    env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    record: &mut AccessRecord,
+) -> Result<Executed, Fault> {
+    record.valid = false;
+    let pc = warp.simt.pc().unwrap_or(EXIT_PC);
+    let Some(instr) = env.func.instr(pc) else {
+        return Err(unsupported(env, warp, pc, 0, "running past the end of the kernel"));
+    };
+    let active = warp.simt.active_mask();
+    let exec = match instr.guard {
+        Some(g) => {
+            let mut m = 0;
+            for lane in lanes(active) {
+                if (warp.reg(g.reg.index(), lane) != 0) != g.negate {
+                    m |= 1 << lane;
+                }
+            }
+            m
+        }
+        None => active,
+    };
+    let flow = run(env, mem, warp, instr, pc, exec, record)?;
+    Ok(Executed {
+        pc,
+        active,
+        exec,
+        flow,
+    })
+}
+
+fn run(
+    env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    instr: &Instr,
+    pc: Pc,
+    exec: LaneMask,
+    record: &mut AccessRecord,
+) -> Result<Flow, Fault> {
+    let next = pc + 1;
+    match instr.op {
+        Op::Bra { .. } => {
+            let target = instr.branch_target().unwrap_or(next);
+            let rpc = match env.func.reconvergence_of(pc) {
+                Some(Reconvergence::At(p)) => p,
+                Some(Reconvergence::Exit) | None => EXIT_PC,
+            };
+            let outcome = warp.simt.branch(exec, target, next, rpc, env.push_order);
+            return Ok(Flow::Branch(outcome));
+        }
+        Op::Exit | Op::Ret { .. } => {
+            warp.simt.exit_lanes(exec, next);
+            return Ok(Flow::Exit);
+        }
+        Op::Call { .. } => {
+            return Err(unsupported(env, warp, pc, exec, "`call` (device functions)"));
+        }
+        Op::Bar { kind, .. } if exec != 0 => {
+            let arrival = warp_ops::barrier(env, warp, instr, kind, exec);
+            warp.simt.advance(next);
+            return Ok(Flow::Barrier(arrival));
+        }
+        Op::Bar { .. } | Op::BarWarpSync | Op::Membar { .. } | Op::Fence { .. } => {}
+        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
+            memory_ops::load(env, mem, warp, instr, pc, exec, (space, ty, vec.lanes()), record)?
+        }
+        Op::St { space, ty, vec, .. } => {
+            memory_ops::store(env, mem, warp, instr, pc, exec, (space, ty, vec.lanes()), record)?
+        }
+        Op::Atom { space, op, ty, .. } | Op::Red { space, op, ty, .. } => {
+            memory_ops::atomic(env, mem, warp, instr, pc, exec, (space, op, ty), record)?
+        }
+        Op::Cvta { space, dir, .. } => cvta(env, warp, instr, exec, space, dir),
+        Op::Vote { mode, .. } => warp_ops::vote(env, warp, instr, exec, mode),
+        Op::Shfl { mode, .. } => warp_ops::shfl(env, warp, instr, exec, mode),
+        Op::Activemask => warp_ops::activemask(env, warp, instr, exec),
+        Op::Match { mode, .. } => warp_ops::match_sync(env, warp, instr, exec, mode),
+        Op::Mov { .. } if has_vector(instr) => mov_vector(env, warp, instr, exec),
+        _ => lane_wise(env, warp, instr, pc, exec)?,
+    }
+    warp.simt.advance(next);
+    Ok(Flow::Next)
+}
+
+/// Every ordinary instruction: the same computation in each executing lane.
+fn lane_wise(env: &Env, warp: &mut WarpState, instr: &Instr, pc: Pc, exec: LaneMask) -> Result<(), Fault> {
+    let ops = instr.operands();
+    let (dst, srcs) = match ops.split_first() {
+        Some(split) => split,
+        None => return Ok(()),
+    };
+    for lane in lanes(exec) {
+        let mut values = [0u64; 4];
+        for (v, op) in values.iter_mut().zip(srcs) {
+            *v = read(env, warp, op, lane);
+        }
+        let Some(out) = alu::eval(&instr.op, values) else {
+            return Err(unsupported(env, warp, pc, exec, &format!("`{}`", instr.op)));
+        };
+        write(env, warp, dst, lane, out.d, out.q);
+    }
+    Ok(())
+}
+
+/// The value of a source operand in `lane`: registers zero-extended from their width,
+/// immediates as bit patterns, special registers, variable addresses in their own space.
+#[inline]
+pub(super) fn read(env: &Env, warp: &WarpState, op: &Operand, lane: u32) -> u64 {
+    match *op {
+        Operand::Reg(r) => warp.reg(r.index(), lane),
+        Operand::NotPred(r) => (warp.reg(r.index(), lane) == 0) as u64,
+        Operand::Imm(v) => v,
+        Operand::Special(s) => special(env, warp, s, lane),
+        Operand::VarAddr(var, off) => env
+            .image
+            .var_address(var)
+            .unwrap_or(0)
+            .wrapping_add(off as i64 as u64),
+        _ => 0,
+    }
+}
+
+/// Writes a destination operand in `lane` (`q` is the second predicate of a `p|q` pair).
+#[inline]
+pub(super) fn write(env: &Env, warp: &mut WarpState, dst: &Operand, lane: u32, d: u64, q: u64) {
+    match *dst {
+        Operand::Reg(r) => set(env, warp, r, lane, d),
+        Operand::PredPair(p, q_reg) => {
+            set(env, warp, p, lane, d);
+            set(env, warp, q_reg, lane, q);
+        }
+        _ => {}
+    }
+}
+
+/// Sets register `r` (ignoring the `_` sink), truncated to the register's width.
+#[inline]
+pub(super) fn set(env: &Env, warp: &mut WarpState, r: RegId, lane: u32, value: u64) {
+    if let Some(mask) = env.reg_masks.get(r.index()) {
+        warp.set_reg(r.index(), lane, value & mask);
+    }
+}
+
+fn special(env: &Env, warp: &WarpState, s: SpecialReg, lane: u32) -> u64 {
+    let image = env.image;
+    let dim = |d: [u32; 3], i: usize| d[i] as u64;
+    match s {
+        SpecialReg::Tid(d) => dim(warp.tids[lane as usize], d.index()),
+        SpecialReg::Ntid(d) => dim([image.block.x, image.block.y, image.block.z], d.index()),
+        SpecialReg::Ctaid(d) => dim(env.ctaid, d.index()),
+        SpecialReg::Nctaid(d) => dim([image.grid.x, image.grid.y, image.grid.z], d.index()),
+        SpecialReg::LaneId => lane as u64,
+        SpecialReg::WarpId => env.warp_slot as u64,
+        SpecialReg::NWarpId => env.warp_slots as u64,
+        SpecialReg::SmId => env.sm as u64,
+        SpecialReg::NSmId => env.sms as u64,
+        SpecialReg::Clock => env.clock & 0xFFFF_FFFF,
+        SpecialReg::Clock64 => env.clock,
+        SpecialReg::LanemaskEq => 1 << lane,
+        SpecialReg::LanemaskLe => (2u64 << lane).wrapping_sub(1),
+        SpecialReg::LanemaskLt => (1u64 << lane) - 1,
+        SpecialReg::LanemaskGe => !((1u64 << lane) - 1) & 0xFFFF_FFFF,
+        SpecialReg::LanemaskGt => !((2u64 << lane).wrapping_sub(1)) & 0xFFFF_FFFF,
+    }
+}
+
+/// `cvta.space d, a` / `cvta.to.space d, a` (PTX ISA "cvta").
+fn cvta(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask, space: Space, dir: CvtaDir) {
+    let [dst, src, ..] = pad(instr.operands());
+    for lane in lanes(exec) {
+        let a = read(env, warp, &src, lane);
+        let d = match dir {
+            CvtaDir::ToGeneric => space::to_generic(space, a),
+            CvtaDir::FromGeneric => space::from_generic(space, a),
+        };
+        write(env, warp, &dst, lane, d, 0);
+    }
+}
+
+fn has_vector(instr: &Instr) -> bool {
+    instr.operands().iter().any(|o| matches!(o, Operand::Vector(_)))
+}
+
+/// `mov.b64 d, {a, b}` packs; `mov.b64 {a, b}, d` unpacks (PTX ISA "mov").
+fn mov_vector(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask) {
+    let [dst, src, ..] = pad(instr.operands());
+    let bits = match instr.op {
+        Op::Mov { ty } => ty.bits(),
+        _ => 64,
+    };
+    for lane in lanes(exec) {
+        match (dst, src) {
+            (Operand::Vector(parts), src) => {
+                let whole = read(env, warp, &src, lane);
+                let width = bits / parts.as_slice().len() as u32;
+                for (i, r) in parts.as_slice().iter().enumerate() {
+                    let piece = whole.checked_shr(width * i as u32).unwrap_or(0);
+                    set(env, warp, *r, lane, piece & low_bits(width));
+                }
+            }
+            (dst, Operand::Vector(parts)) => {
+                let width = bits / parts.as_slice().len() as u32;
+                let mut whole = 0u64;
+                for (i, r) in parts.as_slice().iter().enumerate() {
+                    let piece = if r.is_sink() { 0 } else { warp.reg(r.index(), lane) };
+                    whole |= (piece & low_bits(width)).checked_shl(width * i as u32).unwrap_or(0);
+                }
+                write(env, warp, &dst, lane, whole, 0);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A mask of the low `bits` bits.
+#[inline]
+pub(super) fn low_bits(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The first five operands, padded with `Operand::None`.
+pub(super) fn pad(ops: &[Operand]) -> [Operand; 5] {
+    let mut out = [Operand::None; 5];
+    for (o, i) in out.iter_mut().zip(ops) {
+        *o = *i;
+    }
+    out
+}
+
+/// The lowest lane of `mask` (0 when empty).
+pub(super) fn first_lane(mask: LaneMask) -> u32 {
+    if mask == 0 {
+        0
+    } else {
+        mask.trailing_zeros()
+    }
+}
+
+/// A fault for something warpstep cannot run, blamed on the first executing lane.
+pub(super) fn unsupported(env: &Env, warp: &WarpState, pc: Pc, exec: LaneMask, what: &str) -> Fault {
+    fault(env, warp, pc, first_lane(exec), FaultKind::Unsupported { what: what.to_string() })
+}
+
+/// A fault at `pc` in `lane`.
+pub(super) fn fault(env: &Env, warp: &WarpState, pc: Pc, lane: u32, kind: FaultKind) -> Fault {
+    Fault {
+        kernel: env.func.name.clone(),
+        cta: env.ctaid,
+        thread: warp.tids.get(lane as usize).copied().unwrap_or([0; 3]),
+        pc,
+        line: env.func.instr(pc).map_or(0, |i| i.line),
+        text: env.func.text(pc).to_string(),
+        kind,
+    }
+}

@@ -1,0 +1,175 @@
+//! The functional model's own scheduler (issue 3): runs a whole grid without timing, CTA after
+//! CTA, warps of a CTA in lock-step turns. Each warp runs up to a quantum of instructions (so
+//! warps that wait on each other through memory still make progress), or until it reaches a
+//! barrier or exits. Divergent code runs through the same SIMT stack the timing model uses.
+//! The "cycle" a functional run counts (for `%clock` and `--max-cycles`) is one warp
+//! instruction.
+
+use super::cta::{cta_index, CtaState};
+use super::execute::{execute, AccessRecord, Env, Flow, Memories};
+use super::fault::{Fault, RunError, StuckWarp};
+use super::global_memory::GlobalMemory;
+use super::image::KernelImage;
+use super::warp_ops::finish_reduction;
+use crate::config::PushOrder;
+
+/// Instructions a warp runs before the next warp's turn.
+const QUANTUM: u32 = 64;
+
+/// Counts from a functional run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct FunctionalStats {
+    /// Warp instructions issued.
+    pub warp_instructions: u64,
+    /// Active lanes summed over the issued warp instructions.
+    pub thread_instructions: u64,
+}
+
+/// Options of a functional run.
+#[derive(Debug, Clone, Copy)]
+pub struct FunctionalOptions {
+    pub warp_size: u32,
+    pub push_order: PushOrder,
+    /// Stop with an error after this many warp instructions.
+    pub max_steps: u64,
+}
+
+/// Runs every CTA of the launch to completion.
+pub fn run_functional(
+    image: &KernelImage,
+    global: &mut GlobalMemory,
+    options: FunctionalOptions,
+) -> Result<FunctionalStats, RunError> {
+    let mut stats = FunctionalStats::default();
+    let reg_masks = register_masks(image);
+    let mut record = AccessRecord::default();
+    for i in 0..image.grid.count() {
+        let mut cta = CtaState::new(image, cta_index(image.grid, i), options.warp_size);
+        run_cta(image, global, &mut cta, &reg_masks, options, &mut stats, &mut record)?;
+    }
+    Ok(stats)
+}
+
+/// The width mask of every register of the kernel.
+pub fn register_masks(image: &KernelImage) -> Vec<u64> {
+    image
+        .func()
+        .regs
+        .iter()
+        .map(|r| super::execute::low_bits(r.bits()))
+        .collect()
+}
+
+fn run_cta(
+    image: &KernelImage,
+    global: &mut GlobalMemory,
+    cta: &mut CtaState,
+    reg_masks: &[u64],
+    options: FunctionalOptions,
+    stats: &mut FunctionalStats,
+    record: &mut AccessRecord,
+) -> Result<(), RunError> {
+    let func = image.func();
+    let warps = cta.warps.len() as u32;
+    loop {
+        let mut progressed = false;
+        for w in 0..warps {
+            if cta.warps[w as usize].is_finished() || cta.barriers.waiting_at(w).is_some() {
+                continue;
+            }
+            for _ in 0..QUANTUM {
+                if stats.warp_instructions >= options.max_steps {
+                    return Err(stuck(image, cta, format!(
+                        "the kernel did not finish within {} warp instructions (--max-cycles)",
+                        options.max_steps
+                    )));
+                }
+                let env = Env {
+                    image,
+                    func,
+                    ctaid: cta.ctaid,
+                    warp_slot: w,
+                    warp_slots: warps,
+                    sm: 0,
+                    sms: 1,
+                    clock: stats.warp_instructions,
+                    push_order: options.push_order,
+                    reg_masks,
+                };
+                let mut mem = Memories {
+                    global,
+                    shared: &mut cta.shared,
+                };
+                let warp = &mut cta.warps[w as usize];
+                let done = execute(&env, &mut mem, warp, record).map_err(RunError::Fault)?;
+                stats.warp_instructions += 1;
+                stats.thread_instructions += done.active.count_ones() as u64;
+                progressed = true;
+                let stop = match done.flow {
+                    Flow::Barrier(arrival) => {
+                        cta.barriers.arrive(w, &arrival);
+                        arrival.wait
+                    }
+                    Flow::Exit => cta.warps[w as usize].is_finished(),
+                    _ => false,
+                };
+                if stop {
+                    break;
+                }
+            }
+            release_barriers(image, cta, reg_masks, options)?;
+        }
+        if cta.is_finished() {
+            return Ok(());
+        }
+        release_barriers(image, cta, reg_masks, options)?;
+        if !progressed && cta.barriers.waiting().len() as u32 == cta.live_warps() {
+            return Err(stuck(image, cta, "a barrier can never complete: warps wait at different barriers".into()));
+        }
+    }
+}
+
+fn release_barriers(
+    image: &KernelImage,
+    cta: &mut CtaState,
+    reg_masks: &[u64],
+    options: FunctionalOptions,
+) -> Result<(), RunError> {
+    let live = cta.live_warps();
+    for release in cta.barriers.release_ready(live, options.warp_size) {
+        for (w, red) in &release.reductions {
+            let env = Env {
+                image,
+                func: image.func(),
+                ctaid: cta.ctaid,
+                warp_slot: *w,
+                warp_slots: cta.warps.len() as u32,
+                sm: 0,
+                sms: 1,
+                clock: 0,
+                push_order: options.push_order,
+                reg_masks,
+            };
+            if let Some(warp) = cta.warps.get_mut(*w as usize) {
+                finish_reduction(&env, warp, red, release.true_count, release.lane_count);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A report of every live warp of the CTA: where it is and what it waits for.
+fn stuck(image: &KernelImage, cta: &CtaState, reason: String) -> RunError {
+    let func = image.func();
+    let warps = cta
+        .warps
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| !w.is_finished())
+        .map(|(i, w)| StuckWarp::describe(func, cta.ctaid, i as u32, w, cta.barriers.waiting_at(i as u32)))
+        .collect();
+    RunError::Stuck { reason, warps }
+}
+
+/// A fault raised while running; re-exported for callers that match on it.
+pub type KernelFault = Fault;

@@ -1,0 +1,304 @@
+//! `ld`, `ldu`, `st`, `atom` and `red` in every state space (PTX ISA "Data Movement and
+//! Conversion Instructions", "Parallel Synchronization and Communication Instructions";
+//! MODEL.md section 2). Each lane's address is resolved, checked (bounds and natural
+//! alignment: a fault names the lane's thread), and recorded for the timing model. Atomics
+//! run lane by lane in lane order, so their results are exact and deterministic.
+
+use super::alu;
+use super::execute::{fault, low_bits, pad, read, set, AccessRecord, Env, Memories};
+use super::fault::{Fault, FaultKind};
+use super::global_memory::AccessFault;
+use super::space;
+use super::warp::{lanes, WarpState};
+use crate::core::LaneMask;
+use crate::ptx::ops::AtomOp;
+use crate::ptx::{AddrBase, Address, Instr, MemAccess, Operand, Pc, Space, Type};
+
+/// Where a lane's access goes after generic addresses are resolved.
+struct Target {
+    space: Space,
+    addr: u64,
+}
+
+/// `ld d, [a]` (d may be a vector): loads each element, extends it to the register.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn load(
+    env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    instr: &Instr,
+    pc: Pc,
+    exec: LaneMask,
+    (space, ty, elems): (Space, Type, usize),
+    record: &mut AccessRecord,
+) -> Result<(), Fault> {
+    let [dst, addr_op, ..] = pad(instr.operands());
+    let size = ty.bytes();
+    begin_record(record, warp, MemAccess::Load, size * elems as u32, exec);
+    for lane in lanes(exec) {
+        let t = resolve(env, warp, space, &addr_op, lane);
+        note(record, lane, &t);
+        check_vector_alignment(env, warp, pc, lane, &t, size * elems as u32, "load")?;
+        for i in 0..elems {
+            let a = t.addr.wrapping_add((i as u32 * size) as u64);
+            let raw = read_mem(env, mem, warp, t.space, a, size, lane)
+                .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, a, size, "load"))?;
+            let value = extend(raw, ty);
+            match dst {
+                Operand::Vector(v) => {
+                    if let Some(r) = v.as_slice().get(i) {
+                        set(env, warp, *r, lane, value);
+                    }
+                }
+                Operand::Reg(r) => set(env, warp, r, lane, value),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `st [a], b` (b may be a vector): stores the low bytes of each element.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn store(
+    env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    instr: &Instr,
+    pc: Pc,
+    exec: LaneMask,
+    (space, ty, elems): (Space, Type, usize),
+    record: &mut AccessRecord,
+) -> Result<(), Fault> {
+    let [addr_op, src, ..] = pad(instr.operands());
+    let size = ty.bytes();
+    begin_record(record, warp, MemAccess::Store, size * elems as u32, exec);
+    for lane in lanes(exec) {
+        let t = resolve(env, warp, space, &addr_op, lane);
+        note(record, lane, &t);
+        check_vector_alignment(env, warp, pc, lane, &t, size * elems as u32, "store")?;
+        for i in 0..elems {
+            let value = match src {
+                Operand::Vector(v) => match v.as_slice().get(i) {
+                    Some(r) if !r.is_sink() => warp.reg(r.index(), lane),
+                    _ => 0,
+                },
+                other => read(env, warp, &other, lane),
+            };
+            let a = t.addr.wrapping_add((i as u32 * size) as u64);
+            write_mem(env, mem, warp, t.space, a, size, value & low_bits(size * 8), lane)
+                .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, a, size, "store"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `atom d, [a], b{, c}` and `red [a], b`: read-modify-write per lane, in lane order.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn atomic(
+    env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    instr: &Instr,
+    pc: Pc,
+    exec: LaneMask,
+    (space, op, ty): (Space, AtomOp, Type),
+    record: &mut AccessRecord,
+) -> Result<(), Fault> {
+    let ops = pad(instr.operands());
+    let is_red = matches!(instr.op, crate::ptx::Op::Red { .. });
+    let (dst, addr_op, b_op, c_op) = if is_red {
+        (Operand::None, ops[0], ops[1], Operand::None)
+    } else {
+        (ops[0], ops[1], ops[2], ops[3])
+    };
+    let size = ty.bytes();
+    begin_record(record, warp, MemAccess::Atomic, size, exec);
+    for lane in lanes(exec) {
+        let t = resolve(env, warp, space, &addr_op, lane);
+        note(record, lane, &t);
+        let fail = |why| access_fault(env, warp, pc, lane, why, t.space, t.addr, size, "atomic");
+        let old = read_mem(env, mem, warp, t.space, t.addr, size, lane).map_err(fail)?;
+        let b = read(env, warp, &b_op, lane);
+        let c = read(env, warp, &c_op, lane);
+        let new = alu::atomic(op, ty, old, b, c);
+        write_mem(env, mem, warp, t.space, t.addr, size, new & low_bits(size * 8), lane)
+            .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, t.addr, size, "atomic"))?;
+        if let Operand::Reg(r) = dst {
+            set(env, warp, r, lane, old);
+        }
+    }
+    Ok(())
+}
+
+/// The lane's address in `space`, with generic addresses resolved to their window's space.
+fn resolve(env: &Env, warp: &WarpState, space: Space, op: &Operand, lane: u32) -> Target {
+    let Operand::Addr(Address { base, offset }) = *op else {
+        return Target { space, addr: 0 };
+    };
+    let offset = offset as i64 as u64;
+    let addr = match base {
+        AddrBase::Reg(r) => warp.reg(r.index(), lane).wrapping_add(offset),
+        AddrBase::Absolute => offset,
+        AddrBase::Var(var) => {
+            let own = env.image.var_address(var).unwrap_or(0).wrapping_add(offset);
+            if space == Space::Generic {
+                space::to_generic(var.space, own)
+            } else {
+                own
+            }
+        }
+    };
+    if space == Space::Generic {
+        let (space, addr) = space::decode_generic(addr);
+        Target { space, addr }
+    } else {
+        Target { space, addr }
+    }
+}
+
+fn begin_record(record: &mut AccessRecord, warp: &WarpState, access: MemAccess, bytes: u32, exec: LaneMask) {
+    record.valid = true;
+    record.space = None;
+    record.access = Some(access);
+    record.bytes = bytes;
+    record.mask = exec;
+    record.addrs.clear();
+    record.addrs.resize(warp.warp_size as usize, 0);
+}
+
+fn note(record: &mut AccessRecord, lane: u32, t: &Target) {
+    record.space.get_or_insert(t.space);
+    if let Some(slot) = record.addrs.get_mut(lane as usize) {
+        *slot = t.addr;
+    }
+}
+
+/// A vector access must be aligned to its whole size (PTX ISA "ld": `.v2`/`.v4` alignment).
+fn check_vector_alignment(
+    env: &Env,
+    warp: &WarpState,
+    pc: Pc,
+    lane: u32,
+    t: &Target,
+    bytes: u32,
+    access: &'static str,
+) -> Result<(), Fault> {
+    if bytes.is_power_of_two() && t.addr % bytes as u64 != 0 {
+        return Err(access_fault(env, warp, pc, lane, AccessFault::Misaligned, t.space, t.addr, bytes, access));
+    }
+    Ok(())
+}
+
+/// Reads `size` bytes (1, 2, 4, 8; naturally aligned) from a space.
+fn read_mem(
+    env: &Env,
+    mem: &Memories,
+    warp: &WarpState,
+    space: Space,
+    addr: u64,
+    size: u32,
+    lane: u32,
+) -> Result<u64, AccessFault> {
+    match space {
+        Space::Global | Space::Generic => mem.global.load(addr, size),
+        Space::Shared => load_bytes(mem.shared, addr, size),
+        Space::Local => load_bytes(local_of(warp, lane), addr, size),
+        Space::Const => load_bytes(&env.image.consts, addr, size),
+        Space::Param => load_bytes(&env.image.params, addr, size),
+    }
+}
+
+/// Writes the low `size` bytes of `value` to a space. `.const` and `.param` are read-only.
+#[allow(clippy::too_many_arguments)]
+fn write_mem(
+    _env: &Env,
+    mem: &mut Memories,
+    warp: &mut WarpState,
+    space: Space,
+    addr: u64,
+    size: u32,
+    value: u64,
+    lane: u32,
+) -> Result<(), AccessFault> {
+    match space {
+        Space::Global | Space::Generic => mem.global.store(addr, size, value),
+        Space::Shared => store_bytes(mem.shared, addr, size, value),
+        Space::Local => {
+            let lb = warp.local_bytes as usize;
+            let start = lane as usize * lb;
+            let slice = warp.local.get_mut(start..start + lb).ok_or(AccessFault::OutOfBounds)?;
+            store_bytes(slice, addr, size, value)
+        }
+        Space::Const | Space::Param => Err(AccessFault::OutOfBounds),
+    }
+}
+
+fn local_of(warp: &WarpState, lane: u32) -> &[u8] {
+    let lb = warp.local_bytes as usize;
+    let start = lane as usize * lb;
+    warp.local.get(start..start + lb).unwrap_or(&[])
+}
+
+fn bounds(len: usize, addr: u64, size: u32) -> Result<usize, AccessFault> {
+    if !matches!(size, 1 | 2 | 4 | 8) || addr % size as u64 != 0 {
+        return Err(AccessFault::Misaligned);
+    }
+    let end = addr.checked_add(size as u64).ok_or(AccessFault::OutOfBounds)?;
+    if end > len as u64 {
+        return Err(AccessFault::OutOfBounds);
+    }
+    Ok(addr as usize)
+}
+
+fn load_bytes(bytes: &[u8], addr: u64, size: u32) -> Result<u64, AccessFault> {
+    let at = bounds(bytes.len(), addr, size)?;
+    let mut raw = [0u8; 8];
+    raw[..size as usize].copy_from_slice(&bytes[at..at + size as usize]);
+    Ok(u64::from_le_bytes(raw))
+}
+
+fn store_bytes(bytes: &mut [u8], addr: u64, size: u32, value: u64) -> Result<(), AccessFault> {
+    let at = bounds(bytes.len(), addr, size)?;
+    bytes[at..at + size as usize].copy_from_slice(&value.to_le_bytes()[..size as usize]);
+    Ok(())
+}
+
+/// A loaded value of type `ty`, sign-extended to 64 bits for signed types (the register write
+/// then truncates it to the register's width).
+fn extend(raw: u64, ty: Type) -> u64 {
+    let bits = ty.bits();
+    if ty.is_signed() && bits < 64 {
+        let shift = 64 - bits;
+        (((raw << shift) as i64) >> shift) as u64
+    } else {
+        raw
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn access_fault(
+    env: &Env,
+    warp: &WarpState,
+    pc: Pc,
+    lane: u32,
+    why: AccessFault,
+    space: Space,
+    address: u64,
+    size: u32,
+    access: &'static str,
+) -> Fault {
+    fault(
+        env,
+        warp,
+        pc,
+        lane,
+        FaultKind::Access {
+            why,
+            space: space.name().to_string(),
+            address,
+            size,
+            access,
+        },
+    )
+}

@@ -1,0 +1,103 @@
+//! The functional state of one warp: its threads' registers, its SIMT stack, and its threads'
+//! local memory (MODEL.md section 2). Registers are stored register-major, lane-minor
+//! (`regs[r * warp_size + lane]`), each value zero-extended to 64 bits from the register's width,
+//! so one instruction walks one contiguous row per operand.
+
+use crate::core::{LaneMask, SimtStack};
+use crate::launch::Dim3;
+
+/// One warp's threads.
+#[derive(Debug, Clone)]
+pub struct WarpState {
+    /// Lanes per warp.
+    pub warp_size: u32,
+    /// This warp's index within its CTA.
+    pub warp_in_cta: u32,
+    /// Register values, `regs[r * warp_size + lane]`.
+    pub regs: Vec<u64>,
+    /// Reconvergence stack; its top gives the PC and the active mask.
+    pub simt: SimtStack,
+    /// Lanes that hold a thread of the CTA (the last warp of a CTA may be partial).
+    pub valid: LaneMask,
+    /// `.local` memory, `local_bytes` per lane, lane after lane.
+    pub local: Vec<u8>,
+    /// Bytes of local memory per lane.
+    pub local_bytes: u32,
+    /// Thread indices of each lane within the CTA.
+    pub tids: Vec<[u32; 3]>,
+}
+
+impl WarpState {
+    /// Warp `warp_in_cta` of a CTA shaped `block`, starting at PC 0 with `num_regs` registers.
+    pub fn new(warp_size: u32, warp_in_cta: u32, block: Dim3, num_regs: usize, local_bytes: u32) -> Self {
+        let threads = block.count();
+        let first = warp_in_cta as u64 * warp_size as u64;
+        let mut valid: LaneMask = 0;
+        let mut tids = Vec::with_capacity(warp_size as usize);
+        for lane in 0..warp_size as u64 {
+            let t = first + lane;
+            if t < threads {
+                valid |= 1 << lane;
+            }
+            let (bx, by) = (block.x as u64, block.y as u64);
+            tids.push([(t % bx) as u32, ((t / bx) % by) as u32, (t / (bx * by)) as u32]);
+        }
+        WarpState {
+            warp_size,
+            warp_in_cta,
+            regs: vec![0; num_regs * warp_size as usize],
+            simt: SimtStack::new(0, valid),
+            valid,
+            local: vec![0; local_bytes as usize * warp_size as usize],
+            local_bytes,
+            tids,
+        }
+    }
+
+    /// True once every thread has exited.
+    pub fn is_finished(&self) -> bool {
+        self.simt.is_finished()
+    }
+
+    /// The value of register `r` in `lane`.
+    #[inline]
+    pub fn reg(&self, r: usize, lane: u32) -> u64 {
+        self.regs[r * self.warp_size as usize + lane as usize]
+    }
+
+    /// Sets register `r` in `lane`.
+    #[inline]
+    pub fn set_reg(&mut self, r: usize, lane: u32, value: u64) {
+        let ws = self.warp_size as usize;
+        self.regs[r * ws + lane as usize] = value;
+    }
+}
+
+/// The lanes set in `mask`, lowest first.
+#[inline]
+pub fn lanes(mut mask: LaneMask) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let lane = mask.trailing_zeros();
+        mask &= mask - 1;
+        Some(lane)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partial_last_warp_has_only_its_threads_valid() {
+        let block = Dim3 { x: 5, y: 2, z: 1 };
+        let w = WarpState::new(8, 1, block, 3, 0);
+        assert_eq!(w.valid, 0b11);
+        assert_eq!(w.tids[0], [3, 1, 0]);
+        assert_eq!(w.tids[1], [4, 1, 0]);
+        assert_eq!(w.simt.active_mask(), 0b11);
+        assert_eq!(lanes(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+    }
+}

@@ -1,0 +1,201 @@
+//! One run of a kernel, as both adapters (CLI `warpstep run`, browser) describe it: a PTX text
+//! whose `// warpstep:` lines may carry launch flags, flags from the user that override them,
+//! and a configuration. [`prepare`] turns that into a loaded program, a launch and initialised
+//! memory, or an [`InputError`] naming the line, flag or key; [`Report`] is the result the
+//! CLI's `--json` prints.
+
+use crate::config::Config;
+use crate::exec::functional::{run_functional, FunctionalOptions, FunctionalStats};
+use crate::exec::{GlobalMemory, KernelImage, RunError};
+use crate::launch::{LaunchError, LaunchFlags};
+use crate::ptx::{self, Program, PtxError};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// The preset used when neither the PTX nor the user names a configuration.
+pub const DEFAULT_PRESET: &str = "fermi";
+/// `--max-cycles` when not given.
+pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
+
+/// Bad input: the run never started (exit status 2 in the CLI).
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputError {
+    Ptx(PtxError),
+    Launch(LaunchError),
+    Config(String),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Ptx(e) => write!(f, "{e}"),
+            InputError::Launch(e) => write!(f, "{e}"),
+            InputError::Config(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A launch ready to run.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub program: Rc<Program>,
+    /// The flags in effect (PTX comments overlaid by the user's).
+    pub flags: LaunchFlags,
+    pub config: Config,
+    pub image: KernelImage,
+    pub global: GlobalMemory,
+}
+
+/// Loads `ptx`, merges its `// warpstep:` flags with `overrides`, builds the configuration
+/// (`config_for` resolves the `--config` value, `None` meaning the default preset, then the
+/// `--set`s apply) and the launch. `read_file` supplies `file:` buffer contents.
+pub fn prepare(
+    ptx_text: &str,
+    overrides: LaunchFlags,
+    config_for: &dyn Fn(&str) -> Result<Config, String>,
+    read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
+) -> Result<Prepared, InputError> {
+    let program = Rc::new(ptx::load(ptx_text).map_err(InputError::Ptx)?);
+    let comments: Vec<(u32, &str)> = program
+        .launch_comments
+        .iter()
+        .map(|c| (c.line, c.text.as_str()))
+        .collect();
+    let flags = LaunchFlags::from_directives(&comments)
+        .map_err(InputError::Launch)?
+        .overlay(overrides);
+    let base = config_for(flags.config.as_deref().unwrap_or(DEFAULT_PRESET)).map_err(InputError::Config)?;
+    let config = base
+        .with_overrides(&flags.sets)
+        .and_then(|c| c.check_supported().map(|()| c))
+        .map_err(|e| InputError::Config(e.to_string()))?;
+    let mut global = GlobalMemory::new();
+    let image = KernelImage::new(program.clone(), &flags, &mut global, read_file).map_err(InputError::Launch)?;
+    check_fits(&config, &image)?;
+    Ok(Prepared {
+        program,
+        flags,
+        config,
+        image,
+        global,
+    })
+}
+
+/// A CTA must fit one SM of the configuration.
+fn check_fits(config: &Config, image: &KernelImage) -> Result<(), InputError> {
+    let threads = image.threads_per_cta();
+    if threads > config.core.max_threads_per_cta || threads > config.core.max_threads_per_sm {
+        return Err(InputError::Launch(LaunchError::Mismatch {
+            why: format!(
+                "a block of {threads} threads does not fit the configuration (core.max_threads_per_cta = {}, core.max_threads_per_sm = {})",
+                config.core.max_threads_per_cta, config.core.max_threads_per_sm
+            ),
+        }));
+    }
+    if image.shared_bytes > config.shmem.size_bytes {
+        return Err(InputError::Launch(LaunchError::Mismatch {
+            why: format!(
+                "the kernel needs {} bytes of shared memory per CTA, more than shmem.size_bytes = {}",
+                image.shared_bytes, config.shmem.size_bytes
+            ),
+        }));
+    }
+    Ok(())
+}
+
+/// The result of a run, as `warpstep run --json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub kernel: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub completed: bool,
+    /// `None` when completed; else the fault or deadlock report.
+    pub error: Option<String>,
+    /// Simulated cycles (0 for a functional run).
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    /// Active lanes summed over the warp instructions.
+    pub thread_instructions: u64,
+    /// The final contents of the buffers asked for, by argument index.
+    pub buffers: BTreeMap<String, Vec<serde_json::Value>>,
+}
+
+impl Prepared {
+    /// Runs the kernel without timing and reports, with the final contents of the buffer
+    /// arguments numbered in `dumps` (an index that is not a buffer is an error).
+    pub fn run_functional(&mut self, dumps: &[usize]) -> Result<Report, InputError> {
+        self.check_dumps(dumps)?;
+        let options = FunctionalOptions {
+            warp_size: self.config.core.warp_size,
+            push_order: self.config.core.push_order,
+            max_steps: self.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
+        };
+        let outcome = run_functional(&self.image, &mut self.global, options);
+        Ok(self.report(outcome, dumps))
+    }
+
+    fn check_dumps(&self, dumps: &[usize]) -> Result<(), InputError> {
+        for &i in dumps {
+            if !self.image.buffers.iter().any(|b| b.index == i) {
+                return Err(InputError::Launch(LaunchError::BadValue {
+                    flag: "--dump".into(),
+                    value: i.to_string(),
+                    why: "not the index of a buffer argument".into(),
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn report(&self, outcome: Result<FunctionalStats, RunError>, dumps: &[usize]) -> Report {
+        let (stats, error) = match outcome {
+            Ok(stats) => (stats, None),
+            Err(e) => (FunctionalStats::default(), Some(e.to_string())),
+        };
+        let image = &self.image;
+        Report {
+            kernel: image.func().name.clone(),
+            grid: [image.grid.x, image.grid.y, image.grid.z],
+            block: [image.block.x, image.block.y, image.block.z],
+            completed: error.is_none(),
+            error,
+            cycles: 0,
+            warp_instructions: stats.warp_instructions,
+            thread_instructions: stats.thread_instructions,
+            buffers: dumps
+                .iter()
+                .map(|&i| (i.to_string(), self.buffer_values(i)))
+                .collect(),
+        }
+    }
+
+    /// The raw little-endian bytes of buffer argument `index`.
+    pub fn buffer_bytes(&self, index: usize) -> Option<Vec<u8>> {
+        let b = self.image.buffers.iter().find(|b| b.index == index)?;
+        self.global
+            .read_bytes(b.base, b.count * b.elem.size())
+            .ok()
+    }
+
+    /// Buffer argument `index` as JSON numbers.
+    pub fn buffer_values(&self, index: usize) -> Vec<serde_json::Value> {
+        let Some(b) = self.image.buffers.iter().find(|b| b.index == index) else {
+            return Vec::new();
+        };
+        let bytes = self.buffer_bytes(index).unwrap_or_default();
+        (0..b.count)
+            .map(|i| match b.elem.read(&bytes, i) {
+                crate::launch::Number::Int(v) => match i64::try_from(v) {
+                    Ok(small) => serde_json::Value::from(small),
+                    Err(_) => serde_json::Value::from(v as u64),
+                },
+                crate::launch::Number::Float(v) => serde_json::Value::from(v),
+            })
+            .collect()
+    }
+}

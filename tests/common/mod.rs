@@ -1,0 +1,92 @@
+//! Shared helpers for tests that run kernels: load a PTX file from tests/data, launch it with
+//! CLI-style flags on a preset, run it, and read buffers back as typed values.
+#![allow(dead_code)]
+
+use warpstep::config::Config;
+use warpstep::launch::LaunchFlags;
+use warpstep::run::{prepare, Prepared, Report};
+
+/// The text of `tests/data/<path>`.
+pub fn data(path: &str) -> String {
+    let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// Prepares `ptx` with `flags` (e.g. `["--kernel", "k", "--grid", "4", "--arg", "u32[8]=0"]`).
+pub fn prepare_flags(ptx: &str, flags: &[&str]) -> Prepared {
+    let flags = LaunchFlags::parse_tokens(flags).expect("flags");
+    let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
+    let no_files = |p: &str| Err(format!("no file {p} in tests"));
+    prepare(ptx, flags, &config_for, &no_files).unwrap_or_else(|e| panic!("prepare: {e}"))
+}
+
+/// Runs functionally; panics unless the kernel completed.
+pub fn run_ok(ptx: &str, flags: &[&str]) -> Prepared {
+    let mut p = prepare_flags(ptx, flags);
+    let report = p.run_functional(&[]).expect("run");
+    assert!(report.completed, "kernel did not complete: {:?}", report.error);
+    p
+}
+
+/// Runs functionally and returns the report (completed or not).
+pub fn run_report(ptx: &str, flags: &[&str]) -> (Prepared, Report) {
+    let mut p = prepare_flags(ptx, flags);
+    let report = p.run_functional(&[]).expect("run");
+    (p, report)
+}
+
+fn words<const N: usize>(p: &Prepared, index: usize) -> Vec<[u8; N]> {
+    let bytes = p.buffer_bytes(index).expect("buffer argument");
+    bytes
+        .chunks_exact(N)
+        .map(|c| c.try_into().expect("chunk"))
+        .collect()
+}
+
+pub fn u32s(p: &Prepared, index: usize) -> Vec<u32> {
+    words::<4>(p, index).into_iter().map(u32::from_le_bytes).collect()
+}
+
+pub fn i32s(p: &Prepared, index: usize) -> Vec<i32> {
+    words::<4>(p, index).into_iter().map(i32::from_le_bytes).collect()
+}
+
+pub fn f32s(p: &Prepared, index: usize) -> Vec<f32> {
+    words::<4>(p, index).into_iter().map(f32::from_le_bytes).collect()
+}
+
+pub fn u8s(p: &Prepared, index: usize) -> Vec<u8> {
+    p.buffer_bytes(index).expect("buffer argument")
+}
+
+/// A `list:` initialiser for `values`.
+pub fn list<T: ToString>(values: &[T]) -> String {
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("list:{}", items.join(","))
+}
+
+/// Deterministic test data (xorshift64*), independent of warpstep's own generator.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.max(1))
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in [0, n).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A float with a few significant bits (sums of them are exact in f32).
+    pub fn small_float(&mut self) -> f32 {
+        (self.below(2048) as f32 - 1024.0) / 8.0
+    }
+}
