@@ -6,6 +6,7 @@
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
 pub mod config;
+pub mod exec;
 pub mod ptx;
 
 #[cfg(target_arch = "wasm32")]
