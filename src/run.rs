@@ -68,13 +68,15 @@ pub fn prepare(
     let flags = LaunchFlags::from_directives(&comments)
         .map_err(InputError::Launch)?
         .overlay(overrides);
-    let base = config_for(flags.config.as_deref().unwrap_or(DEFAULT_PRESET)).map_err(InputError::Config)?;
+    let base = config_for(flags.config.as_deref().unwrap_or(DEFAULT_PRESET))
+        .map_err(InputError::Config)?;
     let config = base
         .with_overrides(&flags.sets)
         .and_then(|c| c.check_supported().map(|()| c))
         .map_err(|e| InputError::Config(e.to_string()))?;
     let mut global = GlobalMemory::new();
-    let image = KernelImage::new(program.clone(), &flags, &mut global, read_file).map_err(InputError::Launch)?;
+    let image = KernelImage::new(program.clone(), &flags, &mut global, read_file)
+        .map_err(InputError::Launch)?;
     check_fits(&config, &image)?;
     Ok(Prepared {
         program,
@@ -177,9 +179,7 @@ impl Prepared {
     /// The raw little-endian bytes of buffer argument `index`.
     pub fn buffer_bytes(&self, index: usize) -> Option<Vec<u8>> {
         let b = self.image.buffers.iter().find(|b| b.index == index)?;
-        self.global
-            .read_bytes(b.base, b.count * b.elem.size())
-            .ok()
+        self.global.read_bytes(b.base, b.count * b.elem.size()).ok()
     }
 
     /// Buffer argument `index` as JSON numbers.

@@ -18,10 +18,26 @@ fn vector_add() {
     let a: Vec<f32> = (0..n).map(|_| rng.small_float()).collect();
     let b: Vec<f32> = (0..n).map(|_| rng.small_float() * 0.37).collect();
     for arch in ARCHS {
-        let (la, lb) = (format!("f32[{n}]={}", list(&a)), format!("f32[{n}]={}", list(&b)));
+        let (la, lb) = (
+            format!("f32[{n}]={}", list(&a)),
+            format!("f32[{n}]={}", list(&b)),
+        );
         let p = run_ok(
             &kernel("vector_add", arch),
-            &["--grid", "4", "--block", "256", "--arg", &la, "--arg", &lb, "--arg", "f32[1024]=-1", "--arg", "1000"],
+            &[
+                "--grid",
+                "4",
+                "--block",
+                "256",
+                "--arg",
+                &la,
+                "--arg",
+                &lb,
+                "--arg",
+                "f32[1024]=-1",
+                "--arg",
+                "1000",
+            ],
         );
         let c = f32s(&p, 2);
         for i in 0..n {
@@ -37,7 +53,11 @@ fn book_fig_3_2_divergence_loop() {
     let mut rng = Rng::new(2);
     let d1: Vec<u32> = (0..threads * n).map(|_| rng.below(2) as u32).collect();
     let d2: Vec<u32> = (0..threads * n).map(|_| rng.below(2) as u32).collect();
-    let (mut x, mut y, mut z) = (vec![0u32; threads], vec![0u32; threads], vec![0u32; threads]);
+    let (mut x, mut y, mut z) = (
+        vec![0u32; threads],
+        vec![0u32; threads],
+        vec![0u32; threads],
+    );
     for t in 0..threads {
         for i in 0..n {
             if d1[t * n + i] != 0 {
@@ -52,12 +72,22 @@ fn book_fig_3_2_divergence_loop() {
         }
     }
     for arch in ARCHS {
-        let (l1, l2) = (format!("u32[40]={}", list(&d1)), format!("u32[40]={}", list(&d2)));
+        let (l1, l2) = (
+            format!("u32[40]={}", list(&d1)),
+            format!("u32[40]={}", list(&d2)),
+        );
         let p = run_ok(
             &kernel("divergence", arch),
-            &["--block", "8", "--arg", &l1, "--arg", &l2, "--arg", "5", "--arg", "u32[8]=0", "--arg", "u32[8]=0", "--arg", "u32[8]=0"],
+            &[
+                "--block", "8", "--arg", &l1, "--arg", &l2, "--arg", "5", "--arg", "u32[8]=0",
+                "--arg", "u32[8]=0", "--arg", "u32[8]=0",
+            ],
         );
-        assert_eq!((u32s(&p, 3), u32s(&p, 4), u32s(&p, 5)), (x.clone(), y.clone(), z.clone()), "{arch}");
+        assert_eq!(
+            (u32s(&p, 3), u32s(&p, 4), u32s(&p, 5)),
+            (x.clone(), y.clone(), z.clone()),
+            "{arch}"
+        );
     }
 }
 
@@ -70,7 +100,22 @@ fn shared_memory_transpose_naive_and_padded() {
         for name in ["transpose_naive", "transpose_padded"] {
             let p = run_ok(
                 &kernel("transpose", arch),
-                &["--kernel", name, "--grid", "2,3", "--block", "32,32", "--arg", &arg, "--arg", "f32[6144]=0", "--arg", "64", "--arg", "96"],
+                &[
+                    "--kernel",
+                    name,
+                    "--grid",
+                    "2,3",
+                    "--block",
+                    "32,32",
+                    "--arg",
+                    &arg,
+                    "--arg",
+                    "f32[6144]=0",
+                    "--arg",
+                    "64",
+                    "--arg",
+                    "96",
+                ],
             );
             let out = f32s(&p, 1);
             for y in 0..h {
@@ -92,7 +137,10 @@ fn tree_reduction() {
         let arg = format!("s32[{n}]={}", list(&input));
         let p = run_ok(
             &kernel("reduction", arch),
-            &["--grid", "4", "--block", "256", "--arg", &arg, "--arg", "s32[4]=0", "--arg", "1000"],
+            &[
+                "--grid", "4", "--block", "256", "--arg", &arg, "--arg", "s32[4]=0", "--arg",
+                "1000",
+            ],
         );
         assert_eq!(i32s(&p, 1), expected, "{arch}");
     }
@@ -111,7 +159,18 @@ fn histogram_with_shared_atomics() {
         let arg = format!("u8[{n}]={}", list(&bytes));
         let p = run_ok(
             &kernel("histogram", arch),
-            &["--grid", "4", "--block", "128", "--arg", &arg, "--arg", "5000", "--arg", "u32[64]=0"],
+            &[
+                "--grid",
+                "4",
+                "--block",
+                "128",
+                "--arg",
+                &arg,
+                "--arg",
+                "5000",
+                "--arg",
+                "u32[64]=0",
+            ],
         );
         assert_eq!(u32s(&p, 2), expected, "{arch}");
     }
@@ -127,19 +186,41 @@ fn warp_shuffle_reduction_and_modes() {
         let arg = format!("f32[256]={}", list(&input));
         let p = run_ok(
             &kernel("shuffle_reduce", arch),
-            &["--kernel", "warp_sum", "--grid", "2", "--block", "128", "--arg", &arg, "--arg", "f32[8]=0"],
+            &[
+                "--kernel", "warp_sum", "--grid", "2", "--block", "128", "--arg", &arg, "--arg",
+                "f32[8]=0",
+            ],
         );
         assert_eq!(f32s(&p, 1), sums, "{arch} warp_sum");
 
         let arg = format!("s32[64]={}", list(&ints));
         let p = run_ok(
             &kernel("shuffle_reduce", arch),
-            &["--kernel", "shuffle_modes", "--block", "64", "--arg", &arg, "--arg", "s32[64]=0", "--arg", "s32[64]=0", "--arg", "s32[64]=0"],
+            &[
+                "--kernel",
+                "shuffle_modes",
+                "--block",
+                "64",
+                "--arg",
+                &arg,
+                "--arg",
+                "s32[64]=0",
+                "--arg",
+                "s32[64]=0",
+                "--arg",
+                "s32[64]=0",
+            ],
         );
         let xor1: Vec<i32> = (0..64).map(|i| ints[i ^ 1]).collect();
-        let up1: Vec<i32> = (0..64).map(|i| if i % 32 == 0 { ints[i] } else { ints[i - 1] }).collect();
+        let up1: Vec<i32> = (0..64)
+            .map(|i| if i % 32 == 0 { ints[i] } else { ints[i - 1] })
+            .collect();
         let idx0: Vec<i32> = (0..64).map(|i| ints[i / 32 * 32]).collect();
-        assert_eq!((i32s(&p, 1), i32s(&p, 2), i32s(&p, 3)), (xor1, up1, idx0), "{arch} shuffle_modes");
+        assert_eq!(
+            (i32s(&p, 1), i32s(&p, 2), i32s(&p, 3)),
+            (xor1, up1, idx0),
+            "{arch} shuffle_modes"
+        );
     }
 }
 
@@ -157,7 +238,11 @@ fn votes_and_ballots_with_a_partial_warp() {
     }
     let active = |w: usize| -> u32 {
         let lanes = (n - w * 32).min(32);
-        if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 }
+        if lanes == 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        }
     };
     let any: Vec<i32> = (0..3).map(|w| (ballots[w] != 0) as i32).collect();
     let all: Vec<i32> = (0..3).map(|w| (ballots[w] == active(w)) as i32).collect();
@@ -176,10 +261,31 @@ fn votes_and_ballots_with_a_partial_warp() {
         let arg = format!("s32[96]={}", list(&input));
         let p = run_ok(
             &kernel("vote", arch),
-            &["--block", "96", "--arg", &arg, "--arg", "50", "--arg", "70", "--arg", "u32[3]=0", "--arg", "s32[3]=0", "--arg", "s32[3]=0", "--arg", "s32[96]=-7"],
+            &[
+                "--block",
+                "96",
+                "--arg",
+                &arg,
+                "--arg",
+                "50",
+                "--arg",
+                "70",
+                "--arg",
+                "u32[3]=0",
+                "--arg",
+                "s32[3]=0",
+                "--arg",
+                "s32[3]=0",
+                "--arg",
+                "s32[96]=-7",
+            ],
         );
         assert_eq!(u32s(&p, 3), ballots, "{arch} ballots");
-        assert_eq!((i32s(&p, 4), i32s(&p, 5)), (any.clone(), all.clone()), "{arch} any/all");
+        assert_eq!(
+            (i32s(&p, 4), i32s(&p, 5)),
+            (any.clone(), all.clone()),
+            "{arch} any/all"
+        );
         assert_eq!(i32s(&p, 6), rank, "{arch} rank");
     }
 }

@@ -151,7 +151,13 @@ mod tests {
         };
         b.arrive(0, &arrive);
         assert!(b.release_ready(4, 32).is_empty());
-        b.arrive(3, &BarrierArrival { wait: true, ..arrive });
+        b.arrive(
+            3,
+            &BarrierArrival {
+                wait: true,
+                ..arrive
+            },
+        );
         let released = b.release_ready(4, 32);
         assert_eq!(released[0].warps, vec![3]);
     }

@@ -22,7 +22,15 @@ impl CtaState {
         let func = image.func();
         let threads = image.threads_per_cta();
         let warps = (0..threads.div_ceil(warp_size))
-            .map(|w| WarpState::new(warp_size, w, image.block, func.regs.len(), image.local_bytes))
+            .map(|w| {
+                WarpState::new(
+                    warp_size,
+                    w,
+                    image.block,
+                    func.regs.len(),
+                    image.local_bytes,
+                )
+            })
             .collect();
         CtaState {
             ctaid,
@@ -46,5 +54,9 @@ impl CtaState {
 /// The `i`-th CTA of a grid in launch order (x fastest, then y, then z).
 pub fn cta_index(grid: crate::launch::Dim3, i: u64) -> [u32; 3] {
     let (gx, gy) = (grid.x as u64, grid.y as u64);
-    [(i % gx) as u32, ((i / gx) % gy) as u32, (i / (gx * gy)) as u32]
+    [
+        (i % gx) as u32,
+        ((i / gx) % gy) as u32,
+        (i / (gx * gy)) as u32,
+    ]
 }

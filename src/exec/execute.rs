@@ -15,7 +15,9 @@ use super::warp_ops;
 use crate::config::PushOrder;
 use crate::core::{BranchOutcome, LaneMask, EXIT_PC};
 use crate::ptx::ops::{BarKind, CvtaDir};
-use crate::ptx::{Function, Instr, MemAccess, Op, Operand, Pc, Reconvergence, RegId, Space, SpecialReg};
+use crate::ptx::{
+    Function, Instr, MemAccess, Op, Operand, Pc, Reconvergence, RegId, Space, SpecialReg,
+};
 
 /// What does not change while one instruction executes.
 #[derive(Debug, Clone, Copy)]
@@ -116,11 +118,17 @@ pub fn execute(
     mem: &mut Memories,
     warp: &mut WarpState,
     record: &mut AccessRecord,
-) -> Result<Executed, Fault> {
+) -> Result<Executed, Box<Fault>> {
     record.valid = false;
     let pc = warp.simt.pc().unwrap_or(EXIT_PC);
     let Some(instr) = env.func.instr(pc) else {
-        return Err(unsupported(env, warp, pc, 0, "running past the end of the kernel"));
+        return Err(unsupported(
+            env,
+            warp,
+            pc,
+            0,
+            "running past the end of the kernel",
+        ));
     };
     let active = warp.simt.active_mask();
     let exec = match instr.guard {
@@ -152,7 +160,7 @@ fn run(
     pc: Pc,
     exec: LaneMask,
     record: &mut AccessRecord,
-) -> Result<Flow, Fault> {
+) -> Result<Flow, Box<Fault>> {
     let next = pc + 1;
     match instr.op {
         Op::Bra { .. } => {
@@ -169,7 +177,13 @@ fn run(
             return Ok(Flow::Exit);
         }
         Op::Call { .. } => {
-            return Err(unsupported(env, warp, pc, exec, "`call` (device functions)"));
+            return Err(unsupported(
+                env,
+                warp,
+                pc,
+                exec,
+                "`call` (device functions)",
+            ));
         }
         Op::Bar { kind, .. } if exec != 0 => {
             let arrival = warp_ops::barrier(env, warp, instr, kind, exec);
@@ -177,12 +191,26 @@ fn run(
             return Ok(Flow::Barrier(arrival));
         }
         Op::Bar { .. } | Op::BarWarpSync | Op::Membar { .. } | Op::Fence { .. } => {}
-        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
-            memory_ops::load(env, mem, warp, instr, pc, exec, (space, ty, vec.lanes()), record)?
-        }
-        Op::St { space, ty, vec, .. } => {
-            memory_ops::store(env, mem, warp, instr, pc, exec, (space, ty, vec.lanes()), record)?
-        }
+        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => memory_ops::load(
+            env,
+            mem,
+            warp,
+            instr,
+            pc,
+            exec,
+            (space, ty, vec.lanes()),
+            record,
+        )?,
+        Op::St { space, ty, vec, .. } => memory_ops::store(
+            env,
+            mem,
+            warp,
+            instr,
+            pc,
+            exec,
+            (space, ty, vec.lanes()),
+            record,
+        )?,
         Op::Atom { space, op, ty, .. } | Op::Red { space, op, ty, .. } => {
             memory_ops::atomic(env, mem, warp, instr, pc, exec, (space, op, ty), record)?
         }
@@ -199,7 +227,13 @@ fn run(
 }
 
 /// Every ordinary instruction: the same computation in each executing lane.
-fn lane_wise(env: &Env, warp: &mut WarpState, instr: &Instr, pc: Pc, exec: LaneMask) -> Result<(), Fault> {
+fn lane_wise(
+    env: &Env,
+    warp: &mut WarpState,
+    instr: &Instr,
+    pc: Pc,
+    exec: LaneMask,
+) -> Result<(), Box<Fault>> {
     let ops = instr.operands();
     let (dst, srcs) = match ops.split_first() {
         Some(split) => split,
@@ -281,7 +315,14 @@ fn special(env: &Env, warp: &WarpState, s: SpecialReg, lane: u32) -> u64 {
 }
 
 /// `cvta.space d, a` / `cvta.to.space d, a` (PTX ISA "cvta").
-fn cvta(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask, space: Space, dir: CvtaDir) {
+fn cvta(
+    env: &Env,
+    warp: &mut WarpState,
+    instr: &Instr,
+    exec: LaneMask,
+    space: Space,
+    dir: CvtaDir,
+) {
     let [dst, src, ..] = pad(instr.operands());
     for lane in lanes(exec) {
         let a = read(env, warp, &src, lane);
@@ -294,7 +335,10 @@ fn cvta(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask, space: S
 }
 
 fn has_vector(instr: &Instr) -> bool {
-    instr.operands().iter().any(|o| matches!(o, Operand::Vector(_)))
+    instr
+        .operands()
+        .iter()
+        .any(|o| matches!(o, Operand::Vector(_)))
 }
 
 /// `mov.b64 d, {a, b}` packs; `mov.b64 {a, b}, d` unpacks (PTX ISA "mov").
@@ -318,8 +362,14 @@ fn mov_vector(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask) {
                 let width = bits / parts.as_slice().len() as u32;
                 let mut whole = 0u64;
                 for (i, r) in parts.as_slice().iter().enumerate() {
-                    let piece = if r.is_sink() { 0 } else { warp.reg(r.index(), lane) };
-                    whole |= (piece & low_bits(width)).checked_shl(width * i as u32).unwrap_or(0);
+                    let piece = if r.is_sink() {
+                        0
+                    } else {
+                        warp.reg(r.index(), lane)
+                    };
+                    whole |= (piece & low_bits(width))
+                        .checked_shl(width * i as u32)
+                        .unwrap_or(0);
                 }
                 write(env, warp, &dst, lane, whole, 0);
             }
@@ -357,13 +407,27 @@ pub(super) fn first_lane(mask: LaneMask) -> u32 {
 }
 
 /// A fault for something warpstep cannot run, blamed on the first executing lane.
-pub(super) fn unsupported(env: &Env, warp: &WarpState, pc: Pc, exec: LaneMask, what: &str) -> Fault {
-    fault(env, warp, pc, first_lane(exec), FaultKind::Unsupported { what: what.to_string() })
+pub(super) fn unsupported(
+    env: &Env,
+    warp: &WarpState,
+    pc: Pc,
+    exec: LaneMask,
+    what: &str,
+) -> Box<Fault> {
+    fault(
+        env,
+        warp,
+        pc,
+        first_lane(exec),
+        FaultKind::Unsupported {
+            what: what.to_string(),
+        },
+    )
 }
 
 /// A fault at `pc` in `lane`.
-pub(super) fn fault(env: &Env, warp: &WarpState, pc: Pc, lane: u32, kind: FaultKind) -> Fault {
-    Fault {
+pub(super) fn fault(env: &Env, warp: &WarpState, pc: Pc, lane: u32, kind: FaultKind) -> Box<Fault> {
+    Box::new(Fault {
         kernel: env.func.name.clone(),
         cta: env.ctaid,
         thread: warp.tids.get(lane as usize).copied().unwrap_or([0; 3]),
@@ -371,5 +435,5 @@ pub(super) fn fault(env: &Env, warp: &WarpState, pc: Pc, lane: u32, kind: FaultK
         line: env.func.instr(pc).map_or(0, |i| i.line),
         text: env.func.text(pc).to_string(),
         kind,
-    }
+    })
 }

@@ -66,7 +66,10 @@ impl fmt::Display for Fault {
                     AccessFault::OutOfBounds => "out-of-bounds",
                     AccessFault::Misaligned => "misaligned",
                 };
-                write!(f, "{what} .{space} {access} of {size} bytes at {address:#x}")?;
+                write!(
+                    f,
+                    "{what} .{space} {access} of {size} bytes at {address:#x}"
+                )?;
             }
             FaultKind::Unsupported { what } => write!(f, "{what} is not supported yet")?,
         }
@@ -85,9 +88,12 @@ impl std::error::Error for Fault {}
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RunError {
     /// A thread faulted.
-    Fault(Fault),
+    Fault(Box<Fault>),
     /// The kernel cannot finish (barrier deadlock) or did not within the limit.
-    Stuck { reason: String, warps: Vec<StuckWarp> },
+    Stuck {
+        reason: String,
+        warps: Vec<StuckWarp>,
+    },
 }
 
 /// Where one live warp stands when a run is stuck.

@@ -45,7 +45,15 @@ pub fn run_functional(
     let mut record = AccessRecord::default();
     for i in 0..image.grid.count() {
         let mut cta = CtaState::new(image, cta_index(image.grid, i), options.warp_size);
-        run_cta(image, global, &mut cta, &reg_masks, options, &mut stats, &mut record)?;
+        run_cta(
+            image,
+            global,
+            &mut cta,
+            &reg_masks,
+            options,
+            &mut stats,
+            &mut record,
+        )?;
     }
     Ok(stats)
 }
@@ -79,10 +87,14 @@ fn run_cta(
             }
             for _ in 0..QUANTUM {
                 if stats.warp_instructions >= options.max_steps {
-                    return Err(stuck(image, cta, format!(
-                        "the kernel did not finish within {} warp instructions (--max-cycles)",
-                        options.max_steps
-                    )));
+                    return Err(stuck(
+                        image,
+                        cta,
+                        format!(
+                            "the kernel did not finish within {} warp instructions (--max-cycles)",
+                            options.max_steps
+                        ),
+                    ));
                 }
                 let env = Env {
                     image,
@@ -124,7 +136,11 @@ fn run_cta(
         }
         release_barriers(image, cta, reg_masks, options)?;
         if !progressed && cta.barriers.waiting().len() as u32 == cta.live_warps() {
-            return Err(stuck(image, cta, "a barrier can never complete: warps wait at different barriers".into()));
+            return Err(stuck(
+                image,
+                cta,
+                "a barrier can never complete: warps wait at different barriers".into(),
+            ));
         }
     }
 }
@@ -166,7 +182,15 @@ fn stuck(image: &KernelImage, cta: &CtaState, reason: String) -> RunError {
         .iter()
         .enumerate()
         .filter(|(_, w)| !w.is_finished())
-        .map(|(i, w)| StuckWarp::describe(func, cta.ctaid, i as u32, w, cta.barriers.waiting_at(i as u32)))
+        .map(|(i, w)| {
+            StuckWarp::describe(
+                func,
+                cta.ctaid,
+                i as u32,
+                w,
+                cta.barriers.waiting_at(i as u32),
+            )
+        })
         .collect();
     RunError::Stuck { reason, warps }
 }

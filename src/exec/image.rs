@@ -69,7 +69,8 @@ impl KernelImage {
         let grid = flags.grid.unwrap_or(Dim3::linear(1));
         check_block(func, block)?;
         let (consts, module_var_addr) = place_module_vars(&program, global)?;
-        let (params, buffers) = bind_args(func, &flags.args, program.address_size, global, read_file)?;
+        let (params, buffers) =
+            bind_args(func, &flags.args, program.address_size, global, read_file)?;
         let dynamic = flags.shared_dynamic.unwrap_or(0);
         if dynamic > MAX_DYNAMIC_SHARED {
             return Err(mismatch(format!(
@@ -119,7 +120,13 @@ fn pick_kernel(program: &Program, name: Option<&str>) -> Result<usize, LaunchErr
         .enumerate()
         .filter(|(_, f)| f.is_entry() && f.defined)
         .collect();
-    let names = || kernels.iter().map(|(_, f)| f.name.as_str()).collect::<Vec<_>>().join(", ");
+    let names = || {
+        kernels
+            .iter()
+            .map(|(_, f)| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match name {
         Some(n) => kernels
             .iter()
@@ -178,7 +185,10 @@ fn place_module_vars(
                 let offset = consts.len().next_multiple_of(align);
                 let size = usize::try_from(var.size).unwrap_or(usize::MAX);
                 if offset.saturating_add(size) > super::space::WINDOW_LEN as usize {
-                    return Err(mismatch(format!(".const {} does not fit the const bank", var.name)));
+                    return Err(mismatch(format!(
+                        ".const {} does not fit the const bank",
+                        var.name
+                    )));
                 }
                 consts.resize(offset + size, 0);
                 let n = var.init.len().min(size);
@@ -201,7 +211,11 @@ fn bind_args(
     read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
 ) -> Result<(Vec<u8>, Vec<BufferArg>), LaunchError> {
     if args.len() != func.params.len() {
-        let names: Vec<String> = func.params.iter().map(|p| format!("{}{}", p.name, p.ty)).collect();
+        let names: Vec<String> = func
+            .params
+            .iter()
+            .map(|p| format!("{}{}", p.name, p.ty))
+            .collect();
         return Err(mismatch(format!(
             "kernel `{}` takes {} argument(s) ({}), but {} --arg given",
             func.name,
@@ -218,31 +232,33 @@ fn bind_args(
             param: param.name.clone(),
             why,
         };
-        let bytes = match spec {
-            ArgSpec::Scalar(n) => encode_scalar(*n, param.ty, param.size).map_err(bad)?,
-            ArgSpec::Buffer { elem, count, init } => {
-                let pointer_bytes = address_size / 8;
-                if param.size != pointer_bytes || param.ty.is_float() {
-                    return Err(bad(format!(
+        let bytes =
+            match spec {
+                ArgSpec::Scalar(n) => encode_scalar(*n, param.ty, param.size).map_err(bad)?,
+                ArgSpec::Buffer { elem, count, init } => {
+                    let pointer_bytes = address_size / 8;
+                    if param.size != pointer_bytes || param.ty.is_float() {
+                        return Err(bad(format!(
                         "a buffer passes a {address_size}-bit address, but the parameter is {}{}",
                         param.ty,
                         if param.size != param.ty.bytes() { " array" } else { "" }
                     )));
+                    }
+                    let data =
+                        ArgSpec::initial_bytes(*elem, *count, init, read_file).map_err(bad)?;
+                    let base = global.allocate(data.len() as u64, format!("arg {index}"));
+                    global
+                        .write_bytes(base, &data)
+                        .map_err(|_| bad("cannot initialise the buffer".into()))?;
+                    buffers.push(BufferArg {
+                        index,
+                        base,
+                        elem: *elem,
+                        count: *count,
+                    });
+                    base.to_le_bytes()[..pointer_bytes as usize].to_vec()
                 }
-                let data = ArgSpec::initial_bytes(*elem, *count, init, read_file).map_err(bad)?;
-                let base = global.allocate(data.len() as u64, format!("arg {index}"));
-                global
-                    .write_bytes(base, &data)
-                    .map_err(|_| bad("cannot initialise the buffer".into()))?;
-                buffers.push(BufferArg {
-                    index,
-                    base,
-                    elem: *elem,
-                    count: *count,
-                });
-                base.to_le_bytes()[..pointer_bytes as usize].to_vec()
-            }
-        };
+            };
         let at = param.offset as usize;
         params
             .get_mut(at..at + bytes.len())
@@ -255,7 +271,9 @@ fn bind_args(
 /// The bytes of a scalar argument for a parameter of type `ty` and `size` bytes.
 fn encode_scalar(n: Number, ty: Type, size: u32) -> Result<Vec<u8>, String> {
     if size != ty.bytes() {
-        return Err(format!("the parameter is an array of {size} bytes; pass it a buffer or restructure the kernel"));
+        return Err(format!(
+            "the parameter is an array of {size} bytes; pass it a buffer or restructure the kernel"
+        ));
     }
     let elem = match ty {
         Type::F32 => ElemType::F32,
@@ -279,7 +297,9 @@ fn encode_scalar(n: Number, ty: Type, size: u32) -> Result<Vec<u8>, String> {
 
 fn encode_bits(n: Number, bits: u32) -> Result<Vec<u8>, String> {
     let Number::Int(v) = n else {
-        return Err(format!("{n} is not an integer, but the parameter is .b{bits}"));
+        return Err(format!(
+            "{n} is not an integer, but the parameter is .b{bits}"
+        ));
     };
     let lo = -(1i128 << (bits - 1));
     let hi = (1i128 << bits) - 1;

@@ -31,7 +31,7 @@ pub(super) fn load(
     exec: LaneMask,
     (space, ty, elems): (Space, Type, usize),
     record: &mut AccessRecord,
-) -> Result<(), Fault> {
+) -> Result<(), Box<Fault>> {
     let [dst, addr_op, ..] = pad(instr.operands());
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Load, size * elems as u32, exec);
@@ -69,7 +69,7 @@ pub(super) fn store(
     exec: LaneMask,
     (space, ty, elems): (Space, Type, usize),
     record: &mut AccessRecord,
-) -> Result<(), Fault> {
+) -> Result<(), Box<Fault>> {
     let [addr_op, src, ..] = pad(instr.operands());
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Store, size * elems as u32, exec);
@@ -86,8 +86,17 @@ pub(super) fn store(
                 other => read(env, warp, &other, lane),
             };
             let a = t.addr.wrapping_add((i as u32 * size) as u64);
-            write_mem(env, mem, warp, t.space, a, size, value & low_bits(size * 8), lane)
-                .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, a, size, "store"))?;
+            write_mem(
+                env,
+                mem,
+                warp,
+                t.space,
+                a,
+                size,
+                value & low_bits(size * 8),
+                lane,
+            )
+            .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, a, size, "store"))?;
         }
     }
     Ok(())
@@ -104,7 +113,7 @@ pub(super) fn atomic(
     exec: LaneMask,
     (space, op, ty): (Space, AtomOp, Type),
     record: &mut AccessRecord,
-) -> Result<(), Fault> {
+) -> Result<(), Box<Fault>> {
     let ops = pad(instr.operands());
     let is_red = matches!(instr.op, crate::ptx::Op::Red { .. });
     let (dst, addr_op, b_op, c_op) = if is_red {
@@ -122,8 +131,17 @@ pub(super) fn atomic(
         let b = read(env, warp, &b_op, lane);
         let c = read(env, warp, &c_op, lane);
         let new = alu::atomic(op, ty, old, b, c);
-        write_mem(env, mem, warp, t.space, t.addr, size, new & low_bits(size * 8), lane)
-            .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, t.addr, size, "atomic"))?;
+        write_mem(
+            env,
+            mem,
+            warp,
+            t.space,
+            t.addr,
+            size,
+            new & low_bits(size * 8),
+            lane,
+        )
+        .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, t.addr, size, "atomic"))?;
         if let Operand::Reg(r) = dst {
             set(env, warp, r, lane, old);
         }
@@ -157,7 +175,13 @@ fn resolve(env: &Env, warp: &WarpState, space: Space, op: &Operand, lane: u32) -
     }
 }
 
-fn begin_record(record: &mut AccessRecord, warp: &WarpState, access: MemAccess, bytes: u32, exec: LaneMask) {
+fn begin_record(
+    record: &mut AccessRecord,
+    warp: &WarpState,
+    access: MemAccess,
+    bytes: u32,
+    exec: LaneMask,
+) {
     record.valid = true;
     record.space = None;
     record.access = Some(access);
@@ -183,9 +207,19 @@ fn check_vector_alignment(
     t: &Target,
     bytes: u32,
     access: &'static str,
-) -> Result<(), Fault> {
+) -> Result<(), Box<Fault>> {
     if bytes.is_power_of_two() && t.addr % bytes as u64 != 0 {
-        return Err(access_fault(env, warp, pc, lane, AccessFault::Misaligned, t.space, t.addr, bytes, access));
+        return Err(access_fault(
+            env,
+            warp,
+            pc,
+            lane,
+            AccessFault::Misaligned,
+            t.space,
+            t.addr,
+            bytes,
+            access,
+        ));
     }
     Ok(())
 }
@@ -227,7 +261,10 @@ fn write_mem(
         Space::Local => {
             let lb = warp.local_bytes as usize;
             let start = lane as usize * lb;
-            let slice = warp.local.get_mut(start..start + lb).ok_or(AccessFault::OutOfBounds)?;
+            let slice = warp
+                .local
+                .get_mut(start..start + lb)
+                .ok_or(AccessFault::OutOfBounds)?;
             store_bytes(slice, addr, size, value)
         }
         Space::Const | Space::Param => Err(AccessFault::OutOfBounds),
@@ -244,7 +281,9 @@ fn bounds(len: usize, addr: u64, size: u32) -> Result<usize, AccessFault> {
     if !matches!(size, 1 | 2 | 4 | 8) || addr % size as u64 != 0 {
         return Err(AccessFault::Misaligned);
     }
-    let end = addr.checked_add(size as u64).ok_or(AccessFault::OutOfBounds)?;
+    let end = addr
+        .checked_add(size as u64)
+        .ok_or(AccessFault::OutOfBounds)?;
     if end > len as u64 {
         return Err(AccessFault::OutOfBounds);
     }
@@ -287,7 +326,7 @@ fn access_fault(
     address: u64,
     size: u32,
     access: &'static str,
-) -> Fault {
+) -> Box<Fault> {
     fault(
         env,
         warp,

@@ -1,18 +1,32 @@
-//! The functional model: PTX executed per lane at issue, memory spaces and faults (MODEL.md
-//! section 2). The timing model calls [`execute::execute`] when it issues an instruction;
+//! The functional model (MODEL.md section 2): PTX executed per lane at issue, memory spaces and
+//! faults. The timing model calls [`execute::execute`] when it issues an instruction;
 //! [`functional::run_functional`] runs a grid without timing.
+//!
+//! - [`alu`]: [`eval`], one lane of one lane-wise instruction, and [`atomic`], the memory
+//!   update of `atom`/`red`; [`int`], [`float`], [`convert`] and [`ieee`] (IEEE 754 arithmetic
+//!   in all four rounding directions, computed exactly with integers, bit-identical on x86_64
+//!   and wasm32) behind it;
+//! - [`execute`]: one warp instruction (operands, memory, warp-level exchange, control flow);
+//! - [`global_memory`], [`space`]: the address spaces; [`warp`], [`cta`]: thread state;
+//! - [`image`]: a launch made concrete; [`functional`]: the grid runner; [`fault`]: errors.
 
+pub mod alu;
+pub mod convert;
 pub mod cta;
 pub mod execute;
 pub mod fault;
+pub mod float;
 pub mod functional;
 pub mod global_memory;
+pub mod ieee;
 pub mod image;
+pub mod int;
 mod memory_ops;
 pub mod space;
 pub mod warp;
 mod warp_ops;
 
+pub use alu::{atomic, eval, LaneOut};
 pub use fault::{Fault, FaultKind, RunError};
 pub use global_memory::{AccessFault, GlobalMemory};
 pub use image::{BufferArg, KernelImage};

@@ -57,7 +57,10 @@ mod tests {
             assert_eq!(decode_generic(g), (space, 0x40));
             assert_eq!(from_generic(space, g), 0x40);
         }
-        assert_eq!(decode_generic(0x1_0000_0010), (Space::Global, 0x1_0000_0010));
+        assert_eq!(
+            decode_generic(0x1_0000_0010),
+            (Space::Global, 0x1_0000_0010)
+        );
         assert_eq!(to_generic(Space::Global, 0x1_0000_0010), 0x1_0000_0010);
         assert_eq!(decode_generic(0), (Space::Global, 0));
     }

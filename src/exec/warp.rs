@@ -29,7 +29,13 @@ pub struct WarpState {
 
 impl WarpState {
     /// Warp `warp_in_cta` of a CTA shaped `block`, starting at PC 0 with `num_regs` registers.
-    pub fn new(warp_size: u32, warp_in_cta: u32, block: Dim3, num_regs: usize, local_bytes: u32) -> Self {
+    pub fn new(
+        warp_size: u32,
+        warp_in_cta: u32,
+        block: Dim3,
+        num_regs: usize,
+        local_bytes: u32,
+    ) -> Self {
         let threads = block.count();
         let first = warp_in_cta as u64 * warp_size as u64;
         let mut valid: LaneMask = 0;
@@ -40,7 +46,11 @@ impl WarpState {
                 valid |= 1 << lane;
             }
             let (bx, by) = (block.x as u64, block.y as u64);
-            tids.push([(t % bx) as u32, ((t / bx) % by) as u32, (t / (bx * by)) as u32]);
+            tids.push([
+                (t % bx) as u32,
+                ((t / bx) % by) as u32,
+                (t / (bx * by)) as u32,
+            ]);
         }
         WarpState {
             warp_size,

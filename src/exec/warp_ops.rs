@@ -104,7 +104,13 @@ pub(super) fn activemask(env: &Env, warp: &mut WarpState, instr: &Instr, exec: L
 }
 
 /// `match.any.sync.type d, a, membermask` / `match.all.sync.type d[|p], a, membermask`.
-pub(super) fn match_sync(env: &Env, warp: &mut WarpState, instr: &Instr, exec: LaneMask, mode: MatchMode) {
+pub(super) fn match_sync(
+    env: &Env,
+    warp: &mut WarpState,
+    instr: &Instr,
+    exec: LaneMask,
+    mode: MatchMode,
+) {
     let ops = pad(instr.operands());
     let (dst, a) = (ops[0], ops[1]);
     let members = members(env, warp, exec, Some(&ops[2]));
@@ -139,7 +145,13 @@ fn first(mask: LaneMask) -> usize {
 /// Reads a `bar` instruction's operands: `bar.sync a{, b}`, `bar.arrive a, b`,
 /// `bar.red.op d, a{, b}, {!}c`. The barrier number and thread count come from the first
 /// executing lane (the ISA requires them to be warp-uniform).
-pub(super) fn barrier(env: &Env, warp: &WarpState, instr: &Instr, kind: BarKind, exec: LaneMask) -> BarrierArrival {
+pub(super) fn barrier(
+    env: &Env,
+    warp: &WarpState,
+    instr: &Instr,
+    kind: BarKind,
+    exec: LaneMask,
+) -> BarrierArrival {
     let ops = instr.operands();
     let lane = exec.trailing_zeros();
     let value = |op: &Operand| read(env, warp, op, lane);
@@ -177,7 +189,13 @@ pub(super) fn barrier(env: &Env, warp: &WarpState, instr: &Instr, kind: BarKind,
 
 /// Writes a completed `bar.red`'s result into one warp: `popc` the count of true predicates
 /// over the CTA, `and`/`or` whether all/any were true.
-pub(super) fn finish_reduction(env: &Env, warp: &mut WarpState, red: &BarrierReduction, total_true: u64, total_lanes: u64) {
+pub(super) fn finish_reduction(
+    env: &Env,
+    warp: &mut WarpState,
+    red: &BarrierReduction,
+    total_true: u64,
+    total_lanes: u64,
+) {
     let result = match red.kind {
         BarKind::RedPopc => total_true,
         BarKind::RedAnd => (total_true == total_lanes) as u64,

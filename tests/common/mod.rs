@@ -24,7 +24,11 @@ pub fn prepare_flags(ptx: &str, flags: &[&str]) -> Prepared {
 pub fn run_ok(ptx: &str, flags: &[&str]) -> Prepared {
     let mut p = prepare_flags(ptx, flags);
     let report = p.run_functional(&[]).expect("run");
-    assert!(report.completed, "kernel did not complete: {:?}", report.error);
+    assert!(
+        report.completed,
+        "kernel did not complete: {:?}",
+        report.error
+    );
     p
 }
 
@@ -44,15 +48,24 @@ fn words<const N: usize>(p: &Prepared, index: usize) -> Vec<[u8; N]> {
 }
 
 pub fn u32s(p: &Prepared, index: usize) -> Vec<u32> {
-    words::<4>(p, index).into_iter().map(u32::from_le_bytes).collect()
+    words::<4>(p, index)
+        .into_iter()
+        .map(u32::from_le_bytes)
+        .collect()
 }
 
 pub fn i32s(p: &Prepared, index: usize) -> Vec<i32> {
-    words::<4>(p, index).into_iter().map(i32::from_le_bytes).collect()
+    words::<4>(p, index)
+        .into_iter()
+        .map(i32::from_le_bytes)
+        .collect()
 }
 
 pub fn f32s(p: &Prepared, index: usize) -> Vec<f32> {
-    words::<4>(p, index).into_iter().map(f32::from_le_bytes).collect()
+    words::<4>(p, index)
+        .into_iter()
+        .map(f32::from_le_bytes)
+        .collect()
 }
 
 pub fn u8s(p: &Prepared, index: usize) -> Vec<u8> {

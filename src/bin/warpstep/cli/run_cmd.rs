@@ -70,7 +70,8 @@ pub fn run(args: RunArgs) -> ExitCode {
 
 /// Runs and prints; `Err` is bad input.
 fn run_inner(args: &RunArgs) -> Result<Report, String> {
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
     let overrides = command_line_flags(args)?;
     if !args.functional {
         return Err("the timing model is not built yet: run with --functional".into());
@@ -89,7 +90,9 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
         let bytes = prepared.buffer_bytes(*index).unwrap_or_default();
         std::fs::write(path, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
     }
-    report.buffers.retain(|k, _| args.dumps.iter().any(|d| d.to_string() == *k));
+    report
+        .buffers
+        .retain(|k, _| args.dumps.iter().any(|d| d.to_string() == *k));
     print_report(&report, args.json);
     Ok(report)
 }
@@ -151,7 +154,10 @@ fn print_report(report: &Report, json: bool) {
     }
     let [gx, gy, gz] = report.grid;
     let [bx, by, bz] = report.block;
-    println!("kernel {} grid ({gx},{gy},{gz}) block ({bx},{by},{bz})", report.kernel);
+    println!(
+        "kernel {} grid ({gx},{gy},{gz}) block ({bx},{by},{bz})",
+        report.kernel
+    );
     match &report.error {
         None => println!("completed"),
         Some(e) => println!("did not complete: {e}"),
@@ -162,7 +168,11 @@ fn print_report(report: &Report, json: bool) {
     );
     for (index, values) in &report.buffers {
         let shown: Vec<String> = values.iter().take(16).map(|v| v.to_string()).collect();
-        let more = if values.len() > 16 { format!(" ... ({} values)", values.len()) } else { String::new() };
+        let more = if values.len() > 16 {
+            format!(" ... ({} values)", values.len())
+        } else {
+            String::new()
+        };
         println!("arg {index}: [{}]{more}", shown.join(", "));
     }
 }
