@@ -17,7 +17,7 @@
 
 use super::float::{canon32, canon64, ftz32, sat32, sat64};
 use super::ieee::{self, Dir, Integral, F32, F64};
-use super::int::{mask, sext, value};
+use super::int::{int_range, mask, sext, value};
 use crate::ptx::ops::Rounding;
 use crate::ptx::types::Type;
 
@@ -30,17 +30,6 @@ pub fn cvt(dty: Type, sty: Type, round: Option<Rounding>, ftz: bool, sat: bool, 
         (true, false) => int_to_float(dty, sty, round, sat, a),
         (false, true) => float_to_int(dty, sty, round, ftz, a),
         (true, true) => float_to_float(dty, sty, round, ftz, sat, a),
-    }
-}
-
-/// The value range of an integer type.
-#[inline]
-pub fn int_range(ty: Type) -> (i128, i128) {
-    let n = ty.bits();
-    if ty.is_signed() {
-        (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
-    } else {
-        (0, (1i128 << n) - 1)
     }
 }
 
