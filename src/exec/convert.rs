@@ -17,7 +17,7 @@
 
 use super::float::{canon32, canon64, ftz32, sat32, sat64};
 use super::ieee::{self, Dir, Integral, F32, F64};
-use super::int::{mask, sext, value};
+use super::int::{int_range, mask, sext, value};
 use crate::ptx::ops::Rounding;
 use crate::ptx::types::Type;
 
@@ -30,17 +30,6 @@ pub fn cvt(dty: Type, sty: Type, round: Option<Rounding>, ftz: bool, sat: bool, 
         (true, false) => int_to_float(dty, sty, round, sat, a),
         (false, true) => float_to_int(dty, sty, round, ftz, a),
         (true, true) => float_to_float(dty, sty, round, ftz, sat, a),
-    }
-}
-
-/// The value range of an integer type.
-#[inline]
-pub fn int_range(ty: Type) -> (i128, i128) {
-    let n = ty.bits();
-    if ty.is_signed() {
-        (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
-    } else {
-        (0, (1i128 << n) - 1)
     }
 }
 
@@ -92,13 +81,29 @@ fn float_to_int(dty: Type, sty: Type, round: Option<Rounding>, ftz: bool, a: u64
     let (fmt, x) = float_src(sty, ftz, a);
     let dir = round.map_or(Dir::Zero, Dir::of);
     let n = dty.bits();
+    let (lo, hi) = int_range(dty);
+    if dir == Dir::Zero {
+        // Fast path: Rust's float-to-int `as` truncates toward zero and saturates (NaN aside).
+        let f = if sty == Type::F32 {
+            f64::from(f32::from_bits(x as u32))
+        } else {
+            f64::from_bits(x)
+        };
+        let v = (!f.is_nan()).then(|| {
+            if dty == Type::U64 {
+                i128::from(f as u64)
+            } else {
+                i128::from(f as i64)
+            }
+        });
+        if let Some(v) = v {
+            return mask(v.clamp(lo, hi) as u64, n);
+        }
+    }
     match ieee::to_integer(fmt, x, dir) {
         Integral::Nan if sty == Type::F64 || n == 64 => 1u64 << (n - 1),
         Integral::Nan => 0,
-        Integral::Value(v) => {
-            let (lo, hi) = int_range(dty);
-            mask(v.clamp(lo, hi) as u64, n)
-        }
+        Integral::Value(v) => mask(v.clamp(lo, hi) as u64, n),
     }
 }
 

@@ -109,9 +109,7 @@ fn with_mods32<const N: usize>(
     u64::from(r)
 }
 
-/// Signature of a binary operation with a rounding direction.
-type Binary32 = fn(u32, u32, Dir) -> u32;
-
+#[inline]
 fn add32(a: u32, b: u32, dir: Dir) -> u32 {
     match dir {
         Dir::Nearest => canon32(f32::from_bits(a) + f32::from_bits(b)),
@@ -119,10 +117,7 @@ fn add32(a: u32, b: u32, dir: Dir) -> u32 {
     }
 }
 
-fn sub32(a: u32, b: u32, dir: Dir) -> u32 {
-    add32(a, b ^ 0x8000_0000, dir)
-}
-
+#[inline]
 fn mul32(a: u32, b: u32, dir: Dir) -> u32 {
     match dir {
         Dir::Nearest => canon32(f32::from_bits(a) * f32::from_bits(b)),
@@ -130,6 +125,7 @@ fn mul32(a: u32, b: u32, dir: Dir) -> u32 {
     }
 }
 
+#[inline]
 fn div32(a: u32, b: u32, dir: Dir) -> u32 {
     match dir {
         Dir::Nearest => canon32(f32::from_bits(a) / f32::from_bits(b)),
@@ -140,6 +136,7 @@ fn div32(a: u32, b: u32, dir: Dir) -> u32 {
 /// Fused `.f32` multiply-add. Round to nearest uses round-to-odd in `f64`: the product of two
 /// `f32` is exact in `f64`, TwoSum gives the sum's exact error, and a sum rounded to odd with 29
 /// spare bits rounds to the correctly rounded `f32` with no double-rounding error.
+#[inline]
 fn fma32(a: u32, b: u32, c: u32, dir: Dir) -> u32 {
     if dir != Dir::Nearest {
         return ieee::fma(F32, a.into(), b.into(), c.into(), dir) as u32;
@@ -165,6 +162,7 @@ fn fma32(a: u32, b: u32, c: u32, dir: Dir) -> u32 {
     canon32(f64::from_bits(bits) as f32)
 }
 
+#[inline]
 fn add64(a: u64, b: u64, dir: Dir) -> u64 {
     match dir {
         Dir::Nearest => canon64(f64::from_bits(a) + f64::from_bits(b)),
@@ -172,6 +170,7 @@ fn add64(a: u64, b: u64, dir: Dir) -> u64 {
     }
 }
 
+#[inline]
 fn mul64(a: u64, b: u64, dir: Dir) -> u64 {
     match dir {
         Dir::Nearest => canon64(f64::from_bits(a) * f64::from_bits(b)),
@@ -179,6 +178,7 @@ fn mul64(a: u64, b: u64, dir: Dir) -> u64 {
     }
 }
 
+#[inline]
 fn div64(a: u64, b: u64, dir: Dir) -> u64 {
     match dir {
         Dir::Nearest => canon64(f64::from_bits(a) / f64::from_bits(b)),
@@ -188,6 +188,7 @@ fn div64(a: u64, b: u64, dir: Dir) -> u64 {
 
 /// Fused `.f64` multiply-add. `f64::mul_add` is IEEE `fusedMultiplyAdd` (correctly rounded on
 /// every target), so round to nearest uses it.
+#[inline]
 fn fma64(a: u64, b: u64, c: u64, dir: Dir) -> u64 {
     match dir {
         Dir::Nearest => canon64(f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c))),
@@ -195,6 +196,7 @@ fn fma64(a: u64, b: u64, c: u64, dir: Dir) -> u64 {
     }
 }
 
+#[inline]
 fn sqrt32(a: u32, dir: Dir) -> u32 {
     match dir {
         Dir::Nearest => canon32(f32::from_bits(a).sqrt()),
@@ -202,6 +204,7 @@ fn sqrt32(a: u32, dir: Dir) -> u32 {
     }
 }
 
+#[inline]
 fn sqrt64(a: u64, dir: Dir) -> u64 {
     match dir {
         Dir::Nearest => canon64(f64::from_bits(a).sqrt()),
@@ -209,37 +212,36 @@ fn sqrt64(a: u64, dir: Dir) -> u64 {
     }
 }
 
-fn binary(
-    ty: Type,
-    a: u64,
-    b: u64,
-    mods: Mods,
-    op32: Binary32,
-    op64: fn(u64, u64, Dir) -> u64,
-) -> u64 {
-    let dir = Dir::or_nearest(mods.round);
-    if ty == Type::F64 {
-        return op64(a, b, dir);
-    }
-    with_mods32([a, b], mods.ftz, mods.sat, |[x, y]| op32(x, y, dir))
-}
-
 /// `add{.rnd}{.ftz}{.sat}.ftype` (PTX ISA `add` (floating point)).
 #[inline]
 pub fn add(ty: Type, a: u64, b: u64, mods: Mods) -> u64 {
-    binary(ty, a, b, mods, add32, add64)
+    let dir = Dir::or_nearest(mods.round);
+    if ty == Type::F64 {
+        return add64(a, b, dir);
+    }
+    with_mods32([a, b], mods.ftz, mods.sat, |[x, y]| add32(x, y, dir))
 }
 
 /// `sub{.rnd}{.ftz}{.sat}.ftype` (PTX ISA `sub` (floating point)).
 #[inline]
 pub fn sub(ty: Type, a: u64, b: u64, mods: Mods) -> u64 {
-    binary(ty, a, b, mods, sub32, |x, y, d| add64(x, y ^ (1 << 63), d))
+    let dir = Dir::or_nearest(mods.round);
+    if ty == Type::F64 {
+        return add64(a, b ^ (1 << 63), dir);
+    }
+    with_mods32([a, b], mods.ftz, mods.sat, |[x, y]| {
+        add32(x, y ^ 0x8000_0000, dir)
+    })
 }
 
 /// `mul{.rnd}{.ftz}{.sat}.ftype` (PTX ISA `mul` (floating point)).
 #[inline]
 pub fn mul(ty: Type, a: u64, b: u64, mods: Mods) -> u64 {
-    binary(ty, a, b, mods, mul32, mul64)
+    let dir = Dir::or_nearest(mods.round);
+    if ty == Type::F64 {
+        return mul64(a, b, dir);
+    }
+    with_mods32([a, b], mods.ftz, mods.sat, |[x, y]| mul32(x, y, dir))
 }
 
 /// `fma.rnd{.ftz}{.sat}.ftype` and float `mad` (PTX ISA `fma`, `mad` (floating point)).

@@ -624,3 +624,104 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod cross_check {
+    //! The integer core against the hardware for round-to-nearest, where both must be IEEE.
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// Bits with exponents spread over subnormal, ordinary and extreme ranges.
+        fn bits(&mut self, f: Format) -> u64 {
+            let r = self.next();
+            let fb = f.frac_bits();
+            let emax_field = f.exp_field_max() - 1;
+            let e = match r % 6 {
+                0 => 0,
+                1 => r >> 8 & 3,
+                2 => emax_field - (r >> 8 & 3),
+                _ => (r >> 8) % emax_field,
+            };
+            let frac = self.next() & ((1 << fb) - 1);
+            (r >> 63 << (f.width - 1)) | (e << fb) | frac
+        }
+    }
+
+    fn c32(x: f32) -> u64 {
+        if x.is_nan() {
+            F32.nan()
+        } else {
+            u64::from(x.to_bits())
+        }
+    }
+
+    fn c64(x: f64) -> u64 {
+        if x.is_nan() {
+            F64.nan()
+        } else {
+            x.to_bits()
+        }
+    }
+
+    #[test]
+    fn nearest_matches_hardware_f32() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let n = Dir::Nearest;
+        for _ in 0..50_000 {
+            let (a, b, c) = (rng.bits(F32), rng.bits(F32), rng.bits(F32));
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            assert_eq!(add(F32, a, b, n), c32(x + y), "add {a:#x} {b:#x}");
+            assert_eq!(sub(F32, a, b, n), c32(x - y), "sub {a:#x} {b:#x}");
+            assert_eq!(mul(F32, a, b, n), c32(x * y), "mul {a:#x} {b:#x}");
+            assert_eq!(div(F32, a, b, n), c32(x / y), "div {a:#x} {b:#x}");
+            assert_eq!(sqrt(F32, a, n), c32(x.sqrt()), "sqrt {a:#x}");
+            // The executor's round-to-odd fast path for fma.rn.f32 against the integer core.
+            let mods = crate::ptx::ops::Mods {
+                round: Some(crate::ptx::ops::Rounding::Rn),
+                ..Default::default()
+            };
+            let fast = crate::exec::float::fma(crate::ptx::types::Type::F32, a, b, c, mods);
+            assert_eq!(fast, fma(F32, a, b, c, n), "fma {a:#x} {b:#x} {c:#x}");
+            // Cancellation: c close to -a*b.
+            let c2 = c32(-(x * y));
+            let fast = crate::exec::float::fma(crate::ptx::types::Type::F32, a, b, c2, mods);
+            assert_eq!(fast, fma(F32, a, b, c2, n), "fma-cancel {a:#x} {b:#x}");
+        }
+    }
+
+    #[test]
+    fn nearest_matches_hardware_f64() {
+        let mut rng = Rng(0x0fed_cba9_8765_4321);
+        let n = Dir::Nearest;
+        for _ in 0..50_000 {
+            let (a, b, c) = (rng.bits(F64), rng.bits(F64), rng.bits(F64));
+            let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+            assert_eq!(add(F64, a, b, n), c64(x + y), "add {a:#x} {b:#x}");
+            assert_eq!(mul(F64, a, b, n), c64(x * y), "mul {a:#x} {b:#x}");
+            assert_eq!(div(F64, a, b, n), c64(x / y), "div {a:#x} {b:#x}");
+            assert_eq!(sqrt(F64, a, n), c64(x.sqrt()), "sqrt {a:#x}");
+            assert_eq!(
+                fma(F64, a, b, c, n),
+                c64(x.mul_add(y, z)),
+                "fma {a:#x} {b:#x} {c:#x}"
+            );
+            assert_eq!(convert(F64, F32, a, n), c32(x as f32), "f64->f32 {a:#x}");
+            // Products near 1 so the fma's addend matters.
+            let c2 = c64(-(x * y));
+            assert_eq!(
+                fma(F64, a, b, c2, n),
+                c64(x.mul_add(y, f64::from_bits(c2))),
+                "fma-cancel {a:#x} {b:#x}"
+            );
+        }
+    }
+}

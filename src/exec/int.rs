@@ -40,21 +40,30 @@ pub fn value(v: u64, ty: Type) -> i128 {
     }
 }
 
-/// The `.s32` range clamp of `.sat` (PTX ISA `add`, `sub`, `mad`: "limits the result to
-/// MININT..MAXINT (no overflow)").
+/// The value range of an integer type (`.bN` and `.pred` as unsigned).
 #[inline]
-fn sat_s32(v: i128) -> u64 {
-    mask(
-        v.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as u64,
-        32,
-    )
+pub fn int_range(ty: Type) -> (i128, i128) {
+    let n = ty.bits();
+    if ty.is_signed() {
+        (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
+    } else {
+        (0, (1i128 << n) - 1)
+    }
+}
+
+/// `.sat`: clamp to the type's range, "MININT..MAXINT (no overflow)" (PTX ISA `add`, `sub`,
+/// `mad`; the ISA allows it on `.s32` only).
+#[inline]
+fn saturate(ty: Type, v: i128) -> u64 {
+    let (lo, hi) = int_range(ty);
+    mask(v.clamp(lo, hi) as u64, ty.bits())
 }
 
 /// `add{.sat}.type` (PTX ISA `add` (integer)).
 #[inline]
 pub fn add(ty: Type, a: u64, b: u64, sat: bool) -> u64 {
     if sat {
-        return sat_s32(value(a, ty) + value(b, ty));
+        return saturate(ty, value(a, ty) + value(b, ty));
     }
     mask(a.wrapping_add(b), ty.bits())
 }
@@ -63,7 +72,7 @@ pub fn add(ty: Type, a: u64, b: u64, sat: bool) -> u64 {
 #[inline]
 pub fn sub(ty: Type, a: u64, b: u64, sat: bool) -> u64 {
     if sat {
-        return sat_s32(value(a, ty) - value(b, ty));
+        return saturate(ty, value(a, ty) - value(b, ty));
     }
     mask(a.wrapping_sub(b), ty.bits())
 }
@@ -100,8 +109,8 @@ pub fn mad(ty: Type, part: MulPart, sat: bool, a: u64, b: u64, c: u64) -> u64 {
     match part {
         MulPart::Lo => mask(a.wrapping_mul(b).wrapping_add(c), n),
         MulPart::Hi if sat => {
-            let hi = i128::from(sext((full_product(ty, a, b) >> n) as u64, n));
-            sat_s32(hi + value(c, ty))
+            let hi = value((full_product(ty, a, b) >> n) as u64, ty);
+            saturate(ty, hi + value(c, ty))
         }
         MulPart::Hi => mask(((full_product(ty, a, b) >> n) as u64).wrapping_add(c), n),
         MulPart::Wide => mask((full_product(ty, a, b) as u64).wrapping_add(c), 2 * n),
@@ -138,8 +147,9 @@ pub fn mul24(ty: Type, hi: bool, a: u64, b: u64) -> u64 {
 #[inline]
 pub fn mad24(ty: Type, hi: bool, sat: bool, a: u64, b: u64, c: u64) -> u64 {
     if sat {
-        let part = i128::from(sext(mul24(ty, hi, a, b), 32));
-        return sat_s32(part + value(c, Type::S32));
+        let t32 = if ty.is_signed() { Type::S32 } else { Type::U32 };
+        let part = value(mul24(ty, hi, a, b), t32);
+        return saturate(t32, part + value(c, t32));
     }
     mask(mul24(ty, hi, a, b).wrapping_add(c), 32)
 }
