@@ -12,6 +12,8 @@ pub mod launch;
 pub mod mem;
 pub mod ptx;
 pub mod run;
+pub mod sim;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -9,6 +9,7 @@ use crate::exec::functional::{run_functional, FunctionalOptions, FunctionalStats
 use crate::exec::{GlobalMemory, KernelImage, RunError};
 use crate::launch::{LaunchError, LaunchFlags};
 use crate::ptx::{self, Program, PtxError};
+use crate::sim::{Sim, Status};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -125,6 +126,15 @@ pub struct Report {
     pub thread_instructions: u64,
     /// The final contents of the buffers asked for, by argument index.
     pub buffers: BTreeMap<String, Vec<serde_json::Value>>,
+    /// Timing runs: thread instructions per cycle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipc: Option<f64>,
+    /// Timing runs: scheduler-cycles without issue, by stall reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stalls: Option<BTreeMap<String, u64>>,
+    /// Timing runs: SIMT stack statistics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simt: Option<crate::sim::SimtStats>,
 }
 
 impl Prepared {
@@ -159,43 +169,86 @@ impl Prepared {
             Ok(stats) => (stats, None),
             Err(e) => (FunctionalStats::default(), Some(e.to_string())),
         };
-        let image = &self.image;
-        Report {
-            kernel: image.func().name.clone(),
-            grid: [image.grid.x, image.grid.y, image.grid.z],
-            block: [image.block.x, image.block.y, image.block.z],
-            completed: error.is_none(),
-            error,
-            cycles: 0,
-            warp_instructions: stats.warp_instructions,
-            thread_instructions: stats.thread_instructions,
-            buffers: dumps
-                .iter()
-                .map(|&i| (i.to_string(), self.buffer_values(i)))
-                .collect(),
-        }
+        let mut report = base_report(&self.image, &self.global, error, dumps);
+        report.warp_instructions = stats.warp_instructions;
+        report.thread_instructions = stats.thread_instructions;
+        report
     }
 
     /// The raw little-endian bytes of buffer argument `index`.
     pub fn buffer_bytes(&self, index: usize) -> Option<Vec<u8>> {
-        let b = self.image.buffers.iter().find(|b| b.index == index)?;
-        self.global.read_bytes(b.base, b.count * b.elem.size()).ok()
+        buffer_bytes(&self.image, &self.global, index)
     }
 
     /// Buffer argument `index` as JSON numbers.
     pub fn buffer_values(&self, index: usize) -> Vec<serde_json::Value> {
-        let Some(b) = self.image.buffers.iter().find(|b| b.index == index) else {
-            return Vec::new();
-        };
-        let bytes = self.buffer_bytes(index).unwrap_or_default();
-        (0..b.count)
-            .map(|i| match b.elem.read(&bytes, i) {
-                crate::launch::Number::Int(v) => match i64::try_from(v) {
-                    Ok(small) => serde_json::Value::from(small),
-                    Err(_) => serde_json::Value::from(v as u64),
-                },
-                crate::launch::Number::Float(v) => serde_json::Value::from(v),
-            })
-            .collect()
+        buffer_values(&self.image, &self.global, index)
     }
+
+    /// Checks `--dump` indices, then builds the timing simulation of this launch.
+    pub fn into_sim(self, dumps: &[usize]) -> Result<Sim, InputError> {
+        self.check_dumps(dumps)?;
+        Sim::new(self).map_err(|why| InputError::Launch(LaunchError::Mismatch { why }))
+    }
+}
+
+/// The report of a timing simulation (completed or not).
+pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
+    let error = match sim.status() {
+        Status::Completed => None,
+        Status::Failed(e) => Some(e.to_string()),
+        Status::Running => Some("the simulation has not finished".to_string()),
+    };
+    let stats = sim.stats();
+    let mut report = base_report(sim.image(), sim.global(), error, dumps);
+    report.cycles = stats.cycles;
+    report.warp_instructions = stats.warp_instructions;
+    report.thread_instructions = stats.thread_instructions;
+    report.ipc = Some(stats.ipc);
+    report.stalls = Some(stats.stalls);
+    report.simt = Some(stats.simt);
+    report
+}
+
+fn base_report(image: &KernelImage, global: &GlobalMemory, error: Option<String>, dumps: &[usize]) -> Report {
+    Report {
+        kernel: image.func().name.clone(),
+        grid: [image.grid.x, image.grid.y, image.grid.z],
+        block: [image.block.x, image.block.y, image.block.z],
+        completed: error.is_none(),
+        error,
+        cycles: 0,
+        warp_instructions: 0,
+        thread_instructions: 0,
+        buffers: dumps
+            .iter()
+            .map(|&i| (i.to_string(), buffer_values(image, global, i)))
+            .collect(),
+        ipc: None,
+        stalls: None,
+        simt: None,
+    }
+}
+
+/// The raw little-endian bytes of buffer argument `index`.
+pub fn buffer_bytes(image: &KernelImage, global: &GlobalMemory, index: usize) -> Option<Vec<u8>> {
+    let b = image.buffers.iter().find(|b| b.index == index)?;
+    global.read_bytes(b.base, b.count * b.elem.size()).ok()
+}
+
+/// Buffer argument `index` as JSON numbers.
+pub fn buffer_values(image: &KernelImage, global: &GlobalMemory, index: usize) -> Vec<serde_json::Value> {
+    let Some(b) = image.buffers.iter().find(|b| b.index == index) else {
+        return Vec::new();
+    };
+    let bytes = buffer_bytes(image, global, index).unwrap_or_default();
+    (0..b.count)
+        .map(|i| match b.elem.read(&bytes, i) {
+            crate::launch::Number::Int(v) => match i64::try_from(v) {
+                Ok(small) => serde_json::Value::from(small),
+                Err(_) => serde_json::Value::from(v as u64),
+            },
+            crate::launch::Number::Float(v) => serde_json::Value::from(v),
+        })
+        .collect()
 }

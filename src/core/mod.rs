@@ -1,6 +1,17 @@
-//! The SIMT core (book chapter 3): the structures of one streaming multiprocessor.
+//! The SIMT core (book chapter 3): the structures of one streaming multiprocessor and the SM
+//! that steps them cycle by cycle.
 
 pub mod barrier;
+pub mod decode;
+pub mod ldst_unit;
+pub mod operand_collector;
+pub mod scheduler;
+pub mod scoreboard;
 pub mod simt_stack;
+pub mod sm;
+pub mod stall;
+pub mod units;
+pub mod warp_slot;
 
 pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};
+pub use stall::WarpCycle;

@@ -24,7 +24,7 @@ pub mod int;
 mod memory_ops;
 pub mod space;
 pub mod warp;
-mod warp_ops;
+pub mod warp_ops;
 
 pub use alu::{atomic, eval, LaneOut};
 pub use fault::{Fault, FaultKind, RunError};

@@ -189,7 +189,7 @@ pub(super) fn barrier(
 
 /// Writes a completed `bar.red`'s result into one warp: `popc` the count of true predicates
 /// over the CTA, `and`/`or` whether all/any were true.
-pub(super) fn finish_reduction(
+pub fn finish_reduction(
     env: &Env,
     warp: &mut WarpState,
     red: &BarrierReduction,

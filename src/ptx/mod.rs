@@ -16,6 +16,7 @@ pub mod decode;
 pub mod error;
 pub mod ir;
 pub mod lexer;
+pub mod liveness;
 pub mod literal;
 pub mod loader;
 pub mod operands;

@@ -7,7 +7,10 @@ use super::EXIT_BAD_INPUT;
 use clap::Args;
 use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
-use warpstep::run::{prepare, Report};
+use std::io::Write;
+use warpstep::run::{buffer_bytes, prepare, timing_report, Report, DEFAULT_MAX_CYCLES};
+use warpstep::sim::Sim;
+use warpstep::trace::issue_line;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -47,6 +50,9 @@ pub struct RunArgs {
     /// Write buffer argument I's final contents to PATH, raw little-endian (repeatable).
     #[arg(long = "dump-file", value_name = "I=PATH")]
     dump_files: Vec<String>,
+    /// Write one JSON line per issued instruction to PATH (timing runs).
+    #[arg(long, value_name = "PATH")]
+    trace: Option<String>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -73,8 +79,8 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
     let overrides = command_line_flags(args)?;
-    if !args.functional {
-        return Err("the timing model is not built yet: run with --functional".into());
+    if args.functional && args.trace.is_some() {
+        return Err("--trace needs a timing run (drop --functional)".into());
     }
     let dump_files = parse_dump_files(&args.dump_files)?;
     let config_for = |source: &str| load_config(source, &[]);
@@ -85,10 +91,20 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     dumps.extend(dump_files.iter().map(|(i, _)| *i));
     dumps.sort_unstable();
     dumps.dedup();
-    let mut report = prepared.run_functional(&dumps).map_err(|e| e.to_string())?;
-    for (index, path) in &dump_files {
-        let bytes = prepared.buffer_bytes(*index).unwrap_or_default();
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+    let (mut report, files) = if args.functional {
+        let report = prepared.run_functional(&dumps).map_err(|e| e.to_string())?;
+        let files = buffer_files(&dump_files, |i| prepared.buffer_bytes(i));
+        (report, files)
+    } else {
+        let max_cycles = prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
+        let mut sim = prepared.into_sim(&dumps).map_err(|e| e.to_string())?;
+        run_timing(&mut sim, max_cycles, args.trace.as_deref())?;
+        let report = timing_report(&sim, &dumps);
+        let files = buffer_files(&dump_files, |i| buffer_bytes(sim.image(), sim.global(), i));
+        (report, files)
+    };
+    for (path, bytes) in files {
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
     }
     report
         .buffers
@@ -175,4 +191,41 @@ fn print_report(report: &Report, json: bool) {
         };
         println!("arg {index}: [{}]{more}", shown.join(", "));
     }
+}
+
+/// The bytes to write for each `--dump-file`.
+fn buffer_files(files: &[(usize, String)], bytes: impl Fn(usize) -> Option<Vec<u8>>) -> Vec<(String, Vec<u8>)> {
+    files
+        .iter()
+        .map(|(i, path)| (path.clone(), bytes(*i).unwrap_or_default()))
+        .collect()
+}
+
+/// Runs the timing model to the end or `max_cycles`, streaming the issue trace to `trace`.
+fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(), String> {
+    let mut out = match trace {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("cannot write `{path}`: {e}"))?,
+        )),
+        None => None,
+    };
+    sim.set_tracing(out.is_some());
+    let warp_size = sim.config().core.warp_size;
+    while !sim.finished() {
+        let left = max_cycles.saturating_sub(sim.cycle());
+        if left == 0 {
+            sim.run(max_cycles);
+            break;
+        }
+        sim.run_for(left.min(1 << 16));
+        if let Some(out) = out.as_mut() {
+            for ev in sim.take_trace() {
+                writeln!(out, "{}", issue_line(sim.image().func(), warp_size, &ev)).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    if let Some(mut out) = out {
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }

@@ -1,0 +1,94 @@
+//! The decode stage's view of each instruction (book section 3.2): which unit and collector-unit
+//! pool it uses, its timing, which registers it reads from the banked register file and which it
+//! writes (for the scoreboard), and whether its result comes from a long-latency load. Computed
+//! once per kernel, indexed by PC, so issue looks nothing up by name.
+
+use super::units::{timing_of, UnitKind};
+use crate::config::{OpTiming, UnitsConfig};
+use crate::ptx::{Function, MemAccess, OpClass, RegId, Space};
+
+/// Up to 8 registers, inline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Regs {
+    regs: [u16; 8],
+    len: u8,
+}
+
+impl Regs {
+    fn push(&mut self, r: u16) {
+        if (self.len as usize) < self.regs.len() && !self.as_slice().contains(&r) {
+            self.regs[self.len as usize] = r;
+            self.len += 1;
+        }
+    }
+
+    /// The registers.
+    pub fn as_slice(&self) -> &[u16] {
+        &self.regs[..self.len as usize]
+    }
+
+    /// As register ids.
+    pub fn ids(&self) -> impl Iterator<Item = RegId> + '_ {
+        self.as_slice().iter().map(|&r| RegId(r))
+    }
+}
+
+/// What the SM needs to know about one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decoded {
+    pub unit: UnitKind,
+    pub timing: OpTiming,
+    /// Registers the scoreboard checks: every source (guard and predicates included).
+    pub sources: Regs,
+    /// Registers read through the operand collector (predicates live in a separate file).
+    pub bank_reads: Regs,
+    /// Registers written.
+    pub dests: Regs,
+    /// A global/local load or atomic: its destination is a long-latency result.
+    pub long: bool,
+    /// Uses the shared-memory pipe (for the `mio_throttle` name) rather than global/local.
+    pub shared: bool,
+    pub is_branch: bool,
+}
+
+/// Decodes every instruction of `func`.
+pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
+    func.instrs
+        .iter()
+        .map(|instr| {
+            let class = instr.class();
+            let (unit, timing) = timing_of(&instr.op, class, units);
+            let is_pred = |r: RegId| func.reg(r).is_some_and(|info| info.ty.is_pred());
+            let mut sources = Regs::default();
+            let mut bank_reads = Regs::default();
+            for r in instr.src_regs().as_slice() {
+                sources.push(r.0);
+                if !is_pred(*r) {
+                    bank_reads.push(r.0);
+                }
+            }
+            let mut dests = Regs::default();
+            for r in instr.dst_regs().as_slice() {
+                dests.push(r.0);
+            }
+            let (long, shared) = match class {
+                OpClass::Memory { space, access } => (
+                    matches!(space, Space::Global | Space::Local | Space::Generic)
+                        && matches!(access, MemAccess::Load | MemAccess::Atomic),
+                    space == Space::Shared,
+                ),
+                _ => (false, false),
+            };
+            Decoded {
+                unit,
+                timing,
+                sources,
+                bank_reads,
+                dests,
+                long,
+                shared,
+                is_branch: instr.is_branch(),
+            }
+        })
+        .collect()
+}

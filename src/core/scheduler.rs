@@ -1,0 +1,194 @@
+//! Warp schedulers (MODEL.md section 4; book sections 3.2 and 4.3): each SM has
+//! `schedulers_per_sm` of them; warp slot w belongs to scheduler w % schedulers; each issues at
+//! most one instruction per cycle, trying its warps in the order its policy gives and issuing the
+//! first that can go.
+//!
+//! - `lrr`: loose round robin, starting after the warp issued last.
+//! - `gto`: greedy then oldest: the warp issued last first, then the others oldest first.
+//! - `two_level`: an active set of `active_warps`; a warp whose next instruction waits on a
+//!   long-latency (global/local) load leaves it for the back of the pending FIFO, and pending
+//!   warps enter round-robin; only active warps are tried (Narasiman et al.; GPGPU-Sim
+//!   `two_level_active`).
+
+use crate::config::SchedulerPolicy;
+use std::collections::VecDeque;
+
+/// One warp scheduler.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scheduler {
+    pub id: u32,
+    policy: SchedulerPolicy,
+    /// The warp slots this scheduler owns, ascending.
+    slots: Vec<u32>,
+    last_issued: Option<u32>,
+    /// Two-level: the active set, in round-robin order, and the pending FIFO.
+    active: Vec<u32>,
+    pending: VecDeque<u32>,
+    active_size: usize,
+}
+
+impl Scheduler {
+    /// Scheduler `id` of `count`, over `warp_slots` hardware warp slots.
+    pub fn new(id: u32, count: u32, warp_slots: u32, policy: SchedulerPolicy, active_warps: u32) -> Self {
+        Scheduler {
+            id,
+            policy,
+            slots: (0..warp_slots).filter(|w| w % count == id).collect(),
+            last_issued: None,
+            active: Vec::new(),
+            pending: VecDeque::new(),
+            active_size: active_warps.max(1) as usize,
+        }
+    }
+
+    /// The slots this scheduler owns.
+    pub fn slots(&self) -> &[u32] {
+        &self.slots
+    }
+
+    /// The two-level active set (empty for the other policies).
+    pub fn active_set(&self) -> &[u32] {
+        &self.active
+    }
+
+    /// The warp issued most recently.
+    pub fn last_issued(&self) -> Option<u32> {
+        self.last_issued
+    }
+
+    /// A warp was launched into `slot` (two-level: it queues as pending).
+    pub fn warp_arrived(&mut self, slot: u32) {
+        if self.policy == SchedulerPolicy::TwoLevel && !self.pending.contains(&slot) && !self.active.contains(&slot) {
+            self.pending.push_back(slot);
+        }
+    }
+
+    /// The warp in `slot` finished: it leaves every set.
+    pub fn warp_left(&mut self, slot: u32) {
+        self.active.retain(|&w| w != slot);
+        self.pending.retain(|&w| w != slot);
+        if self.last_issued == Some(slot) {
+            self.last_issued = None;
+        }
+    }
+
+    /// Two-level: `slot` waits on a long-latency load and leaves the active set.
+    pub fn demote(&mut self, slot: u32) {
+        if self.policy != SchedulerPolicy::TwoLevel {
+            return;
+        }
+        if let Some(i) = self.active.iter().position(|&w| w == slot) {
+            self.active.remove(i);
+            self.pending.push_back(slot);
+        }
+    }
+
+    /// Two-level: fill the active set from the pending FIFO.
+    pub fn refill(&mut self) {
+        while self.policy == SchedulerPolicy::TwoLevel && self.active.len() < self.active_size {
+            match self.pending.pop_front() {
+                Some(w) => self.active.push(w),
+                None => break,
+            }
+        }
+    }
+
+    /// The order to try warps in this cycle. `occupied` says whether a slot holds a live warp;
+    /// `age` gives each slot's launch order (smaller is older).
+    pub fn order(&self, occupied: impl Fn(u32) -> bool, age: impl Fn(u32) -> u64, out: &mut Vec<u32>) {
+        out.clear();
+        match self.policy {
+            SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => {
+                let start = self
+                    .last_issued
+                    .and_then(|l| self.slots.iter().position(|&s| s == l))
+                    .map_or(0, |i| i + 1);
+                let n = self.slots.len();
+                out.extend((0..n).map(|k| self.slots[(start + k) % n]).filter(|&s| occupied(s)));
+            }
+            SchedulerPolicy::Gto => {
+                if let Some(l) = self.last_issued.filter(|&l| occupied(l)) {
+                    out.push(l);
+                }
+                let mut rest: Vec<u32> = self
+                    .slots
+                    .iter()
+                    .copied()
+                    .filter(|&s| occupied(s) && Some(s) != self.last_issued)
+                    .collect();
+                rest.sort_by_key(|&s| (age(s), s));
+                out.extend(rest);
+            }
+            SchedulerPolicy::TwoLevel => {
+                let start = self
+                    .last_issued
+                    .and_then(|l| self.active.iter().position(|&s| s == l))
+                    .map_or(0, |i| i + 1);
+                let n = self.active.len();
+                out.extend((0..n).map(|k| self.active[(start + k) % n]).filter(|&s| occupied(s)));
+            }
+        }
+    }
+
+    /// The scheduler issued from `slot`.
+    pub fn issued(&mut self, slot: u32) {
+        self.last_issued = Some(slot);
+    }
+
+    /// Two-level: whether `slot` is in the active set (other policies: always).
+    pub fn is_active(&self, slot: u32) -> bool {
+        self.policy != SchedulerPolicy::TwoLevel || self.active.contains(&slot)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order(s: &Scheduler, live: &[u32], ages: &[u64]) -> Vec<u32> {
+        let mut out = Vec::new();
+        s.order(|w| live.contains(&w), |w| ages[w as usize], &mut out);
+        out
+    }
+
+    #[test]
+    fn warps_are_split_by_slot_modulo_schedulers() {
+        let s = Scheduler::new(1, 2, 8, SchedulerPolicy::Lrr, 4);
+        assert_eq!(s.slots(), &[1, 3, 5, 7]);
+    }
+
+    #[test]
+    fn lrr_rotates_after_the_last_issued_warp() {
+        let mut s = Scheduler::new(0, 1, 4, SchedulerPolicy::Lrr, 4);
+        let ages = [0, 1, 2, 3];
+        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![0, 1, 2, 3]);
+        s.issued(1);
+        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![2, 3, 0, 1]);
+        assert_eq!(order(&s, &[0, 1, 3], &ages), vec![3, 0, 1]);
+    }
+
+    #[test]
+    fn gto_keeps_the_last_warp_first_then_oldest() {
+        let mut s = Scheduler::new(0, 1, 4, SchedulerPolicy::Gto, 4);
+        let ages = [5, 2, 9, 1];
+        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![3, 1, 0, 2]);
+        s.issued(2);
+        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![2, 3, 1, 0]);
+    }
+
+    #[test]
+    fn two_level_only_tries_the_active_set() {
+        let mut s = Scheduler::new(0, 1, 6, SchedulerPolicy::TwoLevel, 2);
+        for w in 0..6 {
+            s.warp_arrived(w);
+        }
+        s.refill();
+        let ages = [0; 6];
+        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![0, 1]);
+        s.demote(0);
+        s.refill();
+        assert_eq!(s.active_set(), &[1, 2]);
+        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![1, 2]);
+        assert!(!s.is_active(0));
+    }
+}

@@ -1,0 +1,106 @@
+//! The per-warp scoreboard (book section 3.2; MODEL.md section 4): the registers written by
+//! instructions that have issued and not yet written back. An instruction whose sources,
+//! destinations or guard predicate collide with a pending write cannot issue (RAW and WAW
+//! hazards). An optional limit on entries per warp models Coon et al.'s small scoreboards.
+//! Each entry remembers whether its producer is a long-latency (global/local memory) load, so a
+//! stall can be named `long_scoreboard` or `short_scoreboard`.
+
+use crate::ptx::RegId;
+use serde::Serialize;
+
+/// One pending register write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PendingWrite {
+    /// Register number in the kernel's register table.
+    pub reg: u16,
+    /// Produced by a global or local memory load.
+    pub long: bool,
+}
+
+/// One warp's scoreboard.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scoreboard {
+    pending: Vec<PendingWrite>,
+}
+
+/// Why an instruction cannot issue, if the scoreboard holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hazard {
+    /// A register it uses waits for a long-latency load.
+    Long,
+    /// A register it uses waits for another result.
+    Short,
+    /// The warp has as many pending writes as the scoreboard holds.
+    Full,
+}
+
+impl Scoreboard {
+    /// Pending writes, oldest first.
+    pub fn pending(&self) -> &[PendingWrite] {
+        &self.pending
+    }
+
+    /// Whether an instruction reading `srcs` and writing `dsts` may issue; `limit` is the most
+    /// entries per warp (`None`: unlimited).
+    pub fn check(&self, srcs: &[RegId], dsts: &[RegId], limit: Option<u32>) -> Option<Hazard> {
+        let mut hazard = None;
+        for p in &self.pending {
+            let hit = srcs.iter().chain(dsts).any(|r| r.0 == p.reg);
+            if hit {
+                if p.long {
+                    return Some(Hazard::Long);
+                }
+                hazard = Some(Hazard::Short);
+            }
+        }
+        if hazard.is_none() && !dsts.is_empty() {
+            if let Some(max) = limit {
+                if self.pending.len() + dsts.len() > max as usize {
+                    return Some(Hazard::Full);
+                }
+            }
+        }
+        hazard
+    }
+
+    /// An instruction writing `dsts` issued.
+    pub fn reserve(&mut self, dsts: &[RegId], long: bool) {
+        for r in dsts {
+            self.pending.push(PendingWrite { reg: r.0, long });
+        }
+    }
+
+    /// The instruction that wrote `dsts` wrote back: one entry per register is released.
+    pub fn release(&mut self, dsts: &[RegId]) {
+        for r in dsts {
+            if let Some(i) = self.pending.iter().position(|p| p.reg == r.0) {
+                self.pending.remove(i);
+            }
+        }
+    }
+
+    /// True when no write is pending.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_and_waw_hazards_hold_until_writeback() {
+        let mut s = Scoreboard::default();
+        s.reserve(&[RegId(3)], true);
+        s.reserve(&[RegId(4)], false);
+        assert_eq!(s.check(&[RegId(3)], &[RegId(9)], None), Some(Hazard::Long));
+        assert_eq!(s.check(&[RegId(1)], &[RegId(4)], None), Some(Hazard::Short));
+        assert_eq!(s.check(&[RegId(1)], &[RegId(2)], None), None);
+        assert_eq!(s.check(&[RegId(1)], &[RegId(2)], Some(2)), Some(Hazard::Full));
+        s.release(&[RegId(3)]);
+        assert_eq!(s.check(&[RegId(3)], &[], None), None);
+        s.release(&[RegId(4)]);
+        assert!(s.is_empty());
+    }
+}

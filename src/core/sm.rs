@@ -1,0 +1,779 @@
+//! One streaming multiprocessor (book chapter 3; MODEL.md sections 1, 3-6), stepped one cycle at
+//! a time. [`Sm::cycle`] runs the stages in reverse pipeline order, so a value moves one stage
+//! per cycle without double buffering (GPGPU-Sim's order):
+//!
+//! 1. writeback: finished results take the writeback ports (memory first, then the oldest ALU
+//!    result), release the scoreboard and occupy their register bank for the cycle;
+//! 2. execute: the LD/ST unit's MEM0 stage works (the ALU pipelines are timed by their
+//!    latencies);
+//! 3. operand read: the operand collector reads register banks; instructions with every operand
+//!    dispatch to their unit when it accepts;
+//! 4. issue: each scheduler issues at most one instruction from one of its warps (the instruction
+//!    executes functionally at issue, as in GPGPU-Sim); CTA barriers release;
+//! 5. decode: last cycle's fetch enters its warp's I-buffer;
+//! 6. fetch: one instruction for the next warp (round-robin) with I-buffer space.
+
+use super::decode::Decoded;
+use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
+use super::operand_collector::OperandCollector;
+use super::scheduler::Scheduler;
+use super::scoreboard::Hazard;
+use super::stall::WarpCycle;
+use super::units::{Pipeline, UnitKind};
+use super::warp_slot::WarpSlot;
+use super::LaneMask;
+use crate::config::Config;
+use crate::exec::cta::CtaState;
+use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
+use crate::exec::warp_ops::finish_reduction;
+use crate::exec::{Fault, GlobalMemory, KernelImage};
+use crate::ptx::Pc;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What an SM needs from outside for one cycle.
+pub struct SmContext<'a> {
+    pub image: &'a KernelImage,
+    pub decoded: &'a [Decoded],
+    pub reg_masks: &'a [u64],
+    pub global: &'a mut GlobalMemory,
+    pub sms: u32,
+    /// Issue events are appended here when tracing.
+    pub trace: Option<&'a mut Vec<IssueEvent>>,
+}
+
+/// One issued instruction, for `--trace` and the views.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IssueEvent {
+    pub cycle: u64,
+    pub sm: u32,
+    /// Warp slot.
+    pub warp: u32,
+    pub pc: Pc,
+    /// PTX line.
+    pub line: u32,
+    /// Active mask at issue.
+    pub mask: LaneMask,
+    /// The SIMT stack after the instruction: (pc, rpc, mask), bottom first.
+    pub stack: Vec<(Pc, Option<Pc>, LaneMask)>,
+}
+
+/// An issued instruction on its way through the back end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct InFlight {
+    pub tag: u64,
+    /// Warp slot.
+    pub warp: u32,
+    pub pc: Pc,
+    pub unit: UnitKind,
+    /// The cycle it issued.
+    pub issued: u64,
+    /// For memory instructions: what the access costs.
+    pub memory: Option<MemoryCost>,
+}
+
+/// A resident CTA: its functional state and the warp slots its warps occupy.
+#[derive(Debug, Clone)]
+pub struct CtaSlot {
+    pub cta: CtaState,
+    /// Warp slot of each warp of the CTA.
+    pub warp_slots: Vec<u32>,
+    /// Launch order of the CTA in the grid.
+    pub index: u64,
+    /// Resources it holds.
+    pub threads: u32,
+    pub registers: u32,
+    pub shared_bytes: u32,
+}
+
+/// Counters of one SM.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SmStats {
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    /// Scheduler-cycles without an issue, by the reason of the best candidate.
+    pub stalls: BTreeMap<&'static str, u64>,
+    pub divergent_branches: u64,
+    pub max_stack_depth: usize,
+    pub ctas_completed: u64,
+    pub shared_instructions: u64,
+    /// Extra cycles shared accesses spent on bank conflicts.
+    pub bank_conflict_cycles: u64,
+    pub global_requests: u64,
+    /// Register reads refused because a bank was busy.
+    pub register_bank_conflicts: u64,
+}
+
+/// What one scheduler did in a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SchedulerCycle {
+    /// The warp slot issued, if any.
+    pub issued: Option<u32>,
+    /// Why not, if nothing issued (`idle` when the scheduler has no warps).
+    pub stall: WarpCycle,
+}
+
+/// The state of the fetch/decode stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct FetchLatch {
+    pub warp: u32,
+    pub pc: Pc,
+    epoch: u32,
+}
+
+/// Limits and timing the SM reads every cycle, taken from the configuration once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Params {
+    warp_size: u32,
+    passes: u32,
+    ibuffer_entries: usize,
+    scoreboard_limit: Option<u32>,
+    writeback_width: u32,
+    push_order: crate::config::PushOrder,
+    max_threads: u32,
+    max_ctas: u32,
+    registers: u32,
+    shared_bytes: u32,
+}
+
+/// One SM.
+#[derive(Debug, Clone)]
+pub struct Sm {
+    pub id: u32,
+    params: Params,
+    warps: Vec<Option<WarpSlot>>,
+    ctas: Vec<Option<CtaSlot>>,
+    schedulers: Vec<Scheduler>,
+    collector: OperandCollector,
+    /// SP, SFU, DP pipelines (indexed by `pipe_index`).
+    pipelines: Vec<Pipeline>,
+    ldst: LdstUnit,
+    memory: MemoryTiming,
+    in_flight: Vec<InFlight>,
+    fetch_next: u32,
+    latch: Option<FetchLatch>,
+    next_tag: u64,
+    used_threads: u32,
+    used_registers: u32,
+    used_shared: u32,
+    /// Cycles since the last issue while warps were resident.
+    idle_cycles: u64,
+    pub stats: SmStats,
+    /// This cycle: what each scheduler did.
+    scheduler_cycles: Vec<SchedulerCycle>,
+    fault: Option<Box<Fault>>,
+    scratch_order: Vec<u32>,
+    record: AccessRecord,
+}
+
+/// Index of an ALU unit kind in `pipelines`.
+fn pipe_index(kind: UnitKind) -> usize {
+    match kind {
+        UnitKind::Sp => 0,
+        UnitKind::Sfu => 1,
+        UnitKind::Dp => 2,
+        UnitKind::Mem => usize::MAX,
+    }
+}
+
+impl Sm {
+    /// SM `id` of a GPU configured by `config`.
+    pub fn new(id: u32, config: &Config) -> Result<Self, String> {
+        let core = &config.core;
+        let params = Params {
+            warp_size: core.warp_size,
+            passes: (core.warp_size / core.simd_width.max(1)).max(1),
+            ibuffer_entries: core.ibuffer_entries as usize,
+            scoreboard_limit: core.scoreboard_max_entries,
+            writeback_width: config.regfile.writeback_width,
+            push_order: core.push_order,
+            max_threads: core.max_threads_per_sm,
+            max_ctas: core.max_ctas_per_sm,
+            registers: core.registers_per_sm,
+            shared_bytes: config.shmem.size_bytes,
+        };
+        let n = core.schedulers_per_sm;
+        let schedulers = (0..n)
+            .map(|i| Scheduler::new(i, n, core.max_warps_per_sm, core.scheduler, core.active_warps))
+            .collect();
+        let units = &config.units;
+        Ok(Sm {
+            id,
+            params,
+            warps: vec![None; core.max_warps_per_sm as usize],
+            ctas: vec![None; core.max_ctas_per_sm as usize],
+            schedulers,
+            collector: OperandCollector::new(&config.regfile),
+            pipelines: vec![
+                Pipeline::new(UnitKind::Sp, units.sp_units),
+                Pipeline::new(UnitKind::Sfu, units.sfu_units),
+                Pipeline::new(UnitKind::Dp, units.dp_units),
+            ],
+            ldst: LdstUnit::default(),
+            memory: MemoryTiming::new(config)?,
+            in_flight: Vec::new(),
+            fetch_next: 0,
+            latch: None,
+            next_tag: 0,
+            used_threads: 0,
+            used_registers: 0,
+            used_shared: 0,
+            idle_cycles: 0,
+            stats: SmStats::default(),
+            scheduler_cycles: vec![
+                SchedulerCycle {
+                    issued: None,
+                    stall: WarpCycle::Idle
+                };
+                n as usize
+            ],
+            fault: None,
+            scratch_order: Vec::new(),
+            record: AccessRecord::default(),
+        })
+    }
+
+    // ----- CTA placement -----------------------------------------------------------------
+
+    /// Whether a CTA of `threads` threads using `registers` registers and `shared` bytes fits.
+    pub fn fits(&self, threads: u32, registers: u32, shared: u32) -> bool {
+        let warps_needed = threads.div_ceil(self.params.warp_size) as usize;
+        let free_warps = self.warps.iter().filter(|w| w.is_none()).count();
+        self.ctas.iter().any(Option::is_none)
+            && self.ctas.iter().filter(|c| c.is_some()).count() < self.params.max_ctas as usize
+            && free_warps >= warps_needed
+            && self.used_threads + threads <= self.params.max_threads
+            && self.used_registers + registers <= self.params.registers
+            && self.used_shared + shared <= self.params.shared_bytes
+    }
+
+    /// Places a CTA; its warps take the lowest free warp slots. `age_base` numbers its warps for
+    /// GTO's "oldest first".
+    pub fn launch(&mut self, cta: CtaState, index: u64, registers: u32, shared_bytes: u32, age_base: u64) {
+        let Some(cta_slot) = self.ctas.iter().position(Option::is_none) else {
+            return;
+        };
+        let threads = cta.warps.iter().map(|w| w.valid.count_ones()).sum();
+        let mut warp_slots = Vec::with_capacity(cta.warps.len());
+        for (w, state) in cta.warps.iter().enumerate() {
+            let Some(slot) = self.warps.iter().position(Option::is_none) else {
+                break;
+            };
+            let warp = WarpSlot::new(cta_slot as u32, w as u32, age_base + w as u64, state.is_finished());
+            self.warps[slot] = Some(warp);
+            let scheduler = slot % self.schedulers.len();
+            self.schedulers[scheduler].warp_arrived(slot as u32);
+            warp_slots.push(slot as u32);
+        }
+        self.used_threads += threads;
+        self.used_registers += registers;
+        self.used_shared += shared_bytes;
+        self.ctas[cta_slot] = Some(CtaSlot {
+            cta,
+            warp_slots,
+            index,
+            threads,
+            registers,
+            shared_bytes,
+        });
+    }
+
+    /// Whether any CTA is resident.
+    pub fn is_busy(&self) -> bool {
+        self.ctas.iter().any(Option::is_some)
+    }
+
+    // ----- the cycle ---------------------------------------------------------------------
+
+    /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
+    pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
+        if self.fault.is_some() || !self.is_busy() {
+            return;
+        }
+        self.stats.cycles += 1;
+        self.collector.begin_cycle();
+        self.writeback(now, ctx);
+        self.ldst.cycle(now);
+        self.operand_read(now, ctx.decoded);
+        let issued = self.issue(now, ctx);
+        self.release_barriers(ctx);
+        self.decode();
+        self.fetch(ctx);
+        self.retire_finished();
+        self.idle_cycles = if issued || !self.is_busy() { 0 } else { self.idle_cycles + 1 };
+    }
+
+    /// A fault raised this cycle, if any (the SM stops after one).
+    pub fn take_fault(&mut self) -> Option<Box<Fault>> {
+        self.fault.take()
+    }
+
+    /// Cycles since an instruction last issued while CTAs were resident.
+    pub fn idle_cycles(&self) -> u64 {
+        self.idle_cycles
+    }
+
+    fn writeback(&mut self, now: u64, ctx: &SmContext) {
+        let mut ready: Vec<(u8, u64, u64)> = Vec::new();
+        for tag in self.ldst.ready(now) {
+            ready.push((0, 0, tag));
+        }
+        for p in &self.pipelines {
+            for i in p.ready(now) {
+                ready.push((1, i.ready_at, i.tag));
+            }
+        }
+        ready.sort_unstable();
+        let mut ports = self.params.writeback_width;
+        for (_, _, tag) in ready {
+            let Some(pos) = self.in_flight.iter().position(|f| f.tag == tag) else {
+                continue;
+            };
+            let f = self.in_flight[pos];
+            let decoded = &ctx.decoded[f.pc as usize];
+            let writes = !decoded.dests.as_slice().is_empty();
+            if writes {
+                if ports == 0 {
+                    if let Some(w) = self.warps[f.warp as usize].as_mut() {
+                        if w.state != WarpCycle::Issued {
+                            w.state = WarpCycle::WritebackConflict;
+                        }
+                    }
+                    continue;
+                }
+                ports -= 1;
+                for r in decoded.dests.as_slice() {
+                    self.collector.write(f.warp, *r as u32);
+                }
+            }
+            self.retire(pos, decoded);
+        }
+    }
+
+    /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
+    fn retire(&mut self, pos: usize, decoded: &Decoded) {
+        let f = self.in_flight.swap_remove(pos);
+        match f.unit {
+            UnitKind::Mem => self.ldst.retire(f.tag),
+            kind => self.pipelines[pipe_index(kind)].retire(f.tag),
+        }
+        if let Some(w) = self.warps[f.warp as usize].as_mut() {
+            w.scoreboard.release(&decoded.dests.ids().collect::<Vec<_>>());
+            w.in_flight = w.in_flight.saturating_sub(1);
+            if w.branch_pending == Some(f.tag) {
+                w.branch_pending = None;
+            }
+        }
+    }
+
+    fn operand_read(&mut self, now: u64, decoded: &[Decoded]) {
+        self.collector.read_cycle();
+        let ready: Vec<(usize, u64)> = self.collector.ready().map(|r| (r.unit, r.tag)).collect();
+        for (unit, tag) in ready {
+            let Some(f) = self.in_flight.iter().find(|f| f.tag == tag).copied() else {
+                self.collector.release(unit);
+                continue;
+            };
+            let accepted = match (f.unit, f.memory) {
+                (UnitKind::Mem, Some(cost)) if self.ldst.can_accept() => {
+                    self.ldst.accept(tag, &cost);
+                    true
+                }
+                (UnitKind::Mem, _) => false,
+                (kind, _) => {
+                    let timing = decoded[f.pc as usize].timing;
+                    self.pipelines[pipe_index(kind)].accept(now, tag, timing, self.params.passes)
+                }
+            };
+            if accepted {
+                self.collector.release(unit);
+            }
+        }
+    
+    // ----- issue -------------------------------------------------------------------------
+
+    /// Every scheduler tries its warps in policy order and issues the first that can go.
+    /// Returns whether anything issued.
+    fn issue(&mut self, now: u64, ctx: &mut SmContext) -> bool {
+        let mut any = false;
+        for s in 0..self.schedulers.len() {
+            let result = self.issue_one(s, now, ctx);
+            any |= result.issued.is_some();
+            self.scheduler_cycles[s] = result;
+            if result.issued.is_none() && result.stall != WarpCycle::Idle {
+                *self.stats.stalls.entry(result.stall.name()).or_insert(0) += 1;
+            }
+        }
+        any
+    }
+
+    fn issue_one(&mut self, s: usize, now: u64, ctx: &mut SmContext) -> SchedulerCycle {
+        self.schedulers[s].refill();
+        let mut order = std::mem::take(&mut self.scratch_order);
+        {
+            let warps = &self.warps;
+            self.schedulers[s].order(
+                |w| warps[w as usize].as_ref().is_some_and(|x| !x.finished),
+                |w| warps[w as usize].as_ref().map_or(u64::MAX, |x| x.age),
+                &mut order,
+            );
+        }
+        let mut result = SchedulerCycle {
+            issued: None,
+            stall: WarpCycle::Idle,
+        };
+        for &slot in &order {
+            let state = match self.check(slot, ctx.decoded) {
+                Ok(()) if result.issued.is_none() => {
+                    self.issue_warp(slot, now, ctx);
+                    self.schedulers[s].issued(slot);
+                    result.issued = Some(slot);
+                    WarpCycle::Issued
+                }
+                Ok(()) => WarpCycle::NotSelected,
+                Err(reason) => {
+                    if reason == WarpCycle::LongScoreboard {
+                        self.schedulers[s].demote(slot);
+                    }
+                    if result.issued.is_none() && result.stall == WarpCycle::Idle {
+                        result.stall = reason;
+                    }
+                    reason
+                }
+            };
+            if let Some(w) = self.warps[slot as usize].as_mut() {
+                w.state = state;
+            }
+        }
+        for &slot in self.schedulers[s].slots() {
+            if let Some(w) = self.warps[slot as usize].as_mut() {
+                if w.finished {
+                    w.state = if w.in_flight > 0 { WarpCycle::Drain } else { WarpCycle::Idle };
+                } else if !order.contains(&slot) {
+                    w.state = WarpCycle::Inactive;
+                }
+            }
+        }
+        if result.issued.is_none() && result.stall == WarpCycle::Idle && !order.is_empty() {
+            result.stall = WarpCycle::NoInstruction;
+        }
+        self.scratch_order = order;
+        result
+    }
+
+    /// Whether the warp in `slot` can issue its next instruction, or why not.
+    fn check(&self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
+        let Some(w) = self.warps[slot as usize].as_ref() else {
+            return Err(WarpCycle::Idle);
+        };
+        if w.at_barrier {
+            return Err(WarpCycle::Barrier);
+        }
+        let Some(&pc) = w.ibuffer.front() else {
+            return Err(if w.branch_pending.is_some() {
+                WarpCycle::BranchResolving
+            } else {
+                WarpCycle::NoInstruction
+            });
+        };
+        let Some(d) = decoded.get(pc as usize) else {
+            return Err(WarpCycle::NoInstruction);
+        };
+        let srcs: Vec<crate::ptx::RegId> = d.sources.ids().collect();
+        let dsts: Vec<crate::ptx::RegId> = d.dests.ids().collect();
+        match w.scoreboard.check(&srcs, &dsts, self.params.scoreboard_limit) {
+            Some(Hazard::Long) => return Err(WarpCycle::LongScoreboard),
+            Some(Hazard::Short | Hazard::Full) => return Err(WarpCycle::ShortScoreboard),
+            None => {}
+        }
+        if !self.collector.has_free(d.unit) {
+            return Err(match d.unit {
+                UnitKind::Mem if d.shared => WarpCycle::MioThrottle,
+                UnitKind::Mem => WarpCycle::LgThrottle,
+                _ => WarpCycle::MathPipeThrottle,
+            });
+        }
+        Ok(())
+    }
+
+    /// Issues the head instruction of `slot`: executes it, reserves the scoreboard, takes a
+    /// collector unit, and redirects fetch when control flow moved.
+    fn issue_warp(&mut self, slot: u32, now: u64, ctx: &mut SmContext) {
+        let Some(w) = self.warps[slot as usize].as_mut() else {
+            return;
+        };
+        let Some(pc) = w.ibuffer.pop_front() else {
+            return;
+        };
+        let (cta_slot, warp_in_cta) = (w.cta_slot as usize, w.warp_in_cta as usize);
+        let d = ctx.decoded[pc as usize];
+        let Some(cta) = self.ctas[cta_slot].as_mut() else {
+            return;
+        };
+        let env = Env {
+            image: ctx.image,
+            func: ctx.image.func(),
+            ctaid: cta.cta.ctaid,
+            warp_slot: slot,
+            warp_slots: self.warps.len() as u32,
+            sm: self.id,
+            sms: ctx.sms,
+            clock: now,
+            push_order: self.params.push_order,
+            reg_masks: ctx.reg_masks,
+        };
+        let CtaState { shared, warps, barriers, .. } = &mut cta.cta;
+        let mut mem = Memories {
+            global: &mut *ctx.global,
+            shared,
+        };
+        let Some(state) = warps.get_mut(warp_in_cta) else {
+            return;
+        };
+        let done = match execute(&env, &mut mem, state, &mut self.record) {
+            Ok(done) => done,
+            Err(fault) => {
+                self.fault = Some(fault);
+                return;
+            }
+        };
+        if let Flow::Barrier(arrival) = done.flow {
+            barriers.arrive(warp_in_cta as u32, &arrival);
+        }
+        let new_pc = state.simt.pc();
+        let finished = state.is_finished();
+        let depth = state.simt.max_depth();
+        if let Some(trace) = ctx.trace.as_deref_mut() {
+            trace.push(IssueEvent {
+                cycle: now,
+                sm: self.id,
+                warp: slot,
+                pc,
+                line: env.func.instr(pc).map_or(0, |i| i.line),
+                mask: done.active,
+                stack: state.simt.entries().iter().map(|e| (e.pc, e.rpc, e.mask)).collect(),
+            });
+        }
+        let memory = if self.record.valid {
+            let cost = self.memory.cost(&self.record);
+            self.count_memory(&cost);
+            Some(cost)
+        } else {
+            None
+        };
+        let tag = self.next_tag;
+        self.next_tag += 1;
+        self.collector.allocate(d.unit, slot, &d.bank_reads.as_slice().iter().map(|&r| r as u32).collect::<Vec<_>>(), tag);
+        self.in_flight.push(InFlight {
+            tag,
+            warp: slot,
+            pc,
+            unit: d.unit,
+            issued: now,
+            memory,
+        });
+        self.count_issue(&done, depth);
+        let Some(w) = self.warps[slot as usize].as_mut() else {
+            return;
+        };
+        w.in_flight += 1;
+        w.scoreboard.reserve(&d.dests.ids().collect::<Vec<_>>(), d.long);
+        if let Flow::Barrier(arrival) = done.flow {
+            w.at_barrier = arrival.wait;
+        }
+        w.finished = finished;
+        match (finished, new_pc) {
+            (true, _) | (_, None) => w.redirect(pc),
+            (false, Some(next)) => {
+                if d.is_branch {
+                    w.branch_pending = Some(tag);
+                    w.redirect(next);
+                } else if next != pc + 1 {
+                    w.redirect(next);
+                }
+            }
+        }
+    }
+
+    fn count_issue(&mut self, done: &Executed, depth: usize) {
+        self.stats.warp_instructions += 1;
+        self.stats.thread_instructions += done.active.count_ones() as u64;
+        if matches!(done.flow, Flow::Branch(crate::core::BranchOutcome::Divergent)) {
+            self.stats.divergent_branches += 1;
+        }
+        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
+    }
+
+    fn count_memory(&mut self, cost: &MemoryCost) {
+        if cost.shared {
+            self.stats.shared_instructions += 1;
+            self.stats.bank_conflict_cycles += cost.occupancy.saturating_sub(1) as u64;
+        } else {
+            self.stats.global_requests += cost.requests as u64;
+        }
+    }
+
+    /// Completes CTA barriers whose warps have all arrived; writes `bar.red` results.
+    fn release_barriers(&mut self, ctx: &SmContext) {
+        for slot in self.ctas.iter_mut().flatten() {
+            let live = slot.cta.live_warps();
+            let releases = slot.cta.barriers.release_ready(live, self.params.warp_size);
+            for release in releases {
+                for w in &release.warps {
+                    if let Some(&ws) = slot.warp_slots.get(*w as usize) {
+                        if let Some(warp) = self.warps[ws as usize].as_mut() {
+                            warp.at_barrier = false;
+                        }
+                    }
+                }
+                for (w, red) in &release.reductions {
+                    let env = Env {
+                        image: ctx.image,
+                        func: ctx.image.func(),
+                        ctaid: slot.cta.ctaid,
+                        warp_slot: slot.warp_slots.get(*w as usize).copied().unwrap_or(0),
+                        warp_slots: self.warps.len() as u32,
+                        sm: self.id,
+                        sms: ctx.sms,
+                        clock: 0,
+                        push_order: self.params.push_order,
+                        reg_masks: ctx.reg_masks,
+                    };
+                    if let Some(state) = slot.cta.warps.get_mut(*w as usize) {
+                        finish_reduction(&env, state, red, release.true_count, release.lane_count);
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- front end ---------------------------------------------------------------------
+
+    /// Last cycle's fetch enters its warp's I-buffer (unless the warp was redirected since).
+    fn decode(&mut self) {
+        let Some(latch) = self.latch.take() else {
+            return;
+        };
+        let entries = self.params.ibuffer_entries;
+        if let Some(w) = self.warps[latch.warp as usize].as_mut() {
+            if w.epoch == latch.epoch && !w.finished && w.ibuffer.len() < entries {
+                w.ibuffer.push_back(latch.pc);
+            }
+        }
+    }
+
+    /// Fetches one instruction for the next warp, round-robin, that has I-buffer space.
+    fn fetch(&mut self, ctx: &SmContext) {
+        let n = self.warps.len() as u32;
+        let instrs = ctx.decoded.len() as u32;
+        for k in 0..n {
+            let slot = (self.fetch_next + k) % n;
+            let Some(w) = self.warps[slot as usize].as_mut() else {
+                continue;
+            };
+            let can = !w.finished
+                && w.branch_pending.is_none()
+                && w.ibuffer.len() < self.params.ibuffer_entries
+                && w.fetch_pc < instrs;
+            if can {
+                self.latch = Some(FetchLatch {
+                    warp: slot,
+                    pc: w.fetch_pc,
+                    epoch: w.epoch,
+                });
+                w.fetch_pc += 1;
+                self.fetch_next = (slot + 1) % n;
+                return;
+            }
+        }
+    }
+
+    /// Frees the slots of warps that finished and drained, and of CTAs whose warps all left.
+    fn retire_finished(&mut self) {
+        for c in 0..self.ctas.len() {
+            let Some(cta) = self.ctas[c].as_ref() else {
+                continue;
+            };
+            let done = cta.warp_slots.iter().all(|&ws| {
+                self.warps[ws as usize]
+                    .as_ref()
+                    .is_none_or(|w| w.finished && w.in_flight == 0)
+            });
+            if !done || !cta.cta.is_finished() {
+                continue;
+            }
+            let Some(cta) = self.ctas[c].take() else {
+                continue;
+            };
+            for &ws in &cta.warp_slots {
+                self.warps[ws as usize] = None;
+                let s = ws as usize % self.schedulers.len();
+                self.schedulers[s].warp_left(ws);
+            }
+            self.used_threads -= cta.threads;
+            self.used_registers -= cta.registers;
+            self.used_shared -= cta.shared_bytes;
+            self.stats.ctas_completed += 1;
+        }
+    }
+
+    // ----- views -------------------------------------------------------------------------
+
+    /// The warp slots.
+    pub fn warps(&self) -> &[Option<WarpSlot>] {
+        &self.warps
+    }
+
+    /// The CTA slots.
+    pub fn ctas(&self) -> &[Option<CtaSlot>] {
+        &self.ctas
+    }
+
+    /// The schedulers.
+    pub fn schedulers(&self) -> &[Scheduler] {
+        &self.schedulers
+    }
+
+    /// What each scheduler did in the last cycle.
+    pub fn scheduler_cycles(&self) -> &[SchedulerCycle] {
+        &self.scheduler_cycles
+    }
+
+    /// The operand collector.
+    pub fn collector(&self) -> &OperandCollector {
+        &self.collector
+    }
+
+    /// The SP, SFU and DP pipelines.
+    pub fn pipelines(&self) -> &[Pipeline] {
+        &self.pipelines
+    }
+
+    /// The LD/ST unit.
+    pub fn ldst(&self) -> &LdstUnit {
+        &self.ldst
+    }
+
+    /// The memory timing (and the latest shared access's bank grid).
+    pub fn memory(&self) -> &MemoryTiming {
+        &self.memory
+    }
+
+    /// Instructions in flight.
+    pub fn in_flight(&self) -> &[InFlight] {
+        &self.in_flight
+    }
+
+    /// The fetch latch (instruction fetched last cycle, decoded this one).
+    pub fn fetch_latch(&self) -> Option<FetchLatch> {
+        self.latch
+    }
+
+    /// The functional state of the warp in `slot`.
+    pub fn warp_state(&self, slot: u32) -> Option<&crate::exec::warp::WarpState> {
+        let w = self.warps.get(slot as usize)?.as_ref()?;
+        let cta = self.ctas.get(w.cta_slot as usize)?.as_ref()?;
+        cta.cta.warps.get(w.warp_in_cta as usize)
+    }
+}

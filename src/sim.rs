@@ -1,0 +1,313 @@
+//! The whole simulated GPU, stepped one cycle at a time (issue 4; MODEL.md section 1): the SMs,
+//! the CTA dispatcher that places thread blocks on SMs as resources allow (round-robin; blocks run
+//! to completion, no preemption: book section 5.1), and global memory. The browser and the CLI
+//! drive it through [`Sim::step`] and [`Sim::run`]; the views read it through
+//! `crate::snapshot`; it is `Clone`, so checkpoints are plain copies (STYLE.md, "Reverse
+//! stepping").
+//!
+//! Order within a cycle: the dispatcher places at most one CTA per SM, then every SM runs its
+//! cycle in SM order (GPGPU-Sim's `gpgpu_sim::cycle` issues blocks, then cycles the cores).
+
+use crate::config::Config;
+use crate::core::decode::{decode_kernel, Decoded};
+use crate::core::sm::{IssueEvent, Sm, SmContext, SmStats};
+use crate::exec::cta::{cta_index, CtaState};
+use crate::exec::fault::StuckWarp;
+use crate::exec::functional::register_masks;
+use crate::exec::{GlobalMemory, KernelImage, RunError};
+use crate::ptx::liveness::max_live_registers;
+use crate::run::Prepared;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Where a simulation stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    /// Every CTA ran to completion.
+    Completed,
+    /// A fault or a deadlock stopped it.
+    Failed(RunError),
+}
+
+/// Aggregate statistics over the SMs (`warpstep run --json`'s timing fields).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SimStats {
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    /// Thread instructions per cycle.
+    pub ipc: f64,
+    /// Scheduler-cycles without issue, by stall reason.
+    pub stalls: BTreeMap<String, u64>,
+    pub simt: SimtStats,
+}
+
+/// SIMT divergence statistics.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SimtStats {
+    pub max_stack_depth: usize,
+    pub divergent_branches: u64,
+    /// Active lanes / (warp size x warp instructions).
+    pub simd_efficiency: f64,
+}
+
+/// The simulated GPU running one kernel launch.
+#[derive(Debug, Clone)]
+pub struct Sim {
+    config: Rc<Config>,
+    image: Rc<KernelImage>,
+    decoded: Rc<[Decoded]>,
+    reg_masks: Rc<[u64]>,
+    global: GlobalMemory,
+    sms: Vec<Sm>,
+    cycle: u64,
+    next_cta: u64,
+    total_ctas: u64,
+    next_sm: usize,
+    registers_per_cta: u32,
+    status: Status,
+    tracing: bool,
+    trace: Vec<IssueEvent>,
+}
+
+impl Sim {
+    /// A simulation of a prepared launch (see [`crate::run::prepare`]). Fails when one CTA
+    /// cannot fit an SM.
+    pub fn new(prepared: Prepared) -> Result<Sim, String> {
+        let Prepared { config, image, global, .. } = prepared;
+        let func = image.func();
+        let registers_per_thread = max_live_registers(func);
+        let threads = image.threads_per_cta();
+        let registers_per_cta = registers_per_thread * threads;
+        if registers_per_cta > config.core.registers_per_sm {
+            return Err(format!(
+                "a CTA of {threads} threads needs {registers_per_cta} registers ({registers_per_thread} per thread), more than core.registers_per_sm = {}",
+                config.core.registers_per_sm
+            ));
+        }
+        let warps = threads.div_ceil(config.core.warp_size);
+        if warps > config.core.max_warps_per_sm {
+            return Err(format!(
+                "a CTA of {threads} threads needs {warps} warps, more than core.max_warps_per_sm = {}",
+                config.core.max_warps_per_sm
+            ));
+        }
+        let sms = (0..config.num_sms)
+            .map(|i| Sm::new(i, &config))
+            .collect::<Result<Vec<_>, _>>()?;
+        let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
+        let reg_masks: Rc<[u64]> = register_masks(&image).into();
+        Ok(Sim {
+            total_ctas: image.grid.count(),
+            config: Rc::new(config),
+            image: Rc::new(image),
+            decoded,
+            reg_masks,
+            global,
+            sms,
+            cycle: 0,
+            next_cta: 0,
+            next_sm: 0,
+            registers_per_cta,
+            status: Status::Running,
+            tracing: false,
+            trace: Vec::new(),
+        })
+    }
+
+    /// Keeps an [`IssueEvent`] for every issued instruction (see [`Sim::take_trace`]).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The issue events recorded since the last call.
+    pub fn take_trace(&mut self) -> Vec<IssueEvent> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// The cycles simulated so far.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// Whether the run has ended (completed or failed).
+    pub fn finished(&self) -> bool {
+        self.status != Status::Running
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn image(&self) -> &KernelImage {
+        &self.image
+    }
+
+    pub fn global(&self) -> &GlobalMemory {
+        &self.global
+    }
+
+    pub fn sms(&self) -> &[Sm] {
+        &self.sms
+    }
+
+    /// Per-instruction decode information of the kernel.
+    pub fn decoded(&self) -> &[Decoded] {
+        &self.decoded
+    }
+
+    /// One cycle. Does nothing once finished.
+    pub fn step(&mut self) {
+        if self.finished() {
+            return;
+        }
+        self.dispatch_ctas();
+        let now = self.cycle;
+        let mut trace = self.tracing.then_some(&mut self.trace);
+        for sm in &mut self.sms {
+            let mut ctx = SmContext {
+                image: &self.image,
+                decoded: &self.decoded,
+                reg_masks: &self.reg_masks,
+                global: &mut self.global,
+                sms: self.config.num_sms,
+                trace: trace.as_deref_mut(),
+            };
+            sm.cycle(now, &mut ctx);
+        }
+        self.cycle += 1;
+        self.check_end();
+    }
+
+    /// Runs until the kernel ends or `max_cycles` cycles have been simulated in all; returns
+    /// the cycles run by this call.
+    pub fn run(&mut self, max_cycles: u64) -> u64 {
+        let start = self.cycle;
+        while !self.finished() && self.cycle < max_cycles {
+            self.step();
+        }
+        if !self.finished() {
+            self.status = Status::Failed(self.stuck(format!(
+                "the kernel did not finish within {max_cycles} cycles (--max-cycles)"
+            )));
+        }
+        self.cycle - start
+    }
+
+    /// Runs at most `budget` cycles (stopping early when the kernel ends); returns cycles run.
+    pub fn run_for(&mut self, budget: u64) -> u64 {
+        let start = self.cycle;
+        while !self.finished() && self.cycle - start < budget {
+            self.step();
+        }
+        self.cycle - start
+    }
+
+    /// Places waiting CTAs: at most one per SM per cycle, SMs taken round-robin.
+    fn dispatch_ctas(&mut self) {
+        let n = self.sms.len();
+        let threads = self.image.threads_per_cta();
+        let shared = self.image.shared_bytes;
+        for k in 0..n {
+            if self.next_cta >= self.total_ctas {
+                return;
+            }
+            let s = (self.next_sm + k) % n;
+            if !self.sms[s].fits(threads, self.registers_per_cta, shared) {
+                continue;
+            }
+            let index = self.next_cta;
+            let cta = CtaState::new(&self.image, cta_index(self.image.grid, index), self.config.core.warp_size);
+            let age_base = index * 1024;
+            self.sms[s].launch(cta, index, self.registers_per_cta, shared, age_base);
+            self.next_cta += 1;
+            self.next_sm = (s + 1) % n;
+        }
+    }
+
+    fn check_end(&mut self) {
+        for i in 0..self.sms.len() {
+            if let Some(fault) = self.sms[i].take_fault() {
+                self.status = Status::Failed(RunError::Fault(fault));
+                return;
+            }
+        }
+        let deadlock = self.config.core.deadlock_cycles as u64;
+        if self.sms.iter().any(|sm| sm.idle_cycles() >= deadlock) {
+            self.status = Status::Failed(self.stuck(format!(
+                "deadlock: no instruction issued for {deadlock} cycles (core.deadlock_cycles) while warps remain"
+            )));
+            return;
+        }
+        if self.next_cta >= self.total_ctas && self.sms.iter().all(|sm| !sm.is_busy()) {
+            self.status = Status::Completed;
+        }
+    }
+
+    /// A report of every live warp: where it is and what it waits for.
+    fn stuck(&self, reason: String) -> RunError {
+        let func = self.image.func();
+        let mut warps = Vec::new();
+        for sm in &self.sms {
+            for (slot, w) in sm.warps().iter().enumerate() {
+                let Some(w) = w else { continue };
+                if w.finished {
+                    continue;
+                }
+                let Some(state) = sm.warp_state(slot as u32) else { continue };
+                let cta = sm.ctas()[w.cta_slot as usize].as_ref().map_or([0; 3], |c| c.cta.ctaid);
+                let mut report = StuckWarp::describe(func, cta, w.warp_in_cta, state, None);
+                report.waiting_for = Some(format!("{} (SM {}, warp slot {slot})", w.state.name(), sm.id));
+                warps.push(report);
+            }
+        }
+        RunError::Stuck { reason, warps }
+    }
+
+    /// Statistics so far, summed over the SMs.
+    pub fn stats(&self) -> SimStats {
+        let mut total = SmStats::default();
+        for sm in &self.sms {
+            let s = &sm.stats;
+            total.warp_instructions += s.warp_instructions;
+            total.thread_instructions += s.thread_instructions;
+            total.divergent_branches += s.divergent_branches;
+            total.max_stack_depth = total.max_stack_depth.max(s.max_stack_depth);
+            for (k, v) in &s.stalls {
+                *total.stalls.entry(k).or_insert(0) += v;
+            }
+        }
+        let lanes = self.config.core.warp_size as f64 * total.warp_instructions as f64;
+        SimStats {
+            cycles: self.cycle,
+            warp_instructions: total.warp_instructions,
+            thread_instructions: total.thread_instructions,
+            ipc: ratio(total.thread_instructions as f64, self.cycle as f64),
+            stalls: total.stalls.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            simt: SimtStats {
+                max_stack_depth: total.max_stack_depth,
+                divergent_branches: total.divergent_branches,
+                simd_efficiency: ratio(total.thread_instructions as f64, lanes),
+            },
+        }
+    }
+
+    /// Global memory after the run (for reading buffers back).
+    pub fn into_global(self) -> GlobalMemory {
+        self.global
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        0.0
+    } else {
+        a / b
+    }
+}
