@@ -210,7 +210,12 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report
 }
 
-fn base_report(image: &KernelImage, global: &GlobalMemory, error: Option<String>, dumps: &[usize]) -> Report {
+fn base_report(
+    image: &KernelImage,
+    global: &GlobalMemory,
+    error: Option<String>,
+    dumps: &[usize],
+) -> Report {
     Report {
         kernel: image.func().name.clone(),
         grid: [image.grid.x, image.grid.y, image.grid.z],
@@ -237,7 +242,11 @@ pub fn buffer_bytes(image: &KernelImage, global: &GlobalMemory, index: usize) ->
 }
 
 /// Buffer argument `index` as JSON numbers.
-pub fn buffer_values(image: &KernelImage, global: &GlobalMemory, index: usize) -> Vec<serde_json::Value> {
+pub fn buffer_values(
+    image: &KernelImage,
+    global: &GlobalMemory,
+    index: usize,
+) -> Vec<serde_json::Value> {
     let Some(b) = image.buffers.iter().find(|b| b.index == index) else {
         return Vec::new();
     };

@@ -76,7 +76,12 @@ impl Sim {
     /// A simulation of a prepared launch (see [`crate::run::prepare`]). Fails when one CTA
     /// cannot fit an SM.
     pub fn new(prepared: Prepared) -> Result<Sim, String> {
-        let Prepared { config, image, global, .. } = prepared;
+        let Prepared {
+            config,
+            image,
+            global,
+            ..
+        } = prepared;
         let func = image.func();
         let registers_per_thread = max_live_registers(func);
         let threads = image.threads_per_cta();
@@ -223,7 +228,11 @@ impl Sim {
                 continue;
             }
             let index = self.next_cta;
-            let cta = CtaState::new(&self.image, cta_index(self.image.grid, index), self.config.core.warp_size);
+            let cta = CtaState::new(
+                &self.image,
+                cta_index(self.image.grid, index),
+                self.config.core.warp_size,
+            );
             let age_base = index * 1024;
             self.sms[s].launch(cta, index, self.registers_per_cta, shared, age_base);
             self.next_cta += 1;
@@ -260,10 +269,18 @@ impl Sim {
                 if w.finished {
                     continue;
                 }
-                let Some(state) = sm.warp_state(slot as u32) else { continue };
-                let cta = sm.ctas()[w.cta_slot as usize].as_ref().map_or([0; 3], |c| c.cta.ctaid);
+                let Some(state) = sm.warp_state(slot as u32) else {
+                    continue;
+                };
+                let cta = sm.ctas()[w.cta_slot as usize]
+                    .as_ref()
+                    .map_or([0; 3], |c| c.cta.ctaid);
                 let mut report = StuckWarp::describe(func, cta, w.warp_in_cta, state, None);
-                report.waiting_for = Some(format!("{} (SM {}, warp slot {slot})", w.state.name(), sm.id));
+                report.waiting_for = Some(format!(
+                    "{} (SM {}, warp slot {slot})",
+                    w.state.name(),
+                    sm.id
+                ));
                 warps.push(report);
             }
         }
@@ -289,7 +306,11 @@ impl Sim {
             warp_instructions: total.warp_instructions,
             thread_instructions: total.thread_instructions,
             ipc: ratio(total.thread_instructions as f64, self.cycle as f64),
-            stalls: total.stalls.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            stalls: total
+                .stalls
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
             simt: SimtStats {
                 max_stack_depth: total.max_stack_depth,
                 divergent_branches: total.divergent_branches,

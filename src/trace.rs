@@ -47,7 +47,11 @@ pub fn issue_line(func: &Function, warp_size: u32, ev: &IssueEvent) -> String {
             Some(EXIT_PC) => "\"exit\"".to_string(),
             Some(r) => r.to_string(),
         };
-        let _ = write!(out, r#"{{"pc":{pc},"rpc":{rpc},"mask":"{}"}}"#, mask_text(*mask, warp_size));
+        let _ = write!(
+            out,
+            r#"{{"pc":{pc},"rpc":{rpc},"mask":"{}"}}"#,
+            mask_text(*mask, warp_size)
+        );
     }
     out.push_str("]}");
     out

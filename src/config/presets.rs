@@ -108,6 +108,7 @@ pub(super) fn fermi() -> Config {
                 dp: 0,
                 mem: 2,
             }, // mem: default 2
+            collector_read_ports: 1,     // GPGPU-Sim: one bank per collector unit per cycle
             writeback_width: 2,          // EX_WB width in -gpgpu_pipeline_widths
         },
         units: fermi_units(),
@@ -389,6 +390,7 @@ pub(super) fn teaching() -> Config {
             dp: 0,
             mem: 1,
         },
+        collector_read_ports: 1,
         writeback_width: 1,
     };
     c.units = teaching_units();

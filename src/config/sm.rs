@@ -124,6 +124,11 @@ pub struct RegFileConfig {
     pub layout: RegLayout,
     /// Collector units per unit type.
     pub collector_units: CollectorUnits,
+    /// Operands one collector unit may receive from the banks per cycle. 1 as GPGPU-Sim, whose
+    /// arbiter (`opndcoll_rfu_t::arbiter_t::allocate_reads`) matches each collector unit to at
+    /// most one bank per cycle (book Fig. 3.17); 3 or more models the single staging register of
+    /// the naive design, which takes all of `mad`'s operands in one cycle (book Figs. 3.12, 3.14).
+    pub collector_read_ports: u32,
     /// Results written back per cycle; excess results wait (MODEL.md section 6; GPGPU-Sim EX_WB
     /// pipeline width).
     pub writeback_width: u32,

@@ -39,6 +39,7 @@ const RULES: &[(&str, Rule)] = &[
     ("regfile.reg_banks", Range(1, 64)),
     ("regfile.collector_units.dp", Range(0, 64)),
     ("regfile.collector_units.*", Range(1, 64)),
+    ("regfile.collector_read_ports", Range(1, 8)),
     ("regfile.writeback_width", Range(1, 8)),
     ("units.dp_units", Range(0, 8)),
     ("units.ldst_units", Range(1, 4)),

@@ -32,6 +32,17 @@ pub struct MemoryCost {
     pub requests: u32,
 }
 
+impl MemoryCost {
+    /// A memory instruction that accesses nothing (a fence, or every lane's guard false).
+    pub const FENCE: MemoryCost = MemoryCost {
+        occupancy: 1,
+        latency: 1,
+        shared: false,
+        degree: 0,
+        requests: 0,
+    };
+}
+
 /// The cost model behind the LD/ST unit: the shared-memory banks, and the placeholder for the
 /// global memory path.
 #[derive(Debug, Clone)]
@@ -51,7 +62,11 @@ impl MemoryTiming {
         let s = &config.shmem;
         let banks = SharedBanks::new(s.banks, s.bank_width, &s.hash, s.broadcast, s.warp_parts)
             .map_err(|e| e.to_string())?;
-        let hash_latency = if s.hash.is_configurable() { s.hash_latency } else { 0 };
+        let hash_latency = if s.hash.is_configurable() {
+            s.hash_latency
+        } else {
+            0
+        };
         Ok(MemoryTiming {
             banks,
             shared_latency: s.latency + hash_latency,
@@ -89,9 +104,11 @@ impl MemoryTiming {
 
     fn shared_cost(&mut self, record: &AccessRecord, mask: LaneMask) -> MemoryCost {
         if record.access == Some(MemAccess::Atomic) {
-            self.banks.atomic_into(&record.addrs, mask, &mut self.scratch);
+            self.banks
+                .atomic_into(&record.addrs, mask, &mut self.scratch);
         } else {
-            self.banks.access_into(&record.addrs, mask, &mut self.scratch);
+            self.banks
+                .access_into(&record.addrs, mask, &mut self.scratch);
         }
         MemoryCost {
             occupancy: self.scratch.cycles.max(1),
@@ -187,7 +204,10 @@ impl LdstUnit {
 
     /// Accesses whose data is ready in cycle `now`, oldest first.
     pub fn ready(&self, now: u64) -> impl Iterator<Item = u64> + '_ {
-        self.in_flight.iter().filter(move |(_, at)| *at <= now).map(|(t, _)| *t)
+        self.in_flight
+            .iter()
+            .filter(move |(_, at)| *at <= now)
+            .map(|(t, _)| *t)
     }
 
     /// Accesses in flight behind MEM0: (tag, ready cycle).
@@ -219,7 +239,10 @@ mod tests {
     #[test]
     fn coalescing_counts_segments() {
         let consecutive: Vec<u64> = (0..32).map(|i| 0x1000 + 4 * i).collect();
-        assert_eq!(segments(&record(4, consecutive.clone()), u32::MAX as u64), 1);
+        assert_eq!(
+            segments(&record(4, consecutive.clone()), u32::MAX as u64),
+            1
+        );
         let strided: Vec<u64> = (0..32).map(|i| 0x1000 + 128 * i).collect();
         assert_eq!(segments(&record(4, strided), u32::MAX as u64), 32);
         let misaligned: Vec<u64> = (0..32).map(|i| 0x1004 + 4 * i).collect();

@@ -13,5 +13,7 @@ pub mod stall;
 pub mod units;
 pub mod warp_slot;
 
+pub use operand_collector::{BankActivity, OperandCollector};
 pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};
 pub use stall::WarpCycle;
+pub use units::UnitKind;

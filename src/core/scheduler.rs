@@ -29,7 +29,13 @@ pub struct Scheduler {
 
 impl Scheduler {
     /// Scheduler `id` of `count`, over `warp_slots` hardware warp slots.
-    pub fn new(id: u32, count: u32, warp_slots: u32, policy: SchedulerPolicy, active_warps: u32) -> Self {
+    pub fn new(
+        id: u32,
+        count: u32,
+        warp_slots: u32,
+        policy: SchedulerPolicy,
+        active_warps: u32,
+    ) -> Self {
         Scheduler {
             id,
             policy,
@@ -58,7 +64,10 @@ impl Scheduler {
 
     /// A warp was launched into `slot` (two-level: it queues as pending).
     pub fn warp_arrived(&mut self, slot: u32) {
-        if self.policy == SchedulerPolicy::TwoLevel && !self.pending.contains(&slot) && !self.active.contains(&slot) {
+        if self.policy == SchedulerPolicy::TwoLevel
+            && !self.pending.contains(&slot)
+            && !self.active.contains(&slot)
+        {
             self.pending.push_back(slot);
         }
     }
@@ -95,7 +104,12 @@ impl Scheduler {
 
     /// The order to try warps in this cycle. `occupied` says whether a slot holds a live warp;
     /// `age` gives each slot's launch order (smaller is older).
-    pub fn order(&self, occupied: impl Fn(u32) -> bool, age: impl Fn(u32) -> u64, out: &mut Vec<u32>) {
+    pub fn order(
+        &self,
+        occupied: impl Fn(u32) -> bool,
+        age: impl Fn(u32) -> u64,
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
         match self.policy {
             SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => {
@@ -104,7 +118,11 @@ impl Scheduler {
                     .and_then(|l| self.slots.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
                 let n = self.slots.len();
-                out.extend((0..n).map(|k| self.slots[(start + k) % n]).filter(|&s| occupied(s)));
+                out.extend(
+                    (0..n)
+                        .map(|k| self.slots[(start + k) % n])
+                        .filter(|&s| occupied(s)),
+                );
             }
             SchedulerPolicy::Gto => {
                 if let Some(l) = self.last_issued.filter(|&l| occupied(l)) {
@@ -125,7 +143,11 @@ impl Scheduler {
                     .and_then(|l| self.active.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
                 let n = self.active.len();
-                out.extend((0..n).map(|k| self.active[(start + k) % n]).filter(|&s| occupied(s)));
+                out.extend(
+                    (0..n)
+                        .map(|k| self.active[(start + k) % n])
+                        .filter(|&s| occupied(s)),
+                );
             }
         }
     }

@@ -97,7 +97,10 @@ mod tests {
         assert_eq!(s.check(&[RegId(3)], &[RegId(9)], None), Some(Hazard::Long));
         assert_eq!(s.check(&[RegId(1)], &[RegId(4)], None), Some(Hazard::Short));
         assert_eq!(s.check(&[RegId(1)], &[RegId(2)], None), None);
-        assert_eq!(s.check(&[RegId(1)], &[RegId(2)], Some(2)), Some(Hazard::Full));
+        assert_eq!(
+            s.check(&[RegId(1)], &[RegId(2)], Some(2)),
+            Some(Hazard::Full)
+        );
         s.release(&[RegId(3)]);
         assert_eq!(s.check(&[RegId(3)], &[], None), None);
         s.release(&[RegId(4)]);

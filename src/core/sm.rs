@@ -195,7 +195,15 @@ impl Sm {
         };
         let n = core.schedulers_per_sm;
         let schedulers = (0..n)
-            .map(|i| Scheduler::new(i, n, core.max_warps_per_sm, core.scheduler, core.active_warps))
+            .map(|i| {
+                Scheduler::new(
+                    i,
+                    n,
+                    core.max_warps_per_sm,
+                    core.scheduler,
+                    core.active_warps,
+                )
+            })
             .collect();
         let units = &config.units;
         Ok(Sm {
@@ -250,7 +258,14 @@ impl Sm {
 
     /// Places a CTA; its warps take the lowest free warp slots. `age_base` numbers its warps for
     /// GTO's "oldest first".
-    pub fn launch(&mut self, cta: CtaState, index: u64, registers: u32, shared_bytes: u32, age_base: u64) {
+    pub fn launch(
+        &mut self,
+        cta: CtaState,
+        index: u64,
+        registers: u32,
+        shared_bytes: u32,
+        age_base: u64,
+    ) {
         let Some(cta_slot) = self.ctas.iter().position(Option::is_none) else {
             return;
         };
@@ -260,7 +275,12 @@ impl Sm {
             let Some(slot) = self.warps.iter().position(Option::is_none) else {
                 break;
             };
-            let warp = WarpSlot::new(cta_slot as u32, w as u32, age_base + w as u64, state.is_finished());
+            let warp = WarpSlot::new(
+                cta_slot as u32,
+                w as u32,
+                age_base + w as u64,
+                state.is_finished(),
+            );
             self.warps[slot] = Some(warp);
             let scheduler = slot % self.schedulers.len();
             self.schedulers[scheduler].warp_arrived(slot as u32);
@@ -301,7 +321,11 @@ impl Sm {
         self.decode();
         self.fetch(ctx);
         self.retire_finished();
-        self.idle_cycles = if issued || !self.is_busy() { 0 } else { self.idle_cycles + 1 };
+        self.idle_cycles = if issued || !self.is_busy() {
+            0
+        } else {
+            self.idle_cycles + 1
+        };
     }
 
     /// A fault raised this cycle, if any (the SM stops after one).
@@ -334,7 +358,12 @@ impl Sm {
             let decoded = &ctx.decoded[f.pc as usize];
             let writes = !decoded.dests.as_slice().is_empty();
             if writes {
-                if ports == 0 {
+                let banks_free = decoded
+                    .dests
+                    .as_slice()
+                    .iter()
+                    .all(|&r| self.collector.can_write(f.warp, r as u32));
+                if ports == 0 || !banks_free {
                     if let Some(w) = self.warps[f.warp as usize].as_mut() {
                         if w.state != WarpCycle::Issued {
                             w.state = WarpCycle::WritebackConflict;
@@ -344,7 +373,8 @@ impl Sm {
                 }
                 ports -= 1;
                 for r in decoded.dests.as_slice() {
-                    self.collector.write(f.warp, *r as u32);
+                    // Two destinations in one bank: the second write shares the cycle.
+                    let _ = self.collector.write(f.warp, *r as u32);
                 }
             }
             self.retire(pos, decoded);
@@ -359,7 +389,8 @@ impl Sm {
             kind => self.pipelines[pipe_index(kind)].retire(f.tag),
         }
         if let Some(w) = self.warps[f.warp as usize].as_mut() {
-            w.scoreboard.release(&decoded.dests.ids().collect::<Vec<_>>());
+            w.scoreboard
+                .release(&decoded.dests.ids().collect::<Vec<_>>());
             w.in_flight = w.in_flight.saturating_sub(1);
             if w.branch_pending == Some(f.tag) {
                 w.branch_pending = None;
@@ -375,13 +406,14 @@ impl Sm {
                 self.collector.release(unit);
                 continue;
             };
-            let accepted = match (f.unit, f.memory) {
-                (UnitKind::Mem, Some(cost)) if self.ldst.can_accept() => {
-                    self.ldst.accept(tag, &cost);
+            let accepted = match f.unit {
+                UnitKind::Mem if self.ldst.can_accept() => {
+                    self.ldst
+                        .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE));
                     true
                 }
-                (UnitKind::Mem, _) => false,
-                (kind, _) => {
+                UnitKind::Mem => false,
+                kind => {
                     let timing = decoded[f.pc as usize].timing;
                     self.pipelines[pipe_index(kind)].accept(now, tag, timing, self.params.passes)
                 }
@@ -390,7 +422,8 @@ impl Sm {
                 self.collector.release(unit);
             }
         }
-    
+    }
+
     // ----- issue -------------------------------------------------------------------------
 
     /// Every scheduler tries its warps in policy order and issues the first that can go.
@@ -449,7 +482,11 @@ impl Sm {
         for &slot in self.schedulers[s].slots() {
             if let Some(w) = self.warps[slot as usize].as_mut() {
                 if w.finished {
-                    w.state = if w.in_flight > 0 { WarpCycle::Drain } else { WarpCycle::Idle };
+                    w.state = if w.in_flight > 0 {
+                        WarpCycle::Drain
+                    } else {
+                        WarpCycle::Idle
+                    };
                 } else if !order.contains(&slot) {
                     w.state = WarpCycle::Inactive;
                 }
@@ -482,7 +519,10 @@ impl Sm {
         };
         let srcs: Vec<crate::ptx::RegId> = d.sources.ids().collect();
         let dsts: Vec<crate::ptx::RegId> = d.dests.ids().collect();
-        match w.scoreboard.check(&srcs, &dsts, self.params.scoreboard_limit) {
+        match w
+            .scoreboard
+            .check(&srcs, &dsts, self.params.scoreboard_limit)
+        {
             Some(Hazard::Long) => return Err(WarpCycle::LongScoreboard),
             Some(Hazard::Short | Hazard::Full) => return Err(WarpCycle::ShortScoreboard),
             None => {}
@@ -523,7 +563,12 @@ impl Sm {
             push_order: self.params.push_order,
             reg_masks: ctx.reg_masks,
         };
-        let CtaState { shared, warps, barriers, .. } = &mut cta.cta;
+        let CtaState {
+            shared,
+            warps,
+            barriers,
+            ..
+        } = &mut cta.cta;
         let mut mem = Memories {
             global: &mut *ctx.global,
             shared,
@@ -552,7 +597,12 @@ impl Sm {
                 pc,
                 line: env.func.instr(pc).map_or(0, |i| i.line),
                 mask: done.active,
-                stack: state.simt.entries().iter().map(|e| (e.pc, e.rpc, e.mask)).collect(),
+                stack: state
+                    .simt
+                    .entries()
+                    .iter()
+                    .map(|e| (e.pc, e.rpc, e.mask))
+                    .collect(),
             });
         }
         let memory = if self.record.valid {
@@ -564,7 +614,16 @@ impl Sm {
         };
         let tag = self.next_tag;
         self.next_tag += 1;
-        self.collector.allocate(d.unit, slot, &d.bank_reads.as_slice().iter().map(|&r| r as u32).collect::<Vec<_>>(), tag);
+        self.collector.allocate(
+            d.unit,
+            slot,
+            &d.bank_reads
+                .as_slice()
+                .iter()
+                .map(|&r| r as u32)
+                .collect::<Vec<_>>(),
+            tag,
+        );
         self.in_flight.push(InFlight {
             tag,
             warp: slot,
@@ -578,7 +637,8 @@ impl Sm {
             return;
         };
         w.in_flight += 1;
-        w.scoreboard.reserve(&d.dests.ids().collect::<Vec<_>>(), d.long);
+        w.scoreboard
+            .reserve(&d.dests.ids().collect::<Vec<_>>(), d.long);
         if let Flow::Barrier(arrival) = done.flow {
             w.at_barrier = arrival.wait;
         }
@@ -599,7 +659,10 @@ impl Sm {
     fn count_issue(&mut self, done: &Executed, depth: usize) {
         self.stats.warp_instructions += 1;
         self.stats.thread_instructions += done.active.count_ones() as u64;
-        if matches!(done.flow, Flow::Branch(crate::core::BranchOutcome::Divergent)) {
+        if matches!(
+            done.flow,
+            Flow::Branch(crate::core::BranchOutcome::Divergent)
+        ) {
             self.stats.divergent_branches += 1;
         }
         self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
@@ -698,7 +761,7 @@ impl Sm {
             let done = cta.warp_slots.iter().all(|&ws| {
                 self.warps[ws as usize]
                     .as_ref()
-                    .is_none_or(|w| w.finished && w.in_flight == 0)
+                    .map_or(true, |w| w.finished && w.in_flight == 0)
             });
             if !done || !cta.cta.is_finished() {
                 continue;

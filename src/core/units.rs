@@ -24,6 +24,11 @@ impl UnitKind {
     /// Every pipeline, in the order the views draw them.
     pub const ALL: [UnitKind; 4] = [UnitKind::Sp, UnitKind::Sfu, UnitKind::Dp, UnitKind::Mem];
 
+    /// Position in [`UnitKind::ALL`] (collector-unit pools are numbered in this order).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// Name for the views.
     pub fn name(self) -> &'static str {
         match self {
@@ -44,7 +49,13 @@ pub fn timing_of(op: &Op, class: OpClass, units: &UnitsConfig) -> (UnitKind, OpT
         UnitKind::Sfu
     };
     match class {
-        OpClass::Memory { .. } => (UnitKind::Mem, OpTiming { latency: 1, interval: 1 }),
+        OpClass::Memory { .. } => (
+            UnitKind::Mem,
+            OpTiming {
+                latency: 1,
+                interval: 1,
+            },
+        ),
         OpClass::Sfu => (UnitKind::Sfu, units.sfu),
         OpClass::Fp64 => (dp_or_sfu, arith(op, &units.fp64)),
         OpClass::Fp32 => (UnitKind::Sp, arith(op, &units.fp32)),
@@ -55,14 +66,19 @@ pub fn timing_of(op: &Op, class: OpClass, units: &UnitsConfig) -> (UnitKind, OpT
         },
         OpClass::IntAlu => (UnitKind::Sp, arith(op, &units.int)),
         OpClass::Other if matches!(op, Op::Shfl { .. }) => (UnitKind::Sp, units.shfl),
-        OpClass::Branch | OpClass::Barrier | OpClass::Exit | OpClass::Other => (UnitKind::Sp, units.other),
+        OpClass::Branch | OpClass::Barrier | OpClass::Exit | OpClass::Other => {
+            (UnitKind::Sp, units.other)
+        }
     }
 }
 
 /// GPGPU-Sim's five arithmetic classes; every other instruction of the type takes `other`-like
 /// timing from the ADD class's fastest sibling (mov, logic, setp, cvt: 1 cycle in GPGPU-Sim).
 fn arith(op: &Op, t: &crate::config::ArithTimings) -> OpTiming {
-    let bump = |o: OpTiming| OpTiming { latency: o.latency + 1, ..o };
+    let bump = |o: OpTiming| OpTiming {
+        latency: o.latency + 1,
+        ..o
+    };
     match op {
         Op::Add { .. } | Op::Sub { .. } => t.add,
         Op::Min { .. } | Op::Max { .. } => t.max,
@@ -71,7 +87,10 @@ fn arith(op: &Op, t: &crate::config::ArithTimings) -> OpTiming {
         Op::Mad { .. } | Op::Fma { .. } => t.mad,
         Op::Mad24 { .. } => bump(t.mad),
         Op::Div { .. } | Op::Rem { .. } => t.div,
-        _ => OpTiming { latency: 1, interval: 1 },
+        _ => OpTiming {
+            latency: 1,
+            interval: 1,
+        },
     }
 }
 
@@ -150,7 +169,10 @@ mod tests {
     #[test]
     fn interval_and_latency_follow_the_book_timing() {
         let mut p = Pipeline::new(UnitKind::Sp, 1);
-        let t = OpTiming { latency: 1, interval: 1 };
+        let t = OpTiming {
+            latency: 1,
+            interval: 1,
+        };
         assert!(p.accept(2, 7, t, 1));
         assert!(!p.can_accept(2));
         assert!(p.can_accept(3));
@@ -164,7 +186,10 @@ mod tests {
     #[test]
     fn a_warp_wider_than_the_simd_width_takes_several_passes() {
         let mut p = Pipeline::new(UnitKind::Sp, 1);
-        let t = OpTiming { latency: 4, interval: 1 };
+        let t = OpTiming {
+            latency: 4,
+            interval: 1,
+        };
         p.accept(0, 1, t, 4);
         assert!(!p.can_accept(3));
         assert!(p.can_accept(4));

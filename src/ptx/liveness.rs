@@ -35,7 +35,11 @@ impl Bits {
         changed
     }
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i * 64 + b))
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            (0..64)
+                .filter(move |b| w >> b & 1 == 1)
+                .map(move |b| i * 64 + b)
+        })
     }
 }
 
@@ -46,7 +50,13 @@ pub fn max_live_registers(func: &Function) -> u32 {
     let slots: Vec<u32> = func
         .regs
         .iter()
-        .map(|r| if r.ty.is_pred() { 0 } else { r.bits().div_ceil(32) })
+        .map(|r| {
+            if r.ty.is_pred() {
+                0
+            } else {
+                r.bits().div_ceil(32)
+            }
+        })
         .collect();
     let blocks = &func.cfg.blocks;
     let mut live_in = vec![Bits::new(n); blocks.len()];
@@ -64,10 +74,10 @@ pub fn max_live_registers(func: &Function) -> u32 {
         }
     }
     let mut best = 0;
-    for b in 0..blocks.len() {
+    for (b, block) in blocks.iter().enumerate() {
         let mut live = live_out(func, b, &live_in, n);
         best = best.max(weight(&live, &slots));
-        for pc in (blocks[b].start..blocks[b].end).rev() {
+        for pc in (block.start..block.end).rev() {
             step(func, pc, &mut live);
             best = best.max(weight(&live, &slots));
         }
@@ -106,7 +116,9 @@ fn index(r: RegId) -> usize {
 }
 
 fn weight(live: &Bits, slots: &[u32]) -> u32 {
-    live.iter().map(|r| slots.get(r).copied().unwrap_or(0)).sum()
+    live.iter()
+        .map(|r| slots.get(r).copied().unwrap_or(0))
+        .sum()
 }
 
 #[cfg(test)]

@@ -103,3 +103,34 @@ impl Rng {
         (self.below(2048) as f32 - 1024.0) / 8.0
     }
 }
+
+/// Runs the timing model to completion (panics on failure) and returns the simulation.
+pub fn run_timing(ptx: &str, flags: &[&str]) -> warpstep::sim::Sim {
+    let p = prepare_flags(ptx, flags);
+    let mut sim = p.into_sim(&[]).unwrap_or_else(|e| panic!("sim: {e}"));
+    sim.run(50_000_000);
+    assert_eq!(
+        sim.status(),
+        &warpstep::sim::Status::Completed,
+        "timing run did not complete"
+    );
+    sim
+}
+
+/// Every buffer argument's bytes after a functional run and after a timing run of the same
+/// launch, which must be equal.
+pub fn assert_timing_matches_functional(ptx: &str, flags: &[&str]) -> warpstep::sim::Sim {
+    let functional = run_ok(ptx, flags);
+    let sim = run_timing(ptx, flags);
+    for b in &functional.image.buffers {
+        let f = functional.buffer_bytes(b.index).expect("functional buffer");
+        let t =
+            warpstep::run::buffer_bytes(sim.image(), sim.global(), b.index).expect("timing buffer");
+        assert!(
+            f == t,
+            "buffer argument {} differs between functional and timing runs",
+            b.index
+        );
+    }
+    sim
+}

@@ -5,9 +5,9 @@
 use super::config_cmd::load_config;
 use super::EXIT_BAD_INPUT;
 use clap::Args;
+use std::io::Write;
 use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
-use std::io::Write;
 use warpstep::run::{buffer_bytes, prepare, timing_report, Report, DEFAULT_MAX_CYCLES};
 use warpstep::sim::Sim;
 use warpstep::trace::issue_line;
@@ -194,7 +194,10 @@ fn print_report(report: &Report, json: bool) {
 }
 
 /// The bytes to write for each `--dump-file`.
-fn buffer_files(files: &[(usize, String)], bytes: impl Fn(usize) -> Option<Vec<u8>>) -> Vec<(String, Vec<u8>)> {
+fn buffer_files(
+    files: &[(usize, String)],
+    bytes: impl Fn(usize) -> Option<Vec<u8>>,
+) -> Vec<(String, Vec<u8>)> {
     files
         .iter()
         .map(|(i, path)| (path.clone(), bytes(*i).unwrap_or_default()))
@@ -220,7 +223,8 @@ fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(),
         sim.run_for(left.min(1 << 16));
         if let Some(out) = out.as_mut() {
             for ev in sim.take_trace() {
-                writeln!(out, "{}", issue_line(sim.image().func(), warp_size, &ev)).map_err(|e| e.to_string())?;
+                writeln!(out, "{}", issue_line(sim.image().func(), warp_size, &ev))
+                    .map_err(|e| e.to_string())?;
             }
         }
     }
