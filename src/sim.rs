@@ -248,9 +248,10 @@ impl Sim {
             }
         }
         let deadlock = self.config.core.deadlock_cycles as u64;
-        if self.sms.iter().any(|sm| sm.idle_cycles() >= deadlock) {
+        let last_progress = self.sms.iter().map(Sm::last_progress).max().unwrap_or(0);
+        if self.cycle.saturating_sub(last_progress) >= deadlock {
             self.status = Status::Failed(self.stuck(format!(
-                "deadlock: no instruction issued for {deadlock} cycles (core.deadlock_cycles) while warps remain"
+                "deadlock: no forward progress for {deadlock} cycles (core.deadlock_cycles): no warp exited, no barrier completed and no store or atomic changed memory while warps remain"
             )));
             return;
         }
@@ -277,7 +278,7 @@ impl Sim {
                     .map_or([0; 3], |c| c.cta.ctaid);
                 let mut report = StuckWarp::describe(func, cta, w.warp_in_cta, state, None);
                 report.waiting_for = Some(format!(
-                    "{} (SM {}, warp slot {slot})",
+                    "last cycle: {} (SM {}, warp slot {slot})",
                     w.state.name(),
                     sm.id
                 ));

@@ -233,6 +233,7 @@ mod tests {
             bytes,
             mask: (1u64 << addrs.len()) - 1,
             addrs,
+            changed: false,
         }
     }
 

@@ -157,8 +157,9 @@ pub struct Sm {
     used_threads: u32,
     used_registers: u32,
     used_shared: u32,
-    /// Cycles since the last issue while warps were resident.
-    idle_cycles: u64,
+    /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
+    /// barrier released or a CTA completed), for deadlock detection.
+    last_progress: u64,
     pub stats: SmStats,
     /// This cycle: what each scheduler did.
     scheduler_cycles: Vec<SchedulerCycle>,
@@ -227,7 +228,7 @@ impl Sm {
             used_threads: 0,
             used_registers: 0,
             used_shared: 0,
-            idle_cycles: 0,
+            last_progress: 0,
             stats: SmStats::default(),
             scheduler_cycles: vec![
                 SchedulerCycle {
@@ -316,16 +317,12 @@ impl Sm {
         self.writeback(now, ctx);
         self.ldst.cycle(now);
         self.operand_read(now, ctx.decoded);
-        let issued = self.issue(now, ctx);
-        self.release_barriers(ctx);
+        let progress = self.issue(now, ctx) | self.release_barriers(ctx);
         self.decode();
         self.fetch(ctx);
-        self.retire_finished();
-        self.idle_cycles = if issued || !self.is_busy() {
-            0
-        } else {
-            self.idle_cycles + 1
-        };
+        if progress | self.retire_finished() {
+            self.last_progress = now;
+        }
     }
 
     /// A fault raised this cycle, if any (the SM stops after one).
@@ -333,9 +330,10 @@ impl Sm {
         self.fault.take()
     }
 
-    /// Cycles since an instruction last issued while CTAs were resident.
-    pub fn idle_cycles(&self) -> u64 {
-        self.idle_cycles
+    /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
+    /// barrier released or a CTA completed). A spin lock keeps issuing without progress.
+    pub fn last_progress(&self) -> u64 {
+        self.last_progress
     }
 
     fn writeback(&mut self, now: u64, ctx: &SmContext) {
@@ -427,12 +425,11 @@ impl Sm {
     // ----- issue -------------------------------------------------------------------------
 
     /// Every scheduler tries its warps in policy order and issues the first that can go.
-    /// Returns whether anything issued.
+    /// Returns whether an issued instruction made forward progress.
     fn issue(&mut self, now: u64, ctx: &mut SmContext) -> bool {
         let mut any = false;
         for s in 0..self.schedulers.len() {
-            let result = self.issue_one(s, now, ctx);
-            any |= result.issued.is_some();
+            let result = self.issue_one(s, now, ctx, &mut any);
             self.scheduler_cycles[s] = result;
             if result.issued.is_none() && result.stall != WarpCycle::Idle {
                 *self.stats.stalls.entry(result.stall.name()).or_insert(0) += 1;
@@ -441,7 +438,13 @@ impl Sm {
         any
     }
 
-    fn issue_one(&mut self, s: usize, now: u64, ctx: &mut SmContext) -> SchedulerCycle {
+    fn issue_one(
+        &mut self,
+        s: usize,
+        now: u64,
+        ctx: &mut SmContext,
+        progress: &mut bool,
+    ) -> SchedulerCycle {
         self.schedulers[s].refill();
         let mut order = std::mem::take(&mut self.scratch_order);
         {
@@ -459,7 +462,7 @@ impl Sm {
         for &slot in &order {
             let state = match self.check(slot, ctx.decoded) {
                 Ok(()) if result.issued.is_none() => {
-                    self.issue_warp(slot, now, ctx);
+                    *progress |= self.issue_warp(slot, now, ctx);
                     self.schedulers[s].issued(slot);
                     result.issued = Some(slot);
                     WarpCycle::Issued
@@ -538,18 +541,19 @@ impl Sm {
     }
 
     /// Issues the head instruction of `slot`: executes it, reserves the scoreboard, takes a
-    /// collector unit, and redirects fetch when control flow moved.
-    fn issue_warp(&mut self, slot: u32, now: u64, ctx: &mut SmContext) {
+    /// collector unit, and redirects fetch when control flow moved. Returns whether it made
+    /// forward progress (changed memory or ended the warp).
+    fn issue_warp(&mut self, slot: u32, now: u64, ctx: &mut SmContext) -> bool {
         let Some(w) = self.warps[slot as usize].as_mut() else {
-            return;
+            return false;
         };
         let Some(pc) = w.ibuffer.pop_front() else {
-            return;
+            return false;
         };
         let (cta_slot, warp_in_cta) = (w.cta_slot as usize, w.warp_in_cta as usize);
         let d = ctx.decoded[pc as usize];
         let Some(cta) = self.ctas[cta_slot].as_mut() else {
-            return;
+            return false;
         };
         let env = Env {
             image: ctx.image,
@@ -574,13 +578,13 @@ impl Sm {
             shared,
         };
         let Some(state) = warps.get_mut(warp_in_cta) else {
-            return;
+            return false;
         };
         let done = match execute(&env, &mut mem, state, &mut self.record) {
             Ok(done) => done,
             Err(fault) => {
                 self.fault = Some(fault);
-                return;
+                return false;
             }
         };
         if let Flow::Barrier(arrival) = done.flow {
@@ -605,6 +609,7 @@ impl Sm {
                     .collect(),
             });
         }
+        let changed_memory = self.record.valid && self.record.changed;
         let memory = if self.record.valid {
             let cost = self.memory.cost(&self.record);
             self.count_memory(&cost);
@@ -634,8 +639,9 @@ impl Sm {
         });
         self.count_issue(&done, depth);
         let Some(w) = self.warps[slot as usize].as_mut() else {
-            return;
+            return false;
         };
+        let progress = changed_memory || (finished && !w.finished);
         w.in_flight += 1;
         w.scoreboard
             .reserve(&d.dests.ids().collect::<Vec<_>>(), d.long);
@@ -654,6 +660,7 @@ impl Sm {
                 }
             }
         }
+        progress
     }
 
     fn count_issue(&mut self, done: &Executed, depth: usize) {
@@ -677,12 +684,15 @@ impl Sm {
         }
     }
 
-    /// Completes CTA barriers whose warps have all arrived; writes `bar.red` results.
-    fn release_barriers(&mut self, ctx: &SmContext) {
+    /// Completes CTA barriers whose warps have all arrived; writes `bar.red` results. Returns
+    /// whether any barrier completed.
+    fn release_barriers(&mut self, ctx: &SmContext) -> bool {
+        let mut any = false;
         for slot in self.ctas.iter_mut().flatten() {
             let live = slot.cta.live_warps();
             let releases = slot.cta.barriers.release_ready(live, self.params.warp_size);
             for release in releases {
+                any = true;
                 for w in &release.warps {
                     if let Some(&ws) = slot.warp_slots.get(*w as usize) {
                         if let Some(warp) = self.warps[ws as usize].as_mut() {
@@ -709,6 +719,7 @@ impl Sm {
                 }
             }
         }
+        any
     }
 
     // ----- front end ---------------------------------------------------------------------
@@ -753,7 +764,9 @@ impl Sm {
     }
 
     /// Frees the slots of warps that finished and drained, and of CTAs whose warps all left.
-    fn retire_finished(&mut self) {
+    /// Returns whether a CTA completed.
+    fn retire_finished(&mut self) -> bool {
+        let mut any = false;
         for c in 0..self.ctas.len() {
             let Some(cta) = self.ctas[c].as_ref() else {
                 continue;
@@ -778,7 +791,9 @@ impl Sm {
             self.used_registers -= cta.registers;
             self.used_shared -= cta.shared_bytes;
             self.stats.ctas_completed += 1;
+            any = true;
         }
+        any
     }
 
     // ----- views -------------------------------------------------------------------------

@@ -110,6 +110,9 @@ pub struct AccessRecord {
     pub mask: LaneMask,
     /// Address (within `space`) per lane; only lanes in `mask` are meaningful.
     pub addrs: Vec<u64>,
+    /// Whether the instruction changed a value in memory (a store, or an atomic whose new value
+    /// differs from the old): the forward progress a spin lock never makes (MODEL.md section 3).
+    pub changed: bool,
 }
 
 /// Executes the instruction at the warp's PC.

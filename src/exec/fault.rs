@@ -109,6 +109,8 @@ pub struct StuckWarp {
     pub mask: String,
     /// SIMT stack depth.
     pub stack_depth: usize,
+    /// The SIMT stack, bottom first, as `pc->rpc mask` entries.
+    pub stack: String,
     /// What it waits for (`barrier 0`), if anything.
     pub waiting_for: Option<String>,
 }
@@ -131,7 +133,18 @@ impl StuckWarp {
             text: func.text(pc).to_string(),
             mask: format!("{:#x}", warp.simt.active_mask()),
             stack_depth: warp.simt.entries().len(),
-            waiting_for: barrier.map(|b| format!("barrier {b}")),
+            stack: warp
+                .simt
+                .entries()
+                .iter()
+                .map(|e| match e.rpc {
+                    Some(r) if r == crate::core::EXIT_PC => format!("{}->exit {:#x}", e.pc, e.mask),
+                    Some(r) => format!("{}->{} {:#x}", e.pc, r, e.mask),
+                    None => format!("{} {:#x}", e.pc, e.mask),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            waiting_for: barrier.map(|b| format!("waiting at barrier {b}")),
         }
     }
 }
@@ -146,14 +159,14 @@ impl fmt::Display for RunError {
                     let [x, y, z] = w.cta;
                     write!(
                         f,
-                        "\n  CTA ({x},{y},{z}) warp {} at PC {} (line {}: `{}`), lanes {}, stack depth {}{}",
+                        "\n  CTA ({x},{y},{z}) warp {} at PC {} (line {}: `{}`), lanes {}, SIMT stack [{}]{}",
                         w.warp,
                         w.pc,
                         w.line,
                         w.text,
                         w.mask,
-                        w.stack_depth,
-                        w.waiting_for.as_ref().map_or(String::new(), |b| format!(", waiting at {b}"))
+                        w.stack,
+                        w.waiting_for.as_ref().map_or(String::new(), |b| format!(", {b}"))
                     )?;
                 }
                 Ok(())

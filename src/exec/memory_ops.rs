@@ -131,6 +131,7 @@ pub(super) fn atomic(
         let b = read(env, warp, &b_op, lane);
         let c = read(env, warp, &c_op, lane);
         let new = alu::atomic(op, ty, old, b, c);
+        record.changed |= new & low_bits(size * 8) != old;
         write_mem(
             env,
             mem,
@@ -187,6 +188,7 @@ fn begin_record(
     record.access = Some(access);
     record.bytes = bytes;
     record.mask = exec;
+    record.changed = false;
     record.addrs.clear();
     record.addrs.resize(warp.warp_size as usize, 0);
 }
