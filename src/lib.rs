@@ -5,6 +5,7 @@
 //! `wasm` (compiled only for `wasm32`) for the browser app, and the `warpstep` command-line tool
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
+pub mod checkpoint;
 pub mod config;
 pub mod core;
 pub mod exec;
@@ -13,6 +14,7 @@ pub mod mem;
 pub mod ptx;
 pub mod run;
 pub mod sim;
+pub mod snapshot;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
