@@ -200,3 +200,24 @@ fn the_same_run_twice_gives_the_same_trace() {
     assert!(a.len() > 1000, "trace has {} events", a.len());
     assert!(a == b, "traces differ");
 }
+
+#[test]
+fn every_scheduler_and_push_order_completes_with_functional_results() {
+    for (file, flags) in small_launches() {
+        let ptx = data(&file);
+        for policy in ["lrr", "gto", "two_level"] {
+            for order in ["taken_last", "fallthrough_last", "smaller_last"] {
+                let mut f: Vec<String> = flags.clone();
+                f.extend([
+                    "--set".into(),
+                    format!("core.scheduler={policy}"),
+                    "--set".into(),
+                    format!("core.push_order={order}"),
+                ]);
+                f.extend(["--set".into(), "core.active_warps=2".into()]);
+                let f: Vec<&str> = f.iter().map(String::as_str).collect();
+                assert_timing_matches_functional(&ptx, &f);
+            }
+        }
+    }
+}

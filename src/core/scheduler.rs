@@ -92,8 +92,22 @@ impl Scheduler {
         }
     }
 
-    /// Two-level: fill the active set from the pending FIFO.
-    pub fn refill(&mut self) {
+    /// Two-level: drop warps that can no longer issue (`keep` false: exited, or waiting at a
+    /// barrier for warps that may be pending) to the back of the pending FIFO, then fill the
+    /// active set from its front.
+    pub fn refill(&mut self, keep: impl Fn(u32) -> bool) {
+        if self.policy != SchedulerPolicy::TwoLevel {
+            return;
+        }
+        let mut i = 0;
+        while i < self.active.len() {
+            if keep(self.active[i]) {
+                i += 1;
+            } else {
+                let w = self.active.remove(i);
+                self.pending.push_back(w);
+            }
+        }
         while self.policy == SchedulerPolicy::TwoLevel && self.active.len() < self.active_size {
             match self.pending.pop_front() {
                 Some(w) => self.active.push(w),
@@ -204,11 +218,11 @@ mod tests {
         for w in 0..6 {
             s.warp_arrived(w);
         }
-        s.refill();
+        s.refill(|_| true);
         let ages = [0; 6];
         assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![0, 1]);
         s.demote(0);
-        s.refill();
+        s.refill(|_| true);
         assert_eq!(s.active_set(), &[1, 2]);
         assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![1, 2]);
         assert!(!s.is_active(0));

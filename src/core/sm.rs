@@ -445,7 +445,14 @@ impl Sm {
         ctx: &mut SmContext,
         progress: &mut bool,
     ) -> SchedulerCycle {
-        self.schedulers[s].refill();
+        {
+            let warps = &self.warps;
+            self.schedulers[s].refill(|w| {
+                warps[w as usize]
+                    .as_ref()
+                    .is_some_and(|x| !x.finished && !x.at_barrier)
+            });
+        }
         let mut order = std::mem::take(&mut self.scratch_order);
         {
             let warps = &self.warps;
