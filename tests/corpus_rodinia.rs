@@ -211,8 +211,9 @@ fn layerforward_reference(input: &[f32], weights: &[f32], inputs: usize) -> (Vec
         }
         for p in [2usize, 4, 8, 16] {
             for ty in (0..16).step_by(p) {
-                for tx in 0..16 {
-                    m[ty][tx] += m[ty + p / 2][tx];
+                let below = m[ty + p / 2];
+                for (cell, add) in m[ty].iter_mut().zip(below) {
+                    *cell += add;
                 }
             }
         }
@@ -755,13 +756,8 @@ fn srad_1(j: &[f32], rows: usize, cols: usize, q0: f32) -> [Vec<f32>; 5] {
             out[1][k] = s;
             out[2][k] = w;
             out[3][k] = e;
-            out[4][k] = if c < 0.0 {
-                0.0
-            } else if c > 1.0 {
-                1.0
-            } else {
-                c
-            };
+            // Saturated: below 0 gives 0, above 1 gives 1.
+            out[4][k] = c.clamp(0.0, 1.0);
         }
     }
     out
