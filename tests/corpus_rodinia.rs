@@ -43,9 +43,31 @@ fn f32_buffer(values: &[f32]) -> String {
 
 /// Runs `ptx` with `flags` (owned strings) and returns the prepared launch with its buffers.
 fn run(ptx: &str, flags: &[String]) -> warpstep::run::Prepared {
-    let refs: Vec<&str> = flags.iter().map(String::as_str).collect();
+    run_with(ptx, flags, &[])
+}
+
+/// `run` with `extra` flags appended (a configuration variant).
+fn run_with(ptx: &str, flags: &[String], extra: &[&str]) -> warpstep::run::Prepared {
+    let mut refs: Vec<&str> = flags.iter().map(String::as_str).collect();
+    refs.extend_from_slice(extra);
     run_ok(ptx, &refs)
 }
+
+/// Configurations the most divergent kernels also run under: their results must not depend
+/// on the SIMT stack's push order or on the warp size (MODEL.md section 3).
+const SIMT_VARIANTS: [&[&str]; 4] = [
+    &[],
+    &["--set", "core.push_order=fallthrough_last"],
+    &["--set", "core.push_order=smaller_last"],
+    &[
+        "--set",
+        "core.warp_size=16",
+        "--set",
+        "core.simd_width=16",
+        "--set",
+        "core.max_warps_per_sm=96",
+    ],
+];
 
 /// `--flag value` pairs from `(flag, value)` items.
 fn flags(items: &[(&str, String)]) -> Vec<String> {
@@ -103,6 +125,12 @@ fn random_graph(rng: &mut Rng, nodes: usize) -> (Vec<i32>, Vec<i32>) {
 
 #[test]
 fn dice_bfs_until_no_change() {
+    for extra in SIMT_VARIANTS {
+        bfs(extra);
+    }
+}
+
+fn bfs(extra: &[&str]) {
     // Host (bfs.cu): grid ceil(n/512), block min(n, 512); the kernels index ctaid.x * 512, so
     // the block must be 512. Here 700 nodes: grid 2, block 512, the last 324 threads idle.
     let n = 700usize;
@@ -141,7 +169,7 @@ fn dice_bfs_until_no_change() {
     loop {
         launches += 1;
         assert!(launches <= n, "bfs does not terminate");
-        let p = run(
+        let p = run_with(
             &ptx,
             &flags(&[
                 ("--kernel", "_Z6KernelP4NodePiPbS2_S2_S1_i".into()),
@@ -155,12 +183,13 @@ fn dice_bfs_until_no_change() {
                 ("--arg", buffer("s32", &cost)),
                 ("--arg", n.to_string()),
             ]),
+            extra,
         );
         mask = u8s(&p, 2);
         updating = u8s(&p, 3);
         cost = i32s(&p, 5);
         assert_eq!(u8s(&p, 4), visited, "Kernel must not write visited");
-        let p = run(
+        let p = run_with(
             &ptx,
             &flags(&[
                 ("--kernel", "_Z7Kernel2PbS_S_S_i".into()),
@@ -172,6 +201,7 @@ fn dice_bfs_until_no_change() {
                 ("--arg", "u8[1]=0".into()),
                 ("--arg", n.to_string()),
             ]),
+            extra,
         );
         mask = u8s(&p, 0);
         updating = u8s(&p, 1);
@@ -439,7 +469,7 @@ fn hotspot_step(temp: &[f32], power: &[f32], n: usize, c: &Chip) -> Vec<f32> {
     out
 }
 
-fn check_hotspot(file: &str, seed: u64) {
+fn check_hotspot(file: &str, seed: u64, extra: &[&str]) {
     // Host: block (16,16), grid = ceil(n / (16 - 2*pyramid))^2, border = pyramid; launched
     // for t in (0..total).step_by(pyramid) with iteration = min(pyramid, total - t), source
     // and destination swapping. Original run: 512x512, pyramid 2, 2 iterations; here 64x64,
@@ -455,7 +485,7 @@ fn check_hotspot(file: &str, seed: u64) {
     let ptx = corpus(file);
     for t in (0..total).step_by(pyramid) {
         let iteration = pyramid.min(total - t);
-        let p = run(
+        let p = run_with(
             &ptx,
             &flags(&[
                 ("--grid", format!("{blocks},{blocks}")),
@@ -475,6 +505,7 @@ fn check_hotspot(file: &str, seed: u64) {
                 ("--arg", float(c.step)),
                 ("--arg", "0.001".into()),
             ]),
+            extra,
         );
         for _ in 0..iteration {
             want = hotspot_step(&want, &power, n, &c);
@@ -491,12 +522,15 @@ fn check_hotspot(file: &str, seed: u64) {
 
 #[test]
 fn dice_hotspot_pyramid() {
-    check_hotspot("dice_rodinia_hotspot", 41);
+    for extra in SIMT_VARIANTS {
+        check_hotspot("dice_rodinia_hotspot", 41, extra);
+    }
 }
 
 #[test]
 fn ocelot_hotspot_pyramid() {
-    check_hotspot("ocelot_rodinia_hotspot", 42);
+    // The same algorithm as dice's: the push-order and warp-size variants run there.
+    check_hotspot("ocelot_rodinia_hotspot", 42, &[]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,6 +538,12 @@ fn ocelot_hotspot_pyramid() {
 
 #[test]
 fn dice_pathfinder() {
+    for extra in SIMT_VARIANTS {
+        pathfinder(extra);
+    }
+}
+
+fn pathfinder(extra: &[&str]) {
     // Host: block 256, grid ceil(cols / (256 - 2*pyramid)), border = pyramid; launched for
     // t in (0..rows-1).step_by(pyramid) with iteration = min(pyramid, rows-1-t). Original run:
     // 100000 cols, 100 rows, pyramid 20; here 600 cols, 12 rows, pyramid 4 (launches of 4, 4
@@ -519,7 +559,7 @@ fn dice_pathfinder() {
     let mut t = 0;
     while t < rows - 1 {
         let iteration = pyramid.min(rows - 1 - t);
-        let p = run(
+        let p = run_with(
             &ptx,
             &flags(&[
                 ("--grid", blocks.to_string()),
@@ -533,6 +573,7 @@ fn dice_pathfinder() {
                 ("--arg", t.to_string()),
                 ("--arg", pyramid.to_string()),
             ]),
+            extra,
         );
         for r in t..t + iteration {
             want = (0..cols)
@@ -659,6 +700,12 @@ fn dice_nn_euclid() {
 
 #[test]
 fn ocelot_needle_wavefront() {
+    for extra in SIMT_VARIANTS {
+        needle(extra);
+    }
+}
+
+fn needle(extra: &[&str]) {
     // Host (needle.cu): block 16, block_width = (cols-1)/16; shared_1 with grid i for
     // i = 1..=block_width, then shared_2 with grid i for i = block_width-1 down to 1.
     // Here sequences of 64 (a 65x65 score matrix, block_width 4), penalty 10.
@@ -694,7 +741,7 @@ fn ocelot_needle_wavefront() {
                 .map(|i| ("_Z20needle_cuda_shared_2PiS_S_iiii", i)),
         );
     for (kernel, i) in launches {
-        let p = run(
+        let p = run_with(
             &ptx,
             &flags(&[
                 ("--kernel", kernel.into()),
@@ -708,6 +755,7 @@ fn ocelot_needle_wavefront() {
                 ("--arg", i.to_string()),
                 ("--arg", block_width.to_string()),
             ]),
+            extra,
         );
         matrix = i32s(&p, 1);
     }

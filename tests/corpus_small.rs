@@ -106,10 +106,14 @@ fn dice_copy2d_smem() {
 
 #[test]
 fn ocelot_test_divergence() {
-    // Host: divergence<<<1, 4>>>(A) with N=4; here 70 threads (three warps, the last partial).
-    // Odd threads store 2*tid+1, even threads scale their element by 1.25 (exact in f32 for
-    // these eighths).
-    let n = 70usize;
+    // Host: divergence<<<1, 4>>>(A) with N=4; also 70 threads (three warps, the last
+    // partial). Odd threads store 2*tid+1, even threads scale their element by 1.25.
+    for n in [4usize, 70] {
+        check_divergence(n);
+    }
+}
+
+fn check_divergence(n: usize) {
     let mut rng = Rng::new(13);
     let input: Vec<f32> = (0..n).map(|_| rng.small_float()).collect();
     let p = run_ok(
@@ -133,15 +137,20 @@ fn ocelot_test_divergence() {
         })
         .collect();
     let got: Vec<u32> = f32s(&p, 0).iter().map(|v| v.to_bits()).collect();
-    assert_eq!(got, expected);
+    assert_eq!(got, expected, "{n} threads");
 }
 
 #[test]
 fn ocelot_test_transpose() {
     // Host: transpose<<<(M/4, N/4), 4>>>(A, B, M, N) with M=N=4. The kernel reads B as M rows
     // of N columns (tile row = ctaid.y, tile column = ctaid.x) and writes A = B^T (N rows of M
-    // columns). Here M=8, N=12: grid (3,2).
-    let (m, n) = (8usize, 12usize);
+    // columns). Also M=8, N=12: grid (3,2).
+    for (m, n) in [(4usize, 4usize), (8, 12)] {
+        check_transpose(m, n);
+    }
+}
+
+fn check_transpose(m: usize, n: usize) {
     let b: Vec<f32> = (0..m * n).map(|i| i as f32 * 0.5 - 7.0).collect();
     let p = run_ok(
         &corpus("ocelot_TestDivergence_nvvm41"),
@@ -149,7 +158,7 @@ fn ocelot_test_transpose() {
             "--kernel",
             "transpose",
             "--grid",
-            "3,2",
+            &format!("{},{}", n / 4, m / 4),
             "--block",
             "4",
             "--arg",
@@ -165,7 +174,7 @@ fn ocelot_test_transpose() {
     let a = f32s(&p, 0);
     for r in 0..m {
         for c in 0..n {
-            assert_eq!(a[c * m + r], b[r * n + c], "B[{r}][{c}]");
+            assert_eq!(a[c * m + r], b[r * n + c], "{m}x{n}: B[{r}][{c}]");
         }
     }
 }
