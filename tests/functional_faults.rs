@@ -348,3 +348,37 @@ fn unsupported_instruction_is_an_input_error_naming_the_line() {
         "{shown}"
     );
 }
+
+#[test]
+fn fault_in_a_2d_launch_names_2d_thread_and_cta_indices() {
+    // Rodinia-style copy2d (tests/data/ptx-corpus) given an input one element short: the last
+    // element (x 39, y 23) is read by thread (7,7,0) of CTA (2,1,0), at byte 4 * 959.
+    let ptx = data("ptx-corpus/dice_copy2d_smem.ptx");
+    let (p, error) = run_error(
+        &ptx,
+        &[
+            "--grid",
+            "3,2",
+            "--block",
+            "16,16",
+            "--arg",
+            "s32[959]=1",
+            "--arg",
+            "s32[960]=0",
+            "--arg",
+            "40",
+            "--arg",
+            "24",
+        ],
+    );
+    assert_contains(
+        &error,
+        &[
+            "out-of-bounds .global load of 4 bytes",
+            &format!("at {:#x}", base(&p, 0) + 4 * 959),
+            "thread (7,7,0) of CTA (2,1,0)",
+            "kernel `_Z18copy2d_smem_kernelPKiPiii`",
+            &format!("line {}:", line_of(&ptx, "ld.global.u32")),
+        ],
+    );
+}
