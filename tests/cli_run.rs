@@ -269,6 +269,10 @@ fn max_cycles_exits_1_naming_the_live_warps() {
         error.contains("within 5000 warp instructions") && error.contains("warp 0 at PC"),
         "{error}"
     );
+    // The counts say how far it got: 4 set-up instructions and one pass of the 5-instruction
+    // loop with all 32 lanes, then lane 0 holds the lock and the other 31 spin.
+    assert_eq!(v["warp_instructions"], 5000);
+    assert_eq!(v["thread_instructions"], 4 * 32 + 5 * 32 + (5000 - 9) * 31);
 }
 
 /// Runs `args` (after `run FILE --functional`), expecting exit 2, nothing on stdout and an

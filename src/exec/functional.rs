@@ -42,6 +42,18 @@ pub fn run_functional(
     options: FunctionalOptions,
 ) -> Result<FunctionalStats, RunError> {
     let mut stats = FunctionalStats::default();
+    run_functional_counting(image, global, options, &mut stats)?;
+    Ok(stats)
+}
+
+/// [`run_functional`], counting into `stats`, so a run that stops (fault, deadlock,
+/// `--max-cycles`) still reports the instructions it executed.
+pub fn run_functional_counting(
+    image: &KernelImage,
+    global: &mut GlobalMemory,
+    options: FunctionalOptions,
+    stats: &mut FunctionalStats,
+) -> Result<(), RunError> {
     let reg_masks = register_masks(image);
     let mut record = AccessRecord::default();
     for i in 0..image.grid.count() {
@@ -52,11 +64,11 @@ pub fn run_functional(
             &mut cta,
             &reg_masks,
             options,
-            &mut stats,
+            stats,
             &mut record,
         )?;
     }
-    Ok(stats)
+    Ok(())
 }
 
 /// The width mask of every register of the kernel.
@@ -226,6 +238,27 @@ mod tests {
             max_steps: 10_000,
         };
         run_functional(&p.image, &mut p.global, options)
+    }
+
+    #[test]
+    fn a_run_that_stops_keeps_its_instruction_counts() {
+        // An endless loop of 2 instructions on a warp of 8 threads, stopped after 101.
+        let ptx = ".version 7.7\n.target sm_52\n.address_size 64\n.visible .entry k()\n{\n\
+                   .reg .b32 %r<2>;\n$L:\nadd.s32 %r1, %r1, 1;\nbra.uni $L;\n}\n";
+        let mut p = prepared(ptx, &["--block", "8"]);
+        let options = FunctionalOptions {
+            warp_size: 32,
+            push_order: PushOrder::TakenLast,
+            max_steps: 101,
+        };
+        let mut stats = FunctionalStats::default();
+        let outcome = run_functional_counting(&p.image, &mut p.global, options, &mut stats);
+        assert!(
+            matches!(outcome, Err(RunError::Stuck { .. })),
+            "{outcome:?}"
+        );
+        assert_eq!(stats.warp_instructions, 101);
+        assert_eq!(stats.thread_instructions, 101 * 8);
     }
 
     #[test]
