@@ -5,7 +5,7 @@
 //! CLI's `--json` prints.
 
 use crate::config::Config;
-use crate::exec::functional::{run_functional, FunctionalOptions, FunctionalStats};
+use crate::exec::functional::{run_functional_counting, FunctionalOptions, FunctionalStats};
 use crate::exec::{GlobalMemory, KernelImage, RunError};
 use crate::launch::{LaunchError, LaunchFlags};
 use crate::ptx::{self, Program, PtxError};
@@ -147,8 +147,13 @@ impl Prepared {
             push_order: self.config.core.push_order,
             max_steps: self.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
         };
-        let outcome = run_functional(&self.image, &mut self.global, options);
-        Ok(self.report(outcome, dumps))
+        let mut stats = FunctionalStats::default();
+        let outcome = run_functional_counting(&self.image, &mut self.global, options, &mut stats);
+        // A run that stopped still reports what it executed.
+        let mut report = self.report(outcome.map(|()| stats), dumps);
+        report.warp_instructions = stats.warp_instructions;
+        report.thread_instructions = stats.thread_instructions;
+        Ok(report)
     }
 
     fn check_dumps(&self, dumps: &[usize]) -> Result<(), InputError> {

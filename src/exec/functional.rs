@@ -12,6 +12,7 @@ use super::global_memory::GlobalMemory;
 use super::image::KernelImage;
 use super::warp_ops::finish_reduction;
 use crate::config::PushOrder;
+use crate::ptx::Pc;
 
 /// Instructions a warp runs before the next warp's turn.
 const QUANTUM: u32 = 64;
@@ -41,6 +42,18 @@ pub fn run_functional(
     options: FunctionalOptions,
 ) -> Result<FunctionalStats, RunError> {
     let mut stats = FunctionalStats::default();
+    run_functional_counting(image, global, options, &mut stats)?;
+    Ok(stats)
+}
+
+/// [`run_functional`], counting into `stats`, so a run that stops (fault, deadlock,
+/// `--max-cycles`) still reports the instructions it executed.
+pub fn run_functional_counting(
+    image: &KernelImage,
+    global: &mut GlobalMemory,
+    options: FunctionalOptions,
+    stats: &mut FunctionalStats,
+) -> Result<(), RunError> {
     let reg_masks = register_masks(image);
     let mut record = AccessRecord::default();
     for i in 0..image.grid.count() {
@@ -51,11 +64,11 @@ pub fn run_functional(
             &mut cta,
             &reg_masks,
             options,
-            &mut stats,
+            stats,
             &mut record,
         )?;
     }
-    Ok(stats)
+    Ok(())
 }
 
 /// The width mask of every register of the kernel.
@@ -79,6 +92,9 @@ fn run_cta(
 ) -> Result<(), RunError> {
     let func = image.func();
     let warps = cta.warps.len() as u32;
+    // The PC of the barrier each warp last arrived at: a waiting warp's own PC has already
+    // moved past it, so stuck reports name the barrier instruction from here.
+    let mut barrier_pcs: Vec<Pc> = vec![0; warps as usize];
     loop {
         let mut progressed = false;
         for w in 0..warps {
@@ -90,6 +106,7 @@ fn run_cta(
                     return Err(stuck(
                         image,
                         cta,
+                        &barrier_pcs,
                         format!(
                             "the kernel did not finish within {} warp instructions (--max-cycles)",
                             options.max_steps
@@ -120,6 +137,7 @@ fn run_cta(
                 let stop = match done.flow {
                     Flow::Barrier(arrival) => {
                         cta.barriers.arrive(w, &arrival);
+                        barrier_pcs[w as usize] = done.pc;
                         arrival.wait
                     }
                     Flow::Exit => cta.warps[w as usize].is_finished(),
@@ -139,6 +157,7 @@ fn run_cta(
             return Err(stuck(
                 image,
                 cta,
+                &barrier_pcs,
                 "a barrier can never complete: warps wait at different barriers".into(),
             ));
         }
@@ -174,8 +193,9 @@ fn release_barriers(
     Ok(())
 }
 
-/// A report of every live warp of the CTA: where it is and what it waits for.
-fn stuck(image: &KernelImage, cta: &CtaState, reason: String) -> RunError {
+/// A report of every live warp of the CTA: where it is and what it waits for (a warp waiting
+/// at a barrier is shown at that barrier, `barrier_pcs[warp]`).
+fn stuck(image: &KernelImage, cta: &CtaState, barrier_pcs: &[Pc], reason: String) -> RunError {
     let func = image.func();
     let warps = cta
         .warps
@@ -183,13 +203,14 @@ fn stuck(image: &KernelImage, cta: &CtaState, reason: String) -> RunError {
         .enumerate()
         .filter(|(_, w)| !w.is_finished())
         .map(|(i, w)| {
-            StuckWarp::describe(
-                func,
-                cta.ctaid,
-                i as u32,
-                w,
-                cta.barriers.waiting_at(i as u32),
-            )
+            let barrier = cta.barriers.waiting_at(i as u32);
+            let mut report = StuckWarp::describe(func, cta.ctaid, i as u32, w, barrier);
+            if let (Some(_), Some(&pc)) = (barrier, barrier_pcs.get(i)) {
+                report.pc = pc;
+                report.line = func.instr(pc).map_or(0, |i| i.line);
+                report.text = func.text(pc).to_string();
+            }
+            report
         })
         .collect();
     RunError::Stuck { reason, warps }
@@ -197,3 +218,82 @@ fn stuck(image: &KernelImage, cta: &CtaState, reason: String) -> RunError {
 
 /// A fault raised while running; re-exported for callers that match on it.
 pub type KernelFault = Fault;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::LaunchFlags;
+    use crate::run::{prepare, Prepared};
+
+    fn prepared(ptx: &str, flags: &[&str]) -> Prepared {
+        let flags = LaunchFlags::parse_tokens(flags).expect("flags");
+        let config_for = |n: &str| crate::config::Config::preset(n).map_err(|e| e.to_string());
+        prepare(ptx, flags, &config_for, &|_| Err("no files".into())).expect("prepare")
+    }
+
+    fn run(p: &mut Prepared) -> Result<FunctionalStats, RunError> {
+        let options = FunctionalOptions {
+            warp_size: 32,
+            push_order: PushOrder::TakenLast,
+            max_steps: 10_000,
+        };
+        run_functional(&p.image, &mut p.global, options)
+    }
+
+    #[test]
+    fn a_run_that_stops_keeps_its_instruction_counts() {
+        // An endless loop of 2 instructions on a warp of 8 threads, stopped after 101.
+        let ptx = ".version 7.7\n.target sm_52\n.address_size 64\n.visible .entry k()\n{\n\
+                   .reg .b32 %r<2>;\n$L:\nadd.s32 %r1, %r1, 1;\nbra.uni $L;\n}\n";
+        let mut p = prepared(ptx, &["--block", "8"]);
+        let options = FunctionalOptions {
+            warp_size: 32,
+            push_order: PushOrder::TakenLast,
+            max_steps: 101,
+        };
+        let mut stats = FunctionalStats::default();
+        let outcome = run_functional_counting(&p.image, &mut p.global, options, &mut stats);
+        assert!(
+            matches!(outcome, Err(RunError::Stuck { .. })),
+            "{outcome:?}"
+        );
+        assert_eq!(stats.warp_instructions, 101);
+        assert_eq!(stats.thread_instructions, 101 * 8);
+    }
+
+    #[test]
+    fn a_stuck_warp_is_shown_at_the_barrier_it_waits_at_not_past_it() {
+        // Warp 0 waits at barrier 0 (PC 3), warp 1 at barrier 1 (PC 5); both warps' own PCs
+        // have moved on (to the `bra.uni` and the `ret`).
+        let ptx = ".version 7.7\n.target sm_52\n.address_size 64\n.visible .entry k()\n{\n\
+                   .reg .pred %p<2>;\n.reg .b32 %r<2>;\n\
+                   mov.u32 %r1, %tid.x;\n\
+                   setp.lt.u32 %p1, %r1, 32;\n\
+                   @!%p1 bra $L1;\n\
+                   bar.sync 0;\n\
+                   bra.uni $L2;\n\
+                   $L1:\n\
+                   bar.sync 1;\n\
+                   $L2:\n\
+                   ret;\n}\n";
+        let mut p = prepared(ptx, &["--block", "64"]);
+        let Err(RunError::Stuck { reason, warps }) = run(&mut p) else {
+            panic!("expected a deadlock");
+        };
+        assert!(reason.contains("barrier"), "{reason}");
+        let shown: Vec<(u32, Pc, u32, &str, Option<&str>)> = warps
+            .iter()
+            .map(|w| {
+                let waiting = w.waiting_for.as_deref();
+                (w.warp, w.pc, w.line, w.text.as_str(), waiting)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (0, 3, 11, "bar.sync 0;", Some("barrier 0")),
+                (1, 5, 14, "bar.sync 1;", Some("barrier 1")),
+            ]
+        );
+    }
+}

@@ -5,14 +5,14 @@
 //! run lane by lane in lane order, so their results are exact and deterministic.
 
 use super::alu;
-use super::execute::{fault, low_bits, pad, read, set, AccessRecord, Env, Memories};
+use super::execute::{fault, low_bits, pad, read, set, unsupported, AccessRecord, Env, Memories};
 use super::fault::{Fault, FaultKind};
 use super::global_memory::AccessFault;
 use super::space;
 use super::warp::{lanes, WarpState};
 use crate::core::LaneMask;
 use crate::ptx::ops::AtomOp;
-use crate::ptx::{AddrBase, Address, Instr, MemAccess, Operand, Pc, Space, Type};
+use crate::ptx::{AddrBase, Address, Instr, MemAccess, Operand, Pc, Space, Type, VarId};
 
 /// Where a lane's access goes after generic addresses are resolved.
 struct Target {
@@ -33,6 +33,9 @@ pub(super) fn load(
     record: &mut AccessRecord,
 ) -> Result<(), Box<Fault>> {
     let [dst, addr_op, ..] = pad(instr.operands());
+    if space == Space::Param && exec != 0 && is_call_parameter(&addr_op) {
+        return Err(call_parameters_unsupported(env, warp, pc, exec));
+    }
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Load, size * elems as u32, exec);
     for lane in lanes(exec) {
@@ -71,6 +74,9 @@ pub(super) fn store(
     record: &mut AccessRecord,
 ) -> Result<(), Box<Fault>> {
     let [addr_op, src, ..] = pad(instr.operands());
+    if space == Space::Param && exec != 0 && is_call_parameter(&addr_op) {
+        return Err(call_parameters_unsupported(env, warp, pc, exec));
+    }
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Store, size * elems as u32, exec);
     for lane in lanes(exec) {
@@ -148,6 +154,27 @@ pub(super) fn atomic(
         }
     }
     Ok(())
+}
+
+/// True for `[param]` where `param` is a call parameter (a `.param` declared in the body, as
+/// nvcc emits around a `call`), not one of the kernel's own parameters.
+fn is_call_parameter(op: &Operand) -> bool {
+    matches!(
+        op,
+        Operand::Addr(Address { base: AddrBase::Var(v), .. })
+            if v.space == Space::Param && matches!(v.id, VarId::Local(_))
+    )
+}
+
+/// The fault for the `st.param`/`ld.param` of a call sequence: calls are not supported yet.
+fn call_parameters_unsupported(env: &Env, warp: &WarpState, pc: Pc, exec: LaneMask) -> Box<Fault> {
+    unsupported(
+        env,
+        warp,
+        pc,
+        exec,
+        "passing parameters to a device function (`call`)",
+    )
 }
 
 /// The lane's address in `space`, with generic addresses resolved to their window's space.
@@ -342,4 +369,84 @@ fn access_fault(
             access,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fault::RunError;
+    use super::super::functional::{run_functional, FunctionalOptions};
+    use super::*;
+    use crate::config::{Config, PushOrder};
+    use crate::launch::LaunchFlags;
+
+    /// Runs kernel `k` of `ptx` on one warp of 4 threads and returns its fault.
+    fn fault_of(ptx: &str) -> Fault {
+        let flags = LaunchFlags::parse_tokens(&["--block", "4", "--arg", "u32[4]=0"]).unwrap();
+        let config_for = |n: &str| Config::preset(n).map_err(|e| e.to_string());
+        let mut p =
+            crate::run::prepare(ptx, flags, &config_for, &|_| Err("none".into())).expect("prepare");
+        let options = FunctionalOptions {
+            warp_size: 32,
+            push_order: PushOrder::TakenLast,
+            max_steps: 1000,
+        };
+        match run_functional(&p.image, &mut p.global, options) {
+            Err(RunError::Fault(f)) => *f,
+            other => panic!("expected a fault, got {other:?}"),
+        }
+    }
+
+    /// A module with `.func f` and kernel `k`, whose body (from line 11) is `body`.
+    fn module(body: &str) -> String {
+        format!(
+            ".version 7.7\n.target sm_52\n.address_size 64\n\
+             .func (.param .b32 r) f(.param .b32 x)\n{{\nret;\n}}\n\
+             .visible .entry k(.param .u64 out)\n{{\n.reg .b32 %r<3>;\n{body}\nret;\n}}\n"
+        )
+    }
+
+    fn unsupported_what(f: &Fault) -> &str {
+        match &f.kind {
+            FaultKind::Unsupported { what } => what,
+            other => panic!("expected an unsupported fault, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn passing_call_parameters_is_unsupported_not_out_of_bounds() {
+        let f = fault_of(&module(
+            "mov.u32 %r1, 7;\n{\n.param .b32 p0;\nst.param.b32 [p0], %r1;\n\
+             .param .b32 r0;\ncall.uni (r0), f, (p0);\nld.param.b32 %r2, [r0];\n}",
+        ));
+        assert!(unsupported_what(&f).contains("`call`"), "{f}");
+        assert_eq!((f.pc, f.line), (1, 14), "{f}");
+        assert_eq!(f.text, "st.param.b32 [p0], %r1;");
+        assert!(f.to_string().contains("is not supported yet"), "{f}");
+    }
+
+    #[test]
+    fn reading_a_call_parameter_is_unsupported_too() {
+        let f = fault_of(&module("{\n.param .b32 r0;\nld.param.b32 %r2, [r0];\n}"));
+        assert!(unsupported_what(&f).contains("`call`"), "{f}");
+        assert_eq!(f.line, 13, "{f}");
+    }
+
+    #[test]
+    fn reading_the_kernels_own_parameters_still_works() {
+        let flags = LaunchFlags::parse_tokens(&["--block", "4", "--arg", "u32[4]=0"]).unwrap();
+        let config_for = |n: &str| Config::preset(n).map_err(|e| e.to_string());
+        let ptx = module(
+            "{\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [out];\nmov.u32 %r1, 9;\n\
+             st.global.u32 [%rd1], %r1;\n}",
+        );
+        let mut p = crate::run::prepare(&ptx, flags, &config_for, &|_| Err("none".into()))
+            .expect("prepare");
+        let options = FunctionalOptions {
+            warp_size: 32,
+            push_order: PushOrder::TakenLast,
+            max_steps: 1000,
+        };
+        run_functional(&p.image, &mut p.global, options).expect("runs");
+        assert_eq!(p.buffer_bytes(0).unwrap()[..4], 9u32.to_le_bytes());
+    }
 }
