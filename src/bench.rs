@@ -25,8 +25,18 @@ pub const STANDARD: &[BenchCase] = &[
         about: "streaming global loads and stores, 48 warps",
         ptx: include_str!("../tests/data/kernels/vector_add.sm_52.ptx"),
         flags: &[
-            "--grid", "48", "--block", "256", "--arg", "f32[12288]=rand:1", "--arg",
-            "f32[12288]=rand:2", "--arg", "f32[12288]=0", "--arg", "12288",
+            "--grid",
+            "48",
+            "--block",
+            "256",
+            "--arg",
+            "f32[12288]=rand:1",
+            "--arg",
+            "f32[12288]=rand:2",
+            "--arg",
+            "f32[12288]=0",
+            "--arg",
+            "12288",
         ],
     },
     BenchCase {
@@ -34,8 +44,20 @@ pub const STANDARD: &[BenchCase] = &[
         about: "shared-memory tile with 32-way bank conflicts, barriers, 32 warps",
         ptx: include_str!("../tests/data/kernels/transpose.sm_52.ptx"),
         flags: &[
-            "--kernel", "transpose_naive", "--grid", "4,4", "--block", "32,32", "--arg",
-            "f32[16384]=iota", "--arg", "f32[16384]=0", "--arg", "128", "--arg", "128",
+            "--kernel",
+            "transpose_naive",
+            "--grid",
+            "4,4",
+            "--block",
+            "32,32",
+            "--arg",
+            "f32[16384]=iota",
+            "--arg",
+            "f32[16384]=0",
+            "--arg",
+            "128",
+            "--arg",
+            "128",
         ],
     },
     BenchCase {
@@ -43,8 +65,16 @@ pub const STANDARD: &[BenchCase] = &[
         about: "shared-memory tree reduction with divergence and barriers, 48 warps",
         ptx: include_str!("../tests/data/kernels/reduction.sm_52.ptx"),
         flags: &[
-            "--grid", "48", "--block", "256", "--arg", "s32[12288]=rand:3:-100:100", "--arg",
-            "s32[48]=0", "--arg", "12288",
+            "--grid",
+            "48",
+            "--block",
+            "256",
+            "--arg",
+            "s32[12288]=rand:3:-100:100",
+            "--arg",
+            "s32[48]=0",
+            "--arg",
+            "12288",
         ],
     },
     BenchCase {
@@ -52,9 +82,26 @@ pub const STANDARD: &[BenchCase] = &[
         about: "Rodinia pathfinder: dynamic programming with boundary divergence, 48 warps",
         ptx: include_str!("../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx"),
         flags: &[
-            "--grid", "6", "--block", "256", "--arg", "20", "--arg", "s32[25920]=rand:4:0:9",
-            "--arg", "s32[1296]=rand:5:0:9", "--arg", "s32[1296]=0", "--arg", "1296", "--arg",
-            "21", "--arg", "0", "--arg", "20",
+            "--grid",
+            "6",
+            "--block",
+            "256",
+            "--arg",
+            "20",
+            "--arg",
+            "s32[25920]=rand:4:0:9",
+            "--arg",
+            "s32[1296]=rand:5:0:9",
+            "--arg",
+            "s32[1296]=0",
+            "--arg",
+            "1296",
+            "--arg",
+            "21",
+            "--arg",
+            "0",
+            "--arg",
+            "20",
         ],
     },
 ];
@@ -78,7 +125,12 @@ mod tests {
         for case in STANDARD {
             let mut sim = simulation(case, "fermi", &[]).unwrap();
             sim.run(20_000_000);
-            assert_eq!(sim.status(), &crate::sim::Status::Completed, "{}", case.name);
+            assert_eq!(
+                sim.status(),
+                &crate::sim::Status::Completed,
+                "{}",
+                case.name
+            );
         }
     }
 }

@@ -190,13 +190,13 @@ fn barrier_deadlock_lists_every_warp_at_its_barrier() {
             "a barrier can never complete",
             // Instructions: mov, setp, bra, bar.sync 1 (PC 3), bra.uni, bar.sync 0 (PC 5), ret.
             &format!(
-                "CTA (0,0,0) warp 0 at PC 5 (line {line0}: `bar.sync 0;`), lanes 0xffffffff, stack depth 1, waiting at barrier 0"
+                "CTA (0,0,0) warp 0 at PC 5 (line {line0}: `bar.sync 0;`), lanes 0xffffffff, SIMT stack [6 0xffffffff], waiting at barrier 0"
             ),
             &format!(
-                "CTA (0,0,0) warp 1 at PC 3 (line {line1}: `bar.sync 1;`), lanes 0xffffffff, stack depth 1, waiting at barrier 1"
+                "CTA (0,0,0) warp 1 at PC 3 (line {line1}: `bar.sync 1;`), lanes 0xffffffff, SIMT stack [4 0xffffffff], waiting at barrier 1"
             ),
             &format!(
-                "CTA (0,0,0) warp 2 at PC 3 (line {line1}: `bar.sync 1;`), lanes 0xffffffff, stack depth 1, waiting at barrier 1"
+                "CTA (0,0,0) warp 2 at PC 3 (line {line1}: `bar.sync 1;`), lanes 0xffffffff, SIMT stack [4 0xffffffff], waiting at barrier 1"
             ),
         ],
     );
@@ -245,7 +245,7 @@ fn simt_spin_lock_stops_at_max_cycles_with_the_live_warps() {
             &[
                 "did not finish within 20000 warp instructions (--max-cycles)",
                 "CTA (0,0,0) warp 0 at PC ",
-                "lanes 0xfffffffe, stack depth 2",
+                "lanes 0xfffffffe, SIMT stack [9 0xffffffff, 6->9 0xfffffffe]",
                 "CTA (0,0,0) warp 1 at PC ",
                 "lanes 0xffffffff",
             ],

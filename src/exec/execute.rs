@@ -189,7 +189,9 @@ fn run(
             ));
         }
         Op::Bar { kind, .. } if exec != 0 => {
-            let arrival = warp_ops::barrier(env, warp, instr, kind, exec);
+            let arrival = warp_ops::barrier(env, warp, instr, kind, exec).map_err(|what| {
+                fault(env, warp, pc, first_lane(exec), FaultKind::Invalid { what })
+            })?;
             warp.simt.advance(next);
             return Ok(Flow::Barrier(arrival));
         }

@@ -25,6 +25,8 @@ pub enum FaultKind {
     },
     /// An instruction warpstep parses but cannot execute (e.g. `call`).
     Unsupported { what: String },
+    /// An operand value the ISA does not allow (e.g. barrier number 17).
+    Invalid { what: String },
 }
 
 /// A fault with the place it happened.
@@ -72,6 +74,7 @@ impl fmt::Display for Fault {
                 )?;
             }
             FaultKind::Unsupported { what } => write!(f, "{what} is not supported yet")?,
+            FaultKind::Invalid { what } => write!(f, "invalid {what}")?,
         }
         write!(
             f,

@@ -291,8 +291,8 @@ mod tests {
         assert_eq!(
             shown,
             vec![
-                (0, 3, 11, "bar.sync 0;", Some("barrier 0")),
-                (1, 5, 14, "bar.sync 1;", Some("barrier 1")),
+                (0, 3, 11, "bar.sync 0;", Some("waiting at barrier 0")),
+                (1, 5, 14, "bar.sync 1;", Some("waiting at barrier 1")),
             ]
         );
     }

@@ -282,6 +282,11 @@ fn encode_scalar(n: Number, ty: Type, size: u32) -> Result<Vec<u8>, String> {
         Type::S16 => ElemType::S16,
         Type::S32 => ElemType::S32,
         Type::S64 => ElemType::S64,
+        // nvcc declares C `int` parameters as `.u32`: a negative number that fits the signed
+        // type of the same width is passed as its two's complement.
+        Type::U8 | Type::U16 | Type::U32 | Type::U64 if matches!(n, Number::Int(v) if v < 0) => {
+            return encode_bits(n, ty.bits());
+        }
         Type::U8 => ElemType::U8,
         Type::U16 => ElemType::U16,
         Type::U32 => ElemType::U32,

@@ -151,7 +151,7 @@ pub(super) fn barrier(
     instr: &Instr,
     kind: BarKind,
     exec: LaneMask,
-) -> BarrierArrival {
+) -> Result<BarrierArrival, String> {
     let ops = instr.operands();
     let lane = exec.trailing_zeros();
     let value = |op: &Operand| read(env, warp, op, lane);
@@ -179,12 +179,16 @@ pub(super) fn barrier(
     } else {
         (ops, None)
     };
-    BarrierArrival {
-        id: args.first().map_or(0, value) as u32 & 0xf,
+    let id = args.first().map_or(0, value);
+    if id >= crate::core::barrier::BARRIERS as u64 {
+        return Err(format!("barrier number {id} (the ISA allows 0..15)"));
+    }
+    Ok(BarrierArrival {
+        id: id as u32,
         threads: args.get(1).map(|op| value(op) as u32),
         wait: kind != BarKind::Arrive,
         reduction,
-    }
+    })
 }
 
 /// Writes a completed `bar.red`'s result into one warp: `popc` the count of true predicates
