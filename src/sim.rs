@@ -127,6 +127,14 @@ impl Sim {
         self.tracing = on;
     }
 
+    /// Whether the SMs classify every warp every cycle (for the views' warp states and
+    /// timeline). On by default; batch runs turn it off: timing and statistics do not change.
+    pub fn set_record_warp_states(&mut self, on: bool) {
+        for sm in &mut self.sms {
+            sm.set_record_warp_states(on);
+        }
+    }
+
     /// The issue events recorded since the last call.
     pub fn take_trace(&mut self) -> Vec<IssueEvent> {
         std::mem::take(&mut self.trace)

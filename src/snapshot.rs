@@ -357,7 +357,7 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
             .scoreboard
             .pending()
             .iter()
-            .map(|p| (reg_name(func, p.reg as u32), p.long))
+            .map(|p| (reg_name(func, p.reg), p.long))
             .collect(),
         stack: stack_view(func, state.simt.entries(), warp_size),
         at_barrier: w.at_barrier,

@@ -221,3 +221,33 @@ fn every_scheduler_and_push_order_completes_with_functional_results() {
         }
     }
 }
+
+#[test]
+fn recording_warp_states_does_not_change_timing() {
+    for policy in ["lrr", "gto", "two_level"] {
+        let ptx = data("kernels/reduction.sm_80.ptx");
+        let set = format!("core.scheduler={policy}");
+        let flags = [
+            "--grid",
+            "8",
+            "--block",
+            "128",
+            "--arg",
+            "s32[1024]=rand:1:-9:9",
+            "--arg",
+            "s32[8]=0",
+            "--arg",
+            "1024",
+            "--set",
+            &set,
+        ];
+        let run = |record: bool| {
+            let mut sim = prepare_flags(&ptx, &flags).into_sim(&[]).unwrap();
+            sim.set_record_warp_states(record);
+            sim.set_tracing(true);
+            sim.run(10_000_000);
+            (sim.cycle(), sim.take_trace(), sim.stats().stalls)
+        };
+        assert_eq!(run(true), run(false), "{policy}");
+    }
+}

@@ -40,6 +40,8 @@ pub struct Release {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CtaBarriers {
     barriers: Vec<Barrier>,
+    /// Bit i set while barrier i has arrivals (so an idle CTA costs nothing per cycle).
+    pending: u16,
 }
 
 impl CtaBarriers {
@@ -47,6 +49,7 @@ impl CtaBarriers {
     pub fn new() -> Self {
         CtaBarriers {
             barriers: vec![Barrier::default(); BARRIERS],
+            pending: 0,
         }
     }
 
@@ -56,6 +59,7 @@ impl CtaBarriers {
             return;
         };
         b.arrived += 1;
+        self.pending |= 1 << arrival.id;
         if arrival.threads.is_some() {
             b.threads = arrival.threads;
         }
@@ -67,6 +71,11 @@ impl CtaBarriers {
             b.lane_count += red.lanes.count_ones() as u64;
             b.reductions.push((warp, red));
         }
+    }
+
+    /// Whether any warp has arrived at a barrier that has not completed.
+    pub fn has_arrivals(&self) -> bool {
+        self.pending != 0
     }
 
     /// Which barrier `warp` waits at, if any.
@@ -81,6 +90,9 @@ impl CtaBarriers {
     /// number of the CTA's warps that have not exited; `warp_size` converts a thread count.
     pub fn release_ready(&mut self, live_warps: u32, warp_size: u32) -> Vec<Release> {
         let mut out = Vec::new();
+        if self.pending == 0 {
+            return out;
+        }
         for (id, b) in self.barriers.iter_mut().enumerate() {
             if b.arrived == 0 {
                 continue;
@@ -90,6 +102,7 @@ impl CtaBarriers {
                 None => live_warps,
             };
             if b.arrived >= expected {
+                self.pending &= !(1 << id);
                 let done = std::mem::take(b);
                 out.push(Release {
                     id: id as u32,

@@ -10,12 +10,12 @@ use crate::ptx::{Function, MemAccess, OpClass, RegId, Space};
 /// Up to 8 registers, inline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Regs {
-    regs: [u16; 8],
+    regs: [u32; 8],
     len: u8,
 }
 
 impl Regs {
-    fn push(&mut self, r: u16) {
+    fn push(&mut self, r: u32) {
         if (self.len as usize) < self.regs.len() && !self.as_slice().contains(&r) {
             self.regs[self.len as usize] = r;
             self.len += 1;
@@ -23,13 +23,8 @@ impl Regs {
     }
 
     /// The registers.
-    pub fn as_slice(&self) -> &[u16] {
+    pub fn as_slice(&self) -> &[u32] {
         &self.regs[..self.len as usize]
-    }
-
-    /// As register ids.
-    pub fn ids(&self) -> impl Iterator<Item = RegId> + '_ {
-        self.as_slice().iter().map(|&r| RegId(r))
     }
 }
 
@@ -62,14 +57,14 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
             let mut sources = Regs::default();
             let mut bank_reads = Regs::default();
             for r in instr.src_regs().as_slice() {
-                sources.push(r.0);
+                sources.push(r.0 as u32);
                 if !is_pred(*r) {
-                    bank_reads.push(r.0);
+                    bank_reads.push(r.0 as u32);
                 }
             }
             let mut dests = Regs::default();
             for r in instr.dst_regs().as_slice() {
-                dests.push(r.0);
+                dests.push(r.0 as u32);
             }
             let (long, shared) = match class {
                 OpClass::Memory { space, access } => (

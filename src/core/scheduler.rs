@@ -25,6 +25,8 @@ pub struct Scheduler {
     active: Vec<u32>,
     pending: VecDeque<u32>,
     active_size: usize,
+    /// GTO: resident warps, oldest first (kept sorted as warps arrive and leave).
+    by_age: Vec<(u64, u32)>,
 }
 
 impl Scheduler {
@@ -44,6 +46,7 @@ impl Scheduler {
             active: Vec::new(),
             pending: VecDeque::new(),
             active_size: active_warps.max(1) as usize,
+            by_age: Vec::new(),
         }
     }
 
@@ -62,8 +65,13 @@ impl Scheduler {
         self.last_issued
     }
 
-    /// A warp was launched into `slot` (two-level: it queues as pending).
-    pub fn warp_arrived(&mut self, slot: u32) {
+    /// A warp was launched into `slot` with launch order `age` (two-level: it queues as
+    /// pending; GTO: it takes its place by age).
+    pub fn warp_arrived(&mut self, slot: u32, age: u64) {
+        if self.policy == SchedulerPolicy::Gto {
+            let at = self.by_age.partition_point(|&(a, s)| (a, s) < (age, slot));
+            self.by_age.insert(at, (age, slot));
+        }
         if self.policy == SchedulerPolicy::TwoLevel
             && !self.pending.contains(&slot)
             && !self.active.contains(&slot)
@@ -74,11 +82,18 @@ impl Scheduler {
 
     /// The warp in `slot` finished: it leaves every set.
     pub fn warp_left(&mut self, slot: u32) {
+        self.by_age.retain(|&(_, s)| s != slot);
         self.active.retain(|&w| w != slot);
         self.pending.retain(|&w| w != slot);
         if self.last_issued == Some(slot) {
             self.last_issued = None;
         }
+    }
+
+    /// Whether checking a warp can change this scheduler's state (two-level demotes warps that
+    /// wait on long-latency loads).
+    pub fn demotes(&self) -> bool {
+        self.policy == SchedulerPolicy::TwoLevel
     }
 
     /// Two-level: `slot` waits on a long-latency load and leaves the active set.
@@ -116,14 +131,8 @@ impl Scheduler {
         }
     }
 
-    /// The order to try warps in this cycle. `occupied` says whether a slot holds a live warp;
-    /// `age` gives each slot's launch order (smaller is older).
-    pub fn order(
-        &self,
-        occupied: impl Fn(u32) -> bool,
-        age: impl Fn(u32) -> u64,
-        out: &mut Vec<u32>,
-    ) {
+    /// The order to try warps in this cycle. `occupied` says whether a slot holds a live warp.
+    pub fn order(&self, occupied: impl Fn(u32) -> bool, out: &mut Vec<u32>) {
         out.clear();
         match self.policy {
             SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => {
@@ -142,14 +151,12 @@ impl Scheduler {
                 if let Some(l) = self.last_issued.filter(|&l| occupied(l)) {
                     out.push(l);
                 }
-                let mut rest: Vec<u32> = self
-                    .slots
-                    .iter()
-                    .copied()
-                    .filter(|&s| occupied(s) && Some(s) != self.last_issued)
-                    .collect();
-                rest.sort_by_key(|&s| (age(s), s));
-                out.extend(rest);
+                out.extend(
+                    self.by_age
+                        .iter()
+                        .map(|&(_, s)| s)
+                        .filter(|&s| occupied(s) && Some(s) != self.last_issued),
+                );
             }
             SchedulerPolicy::TwoLevel => {
                 let start = self
@@ -181,9 +188,9 @@ impl Scheduler {
 mod tests {
     use super::*;
 
-    fn order(s: &Scheduler, live: &[u32], ages: &[u64]) -> Vec<u32> {
+    fn order(s: &Scheduler, live: &[u32]) -> Vec<u32> {
         let mut out = Vec::new();
-        s.order(|w| live.contains(&w), |w| ages[w as usize], &mut out);
+        s.order(|w| live.contains(&w), &mut out);
         out
     }
 
@@ -196,35 +203,37 @@ mod tests {
     #[test]
     fn lrr_rotates_after_the_last_issued_warp() {
         let mut s = Scheduler::new(0, 1, 4, SchedulerPolicy::Lrr, 4);
-        let ages = [0, 1, 2, 3];
-        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![0, 1, 2, 3]);
+        assert_eq!(order(&s, &[0, 1, 2, 3]), vec![0, 1, 2, 3]);
         s.issued(1);
-        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![2, 3, 0, 1]);
-        assert_eq!(order(&s, &[0, 1, 3], &ages), vec![3, 0, 1]);
+        assert_eq!(order(&s, &[0, 1, 2, 3]), vec![2, 3, 0, 1]);
+        assert_eq!(order(&s, &[0, 1, 3]), vec![3, 0, 1]);
     }
 
     #[test]
     fn gto_keeps_the_last_warp_first_then_oldest() {
         let mut s = Scheduler::new(0, 1, 4, SchedulerPolicy::Gto, 4);
-        let ages = [5, 2, 9, 1];
-        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![3, 1, 0, 2]);
+        for (slot, age) in [5, 2, 9, 1].into_iter().enumerate() {
+            s.warp_arrived(slot as u32, age);
+        }
+        assert_eq!(order(&s, &[0, 1, 2, 3]), vec![3, 1, 0, 2]);
         s.issued(2);
-        assert_eq!(order(&s, &[0, 1, 2, 3], &ages), vec![2, 3, 1, 0]);
+        assert_eq!(order(&s, &[0, 1, 2, 3]), vec![2, 3, 1, 0]);
+        s.warp_left(1);
+        assert_eq!(order(&s, &[0, 2, 3]), vec![2, 3, 0]);
     }
 
     #[test]
     fn two_level_only_tries_the_active_set() {
         let mut s = Scheduler::new(0, 1, 6, SchedulerPolicy::TwoLevel, 2);
         for w in 0..6 {
-            s.warp_arrived(w);
+            s.warp_arrived(w, w as u64);
         }
         s.refill(|_| true);
-        let ages = [0; 6];
-        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![0, 1]);
+        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5]), vec![0, 1]);
         s.demote(0);
         s.refill(|_| true);
         assert_eq!(s.active_set(), &[1, 2]);
-        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5], &ages), vec![1, 2]);
+        assert_eq!(order(&s, &[0, 1, 2, 3, 4, 5]), vec![1, 2]);
         assert!(!s.is_active(0));
     }
 }

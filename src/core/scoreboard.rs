@@ -5,14 +5,13 @@
 //! Each entry remembers whether its producer is a long-latency (global/local memory) load, so a
 //! stall can be named `long_scoreboard` or `short_scoreboard`.
 
-use crate::ptx::RegId;
 use serde::Serialize;
 
 /// One pending register write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PendingWrite {
     /// Register number in the kernel's register table.
-    pub reg: u16,
+    pub reg: u32,
     /// Produced by a global or local memory load.
     pub long: bool,
 }
@@ -42,10 +41,10 @@ impl Scoreboard {
 
     /// Whether an instruction reading `srcs` and writing `dsts` may issue; `limit` is the most
     /// entries per warp (`None`: unlimited).
-    pub fn check(&self, srcs: &[RegId], dsts: &[RegId], limit: Option<u32>) -> Option<Hazard> {
+    pub fn check(&self, srcs: &[u32], dsts: &[u32], limit: Option<u32>) -> Option<Hazard> {
         let mut hazard = None;
         for p in &self.pending {
-            let hit = srcs.iter().chain(dsts).any(|r| r.0 == p.reg);
+            let hit = srcs.iter().chain(dsts).any(|&r| r == p.reg);
             if hit {
                 if p.long {
                     return Some(Hazard::Long);
@@ -64,16 +63,16 @@ impl Scoreboard {
     }
 
     /// An instruction writing `dsts` issued.
-    pub fn reserve(&mut self, dsts: &[RegId], long: bool) {
-        for r in dsts {
-            self.pending.push(PendingWrite { reg: r.0, long });
+    pub fn reserve(&mut self, dsts: &[u32], long: bool) {
+        for &reg in dsts {
+            self.pending.push(PendingWrite { reg, long });
         }
     }
 
     /// The instruction that wrote `dsts` wrote back: one entry per register is released.
-    pub fn release(&mut self, dsts: &[RegId]) {
-        for r in dsts {
-            if let Some(i) = self.pending.iter().position(|p| p.reg == r.0) {
+    pub fn release(&mut self, dsts: &[u32]) {
+        for &r in dsts {
+            if let Some(i) = self.pending.iter().position(|p| p.reg == r) {
                 self.pending.remove(i);
             }
         }
@@ -92,18 +91,15 @@ mod tests {
     #[test]
     fn raw_and_waw_hazards_hold_until_writeback() {
         let mut s = Scoreboard::default();
-        s.reserve(&[RegId(3)], true);
-        s.reserve(&[RegId(4)], false);
-        assert_eq!(s.check(&[RegId(3)], &[RegId(9)], None), Some(Hazard::Long));
-        assert_eq!(s.check(&[RegId(1)], &[RegId(4)], None), Some(Hazard::Short));
-        assert_eq!(s.check(&[RegId(1)], &[RegId(2)], None), None);
-        assert_eq!(
-            s.check(&[RegId(1)], &[RegId(2)], Some(2)),
-            Some(Hazard::Full)
-        );
-        s.release(&[RegId(3)]);
-        assert_eq!(s.check(&[RegId(3)], &[], None), None);
-        s.release(&[RegId(4)]);
+        s.reserve(&[3], true);
+        s.reserve(&[4], false);
+        assert_eq!(s.check(&[3], &[9], None), Some(Hazard::Long));
+        assert_eq!(s.check(&[1], &[4], None), Some(Hazard::Short));
+        assert_eq!(s.check(&[1], &[2], None), None);
+        assert_eq!(s.check(&[1], &[2], Some(2)), Some(Hazard::Full));
+        s.release(&[3]);
+        assert_eq!(s.check(&[3], &[], None), None);
+        s.release(&[4]);
         assert!(s.is_empty());
     }
 }

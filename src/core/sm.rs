@@ -157,6 +157,13 @@ pub struct Sm {
     used_threads: u32,
     used_registers: u32,
     used_shared: u32,
+    resident_ctas: u32,
+    resident_warps: u32,
+    /// Set when a warp may have finished and drained this cycle (so CTA retirement is checked).
+    maybe_drained: bool,
+    /// Record every warp's state every cycle (for the warp timeline and the views); off, only
+    /// what timing and the statistics need is computed.
+    record_warp_states: bool,
     /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
     /// barrier released or a CTA completed), for deadlock detection.
     last_progress: u64,
@@ -165,6 +172,10 @@ pub struct Sm {
     scheduler_cycles: Vec<SchedulerCycle>,
     fault: Option<Box<Fault>>,
     scratch_order: Vec<u32>,
+    /// Reused each cycle: results ready for writeback (priority, ready cycle, tag), and
+    /// collector units ready to dispatch (unit, tag).
+    scratch_ready: Vec<(u8, u64, u64)>,
+    scratch_dispatch: Vec<(usize, u64)>,
     record: AccessRecord,
 }
 
@@ -228,6 +239,10 @@ impl Sm {
             used_threads: 0,
             used_registers: 0,
             used_shared: 0,
+            resident_ctas: 0,
+            resident_warps: 0,
+            maybe_drained: false,
+            record_warp_states: true,
             last_progress: 0,
             stats: SmStats::default(),
             scheduler_cycles: vec![
@@ -239,6 +254,8 @@ impl Sm {
             ],
             fault: None,
             scratch_order: Vec::new(),
+            scratch_ready: Vec::new(),
+            scratch_dispatch: Vec::new(),
             record: AccessRecord::default(),
         })
     }
@@ -247,11 +264,9 @@ impl Sm {
 
     /// Whether a CTA of `threads` threads using `registers` registers and `shared` bytes fits.
     pub fn fits(&self, threads: u32, registers: u32, shared: u32) -> bool {
-        let warps_needed = threads.div_ceil(self.params.warp_size) as usize;
-        let free_warps = self.warps.iter().filter(|w| w.is_none()).count();
-        self.ctas.iter().any(Option::is_none)
-            && self.ctas.iter().filter(|c| c.is_some()).count() < self.params.max_ctas as usize
-            && free_warps >= warps_needed
+        let warps_needed = threads.div_ceil(self.params.warp_size);
+        self.resident_ctas < self.ctas.len() as u32
+            && self.resident_warps + warps_needed <= self.warps.len() as u32
             && self.used_threads + threads <= self.params.max_threads
             && self.used_registers + registers <= self.params.registers
             && self.used_shared + shared <= self.params.shared_bytes
@@ -282,14 +297,17 @@ impl Sm {
                 age_base + w as u64,
                 state.is_finished(),
             );
+            let age = warp.age;
             self.warps[slot] = Some(warp);
             let scheduler = slot % self.schedulers.len();
-            self.schedulers[scheduler].warp_arrived(slot as u32);
+            self.schedulers[scheduler].warp_arrived(slot as u32, age);
             warp_slots.push(slot as u32);
         }
         self.used_threads += threads;
         self.used_registers += registers;
         self.used_shared += shared_bytes;
+        self.resident_ctas += 1;
+        self.resident_warps += warp_slots.len() as u32;
         self.ctas[cta_slot] = Some(CtaSlot {
             cta,
             warp_slots,
@@ -325,6 +343,12 @@ impl Sm {
         }
     }
 
+    /// Whether every warp's state is classified every cycle (the views need it; timing and
+    /// statistics do not: they read only each scheduler's choice and its best candidate).
+    pub fn set_record_warp_states(&mut self, on: bool) {
+        self.record_warp_states = on;
+    }
+
     /// A fault raised this cycle, if any (the SM stops after one).
     pub fn take_fault(&mut self) -> Option<Box<Fault>> {
         self.fault.take()
@@ -337,7 +361,8 @@ impl Sm {
     }
 
     fn writeback(&mut self, now: u64, ctx: &SmContext) {
-        let mut ready: Vec<(u8, u64, u64)> = Vec::new();
+        let mut ready = std::mem::take(&mut self.scratch_ready);
+        ready.clear();
         for tag in self.ldst.ready(now) {
             ready.push((0, 0, tag));
         }
@@ -348,7 +373,7 @@ impl Sm {
         }
         ready.sort_unstable();
         let mut ports = self.params.writeback_width;
-        for (_, _, tag) in ready {
+        for &(_, _, tag) in &ready {
             let Some(pos) = self.in_flight.iter().position(|f| f.tag == tag) else {
                 continue;
             };
@@ -360,7 +385,7 @@ impl Sm {
                     .dests
                     .as_slice()
                     .iter()
-                    .all(|&r| self.collector.can_write(f.warp, r as u32));
+                    .all(|&r| self.collector.can_write(f.warp, r));
                 if ports == 0 || !banks_free {
                     if let Some(w) = self.warps[f.warp as usize].as_mut() {
                         if w.state != WarpCycle::Issued {
@@ -372,11 +397,12 @@ impl Sm {
                 ports -= 1;
                 for r in decoded.dests.as_slice() {
                     // Two destinations in one bank: the second write shares the cycle.
-                    let _ = self.collector.write(f.warp, *r as u32);
+                    let _ = self.collector.write(f.warp, *r);
                 }
             }
             self.retire(pos, decoded);
         }
+        self.scratch_ready = ready;
     }
 
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
@@ -387,9 +413,9 @@ impl Sm {
             kind => self.pipelines[pipe_index(kind)].retire(f.tag),
         }
         if let Some(w) = self.warps[f.warp as usize].as_mut() {
-            w.scoreboard
-                .release(&decoded.dests.ids().collect::<Vec<_>>());
+            w.scoreboard.release(decoded.dests.as_slice());
             w.in_flight = w.in_flight.saturating_sub(1);
+            self.maybe_drained |= w.finished && w.in_flight == 0;
             if w.branch_pending == Some(f.tag) {
                 w.branch_pending = None;
             }
@@ -398,8 +424,10 @@ impl Sm {
 
     fn operand_read(&mut self, now: u64, decoded: &[Decoded]) {
         self.collector.read_cycle();
-        let ready: Vec<(usize, u64)> = self.collector.ready().map(|r| (r.unit, r.tag)).collect();
-        for (unit, tag) in ready {
+        let mut ready = std::mem::take(&mut self.scratch_dispatch);
+        ready.clear();
+        ready.extend(self.collector.ready().map(|r| (r.unit, r.tag)));
+        for &(unit, tag) in &ready {
             let Some(f) = self.in_flight.iter().find(|f| f.tag == tag).copied() else {
                 self.collector.release(unit);
                 continue;
@@ -420,6 +448,7 @@ impl Sm {
                 self.collector.release(unit);
             }
         }
+        self.scratch_dispatch = ready;
     }
 
     // ----- issue -------------------------------------------------------------------------
@@ -458,7 +487,6 @@ impl Sm {
             let warps = &self.warps;
             self.schedulers[s].order(
                 |w| warps[w as usize].as_ref().is_some_and(|x| !x.finished),
-                |w| warps[w as usize].as_ref().map_or(u64::MAX, |x| x.age),
                 &mut order,
             );
         }
@@ -488,6 +516,20 @@ impl Sm {
             if let Some(w) = self.warps[slot as usize].as_mut() {
                 w.state = state;
             }
+            // Once a warp issued, the rest only matter for the per-warp record (and for the
+            // two-level scheduler, whose checks demote warps): stop when neither is wanted.
+            if result.issued.is_some() && !self.record_warp_states && !self.schedulers[s].demotes()
+            {
+                break;
+            }
+        }
+        if !self.record_warp_states {
+            self.scratch_order = order;
+            return result;
+        }
+        let mut tried = [0u64; 2];
+        for &slot in &order {
+            tried[(slot / 64) as usize % 2] |= 1 << (slot % 64);
         }
         for &slot in self.schedulers[s].slots() {
             if let Some(w) = self.warps[slot as usize].as_mut() {
@@ -497,7 +539,7 @@ impl Sm {
                     } else {
                         WarpCycle::Idle
                     };
-                } else if !order.contains(&slot) {
+                } else if tried[(slot / 64) as usize % 2] >> (slot % 64) & 1 == 0 {
                     w.state = WarpCycle::Inactive;
                 }
             }
@@ -527,12 +569,11 @@ impl Sm {
         let Some(d) = decoded.get(pc as usize) else {
             return Err(WarpCycle::NoInstruction);
         };
-        let srcs: Vec<crate::ptx::RegId> = d.sources.ids().collect();
-        let dsts: Vec<crate::ptx::RegId> = d.dests.ids().collect();
-        match w
-            .scoreboard
-            .check(&srcs, &dsts, self.params.scoreboard_limit)
-        {
+        match w.scoreboard.check(
+            d.sources.as_slice(),
+            d.dests.as_slice(),
+            self.params.scoreboard_limit,
+        ) {
             Some(Hazard::Long) => return Err(WarpCycle::LongScoreboard),
             Some(Hazard::Short | Hazard::Full) => return Err(WarpCycle::ShortScoreboard),
             None => {}
@@ -626,16 +667,8 @@ impl Sm {
         };
         let tag = self.next_tag;
         self.next_tag += 1;
-        self.collector.allocate(
-            d.unit,
-            slot,
-            &d.bank_reads
-                .as_slice()
-                .iter()
-                .map(|&r| r as u32)
-                .collect::<Vec<_>>(),
-            tag,
-        );
+        self.collector
+            .allocate(d.unit, slot, d.bank_reads.as_slice(), tag);
         self.in_flight.push(InFlight {
             tag,
             warp: slot,
@@ -650,12 +683,12 @@ impl Sm {
         };
         let progress = changed_memory || (finished && !w.finished);
         w.in_flight += 1;
-        w.scoreboard
-            .reserve(&d.dests.ids().collect::<Vec<_>>(), d.long);
+        w.scoreboard.reserve(d.dests.as_slice(), d.long);
         if let Flow::Barrier(arrival) = done.flow {
             w.at_barrier = arrival.wait;
         }
         w.finished = finished;
+        self.maybe_drained |= finished;
         match (finished, new_pc) {
             (true, _) | (_, None) => w.redirect(pc),
             (false, Some(next)) => {
@@ -696,6 +729,9 @@ impl Sm {
     fn release_barriers(&mut self, ctx: &SmContext) -> bool {
         let mut any = false;
         for slot in self.ctas.iter_mut().flatten() {
+            if !slot.cta.barriers.has_arrivals() {
+                continue;
+            }
             let live = slot.cta.live_warps();
             let releases = slot.cta.barriers.release_ready(live, self.params.warp_size);
             for release in releases {
@@ -774,6 +810,9 @@ impl Sm {
     /// Returns whether a CTA completed.
     fn retire_finished(&mut self) -> bool {
         let mut any = false;
+        if !std::mem::take(&mut self.maybe_drained) {
+            return false;
+        }
         for c in 0..self.ctas.len() {
             let Some(cta) = self.ctas[c].as_ref() else {
                 continue;
@@ -797,6 +836,8 @@ impl Sm {
             self.used_threads -= cta.threads;
             self.used_registers -= cta.registers;
             self.used_shared -= cta.shared_bytes;
+            self.resident_ctas -= 1;
+            self.resident_warps -= cta.warp_slots.len() as u32;
             self.stats.ctas_completed += 1;
             any = true;
         }

@@ -244,17 +244,58 @@ fn lane_wise(
         Some(split) => split,
         None => return Ok(()),
     };
+    // Resolve each source once for the warp: a register row, a negated predicate row, or a
+    // value that is the same in every lane; only special registers stay per lane.
+    let ws = warp.warp_size as usize;
+    let mut plan = [Source::Uniform(0); 4];
+    for (p, op) in plan.iter_mut().zip(srcs) {
+        *p = match *op {
+            Operand::Reg(r) => Source::Row(r.index() * ws),
+            Operand::NotPred(r) => Source::NotRow(r.index() * ws),
+            Operand::Special(_) => Source::PerLane,
+            _ => Source::Uniform(read(env, warp, op, 0)),
+        };
+    }
+    let (dst_row, dst_mask) = match *dst {
+        Operand::Reg(r) if !r.is_sink() => (
+            Some(r.index() * ws),
+            env.reg_masks.get(r.index()).copied().unwrap_or(0),
+        ),
+        _ => (None, 0),
+    };
     for lane in lanes(exec) {
+        let l = lane as usize;
         let mut values = [0u64; 4];
-        for (v, op) in values.iter_mut().zip(srcs) {
-            *v = read(env, warp, op, lane);
+        for ((v, p), op) in values.iter_mut().zip(&plan).zip(srcs) {
+            *v = match *p {
+                Source::Row(row) => warp.regs[row + l],
+                Source::NotRow(row) => (warp.regs[row + l] == 0) as u64,
+                Source::Uniform(value) => value,
+                Source::PerLane => read(env, warp, op, lane),
+            };
         }
         let Some(out) = alu::eval(&instr.op, values) else {
             return Err(unsupported(env, warp, pc, exec, &format!("`{}`", instr.op)));
         };
-        write(env, warp, dst, lane, out.d, out.q);
+        match dst_row {
+            Some(row) => warp.regs[row + l] = out.d & dst_mask,
+            None => write(env, warp, dst, lane, out.d, out.q),
+        }
     }
     Ok(())
+}
+
+/// Where a source operand's value comes from, resolved once per warp instruction.
+#[derive(Clone, Copy)]
+enum Source {
+    /// A register: the start of its row in `WarpState::regs`.
+    Row(usize),
+    /// `!p`: the negation of a predicate register's row.
+    NotRow(usize),
+    /// An immediate or address: the same in every lane.
+    Uniform(u64),
+    /// A special register (`%tid`, `%laneid`...): read per lane.
+    PerLane,
 }
 
 /// The value of a source operand in `lane`: registers zero-extended from their width,

@@ -216,8 +216,10 @@ fn begin_record(
     record.bytes = bytes;
     record.mask = exec;
     record.changed = false;
-    record.addrs.clear();
-    record.addrs.resize(warp.warp_size as usize, 0);
+    if record.addrs.len() != warp.warp_size as usize {
+        record.addrs.clear();
+        record.addrs.resize(warp.warp_size as usize, 0);
+    }
 }
 
 fn note(record: &mut AccessRecord, lane: u32, t: &Target) {

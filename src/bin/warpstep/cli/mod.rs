@@ -1,6 +1,7 @@
 //! Argument parsing (clap) and dispatch to one module per subcommand.
 
 mod bank_cmd;
+mod bench_cmd;
 mod config_cmd;
 mod hash_search_cmd;
 mod run_cmd;
@@ -24,6 +25,8 @@ enum Command {
     Version,
     /// Run a PTX kernel on data you describe and report the results.
     Run(run_cmd::RunArgs),
+    /// Simulated cycles and warp instructions per second on the standard kernels.
+    Bench(bench_cmd::BenchArgs),
     /// Show, list and check configurations (presets, JSON files, --set overrides).
     Config {
         #[command(subcommand)]
@@ -44,6 +47,7 @@ pub fn main() -> ExitCode {
         }
         Command::Config { command } => config_cmd::run(command),
         Command::Run(args) => run_cmd::run(args),
+        Command::Bench(args) => bench_cmd::run(args),
         Command::Bank(args) => bank_cmd::run(args),
         Command::HashSearch(args) => hash_search_cmd::run(args),
     }

@@ -213,6 +213,7 @@ fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(),
         None => None,
     };
     sim.set_tracing(out.is_some());
+    sim.set_record_warp_states(false);
     let warp_size = sim.config().core.warp_size;
     while !sim.finished() {
         let left = max_cycles.saturating_sub(sim.cycle());
