@@ -10,6 +10,7 @@ pub mod scoreboard;
 pub mod simt_stack;
 pub mod sm;
 pub mod stall;
+pub mod timeline;
 pub mod units;
 pub mod warp_slot;
 

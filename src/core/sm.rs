@@ -164,6 +164,8 @@ pub struct Sm {
     /// Record every warp's state every cycle (for the warp timeline and the views); off, only
     /// what timing and the statistics need is computed.
     record_warp_states: bool,
+    /// Every warp slot's state in recent cycles (recorded with `record_warp_states`).
+    timeline: super::timeline::WarpTimeline,
     /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
     /// barrier released or a CTA completed), for deadlock detection.
     last_progress: u64,
@@ -243,6 +245,7 @@ impl Sm {
             resident_warps: 0,
             maybe_drained: false,
             record_warp_states: true,
+            timeline: super::timeline::WarpTimeline::new(core.max_warps_per_sm as usize),
             last_progress: 0,
             stats: SmStats::default(),
             scheduler_cycles: vec![
@@ -328,6 +331,9 @@ impl Sm {
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
         if self.fault.is_some() || !self.is_busy() {
+            if self.record_warp_states {
+                self.timeline.record(now, |_| WarpCycle::Idle);
+            }
             return;
         }
         self.stats.cycles += 1;
@@ -341,6 +347,17 @@ impl Sm {
         if progress | self.retire_finished() {
             self.last_progress = now;
         }
+        if self.record_warp_states {
+            let warps = &self.warps;
+            self.timeline.record(now, |slot| {
+                warps[slot].as_ref().map_or(WarpCycle::Idle, |w| w.state)
+            });
+        }
+    }
+
+    /// What every warp slot did in recent cycles.
+    pub fn timeline(&self) -> &super::timeline::WarpTimeline {
+        &self.timeline
     }
 
     /// Whether every warp's state is classified every cycle (the views need it; timing and
