@@ -285,6 +285,11 @@ impl Sim {
                     .as_ref()
                     .map_or([0; 3], |c| c.cta.ctaid);
                 let mut report = StuckWarp::describe(func, cta, w.warp_in_cta, state, None);
+                if w.at_barrier {
+                    report.pc = w.barrier_pc;
+                    report.line = func.instr(w.barrier_pc).map_or(0, |i| i.line);
+                    report.text = func.text(w.barrier_pc).to_string();
+                }
                 report.waiting_for = Some(format!(
                     "last cycle: {} (SM {}, warp slot {slot})",
                     w.state.name(),

@@ -703,6 +703,7 @@ impl Sm {
         w.scoreboard.reserve(d.dests.as_slice(), d.long);
         if let Flow::Barrier(arrival) = done.flow {
             w.at_barrier = arrival.wait;
+            w.barrier_pc = pc;
         }
         w.finished = finished;
         self.maybe_drained |= finished;

@@ -27,6 +27,8 @@ pub struct WarpSlot {
     pub scoreboard: Scoreboard,
     /// Waiting at a CTA barrier.
     pub at_barrier: bool,
+    /// The PC of the barrier instruction it last arrived at (reports show where it waits).
+    pub barrier_pc: Pc,
     /// Every thread has exited (the warp may still drain in-flight instructions).
     pub finished: bool,
     /// Instructions issued and not yet retired.
@@ -48,6 +50,7 @@ impl WarpSlot {
             branch_pending: None,
             scoreboard: Scoreboard::default(),
             at_barrier: false,
+            barrier_pc: 0,
             finished,
             in_flight: 0,
             state: WarpCycle::NoInstruction,

@@ -20,8 +20,36 @@ pub fn prepare_flags(ptx: &str, flags: &[&str]) -> Prepared {
     prepare(ptx, flags, &config_for, &no_files).unwrap_or_else(|e| panic!("prepare: {e}"))
 }
 
-/// Runs functionally; panics unless the kernel completed.
+/// Runs functionally, then in the timing model, and checks every buffer argument ends the same
+/// in both (issue 4: every kernel completes in timing mode with the functional results); panics
+/// unless both completed. Returns the functional run.
 pub fn run_ok(ptx: &str, flags: &[&str]) -> Prepared {
+    let p = run_functional_ok(ptx, flags);
+    let mut sim = prepare_flags(ptx, flags)
+        .into_sim(&[])
+        .unwrap_or_else(|e| panic!("sim: {e}"));
+    sim.set_record_warp_states(false);
+    sim.run(50_000_000);
+    assert_eq!(
+        sim.status(),
+        &warpstep::sim::Status::Completed,
+        "timing run did not complete"
+    );
+    for b in &p.image.buffers {
+        let f = p.buffer_bytes(b.index).expect("functional buffer");
+        let t =
+            warpstep::run::buffer_bytes(sim.image(), sim.global(), b.index).expect("timing buffer");
+        assert!(
+            f == t,
+            "buffer argument {} differs between functional and timing runs",
+            b.index
+        );
+    }
+    p
+}
+
+/// Runs functionally only; panics unless the kernel completed.
+pub fn run_functional_ok(ptx: &str, flags: &[&str]) -> Prepared {
     let mut p = prepare_flags(ptx, flags);
     let report = p.run_functional(&[]).expect("run");
     assert!(
@@ -120,7 +148,7 @@ pub fn run_timing(ptx: &str, flags: &[&str]) -> warpstep::sim::Sim {
 /// Every buffer argument's bytes after a functional run and after a timing run of the same
 /// launch, which must be equal.
 pub fn assert_timing_matches_functional(ptx: &str, flags: &[&str]) -> warpstep::sim::Sim {
-    let functional = run_ok(ptx, flags);
+    let functional = run_functional_ok(ptx, flags);
     let sim = run_timing(ptx, flags);
     for b in &functional.image.buffers {
         let f = functional.buffer_bytes(b.index).expect("functional buffer");
