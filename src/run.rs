@@ -8,6 +8,7 @@ use crate::config::Config;
 use crate::exec::functional::{run_functional_counting, FunctionalOptions, FunctionalStats};
 use crate::exec::{GlobalMemory, KernelImage, RunError};
 use crate::launch::{LaunchError, LaunchFlags};
+use crate::mem::AccessSet;
 use crate::ptx::{self, Program, PtxError};
 use crate::sim::{Sim, Status};
 use serde::Serialize;
@@ -188,6 +189,48 @@ impl Prepared {
     /// Buffer argument `index` as JSON numbers.
     pub fn buffer_values(&self, index: usize) -> Vec<serde_json::Value> {
         buffer_values(&self.image, &self.global, index)
+    }
+
+    /// Runs the kernel functionally and returns every dynamic shared-memory warp access as an
+    /// access set of word addresses (active lanes only), with the PC of the instruction that made
+    /// it: the trace-based input of the bank-hash searches (XOR section 5). At most `limit`
+    /// accesses are kept; a run that does not complete is an error with its report.
+    pub fn shared_access_sets(
+        &mut self,
+        limit: usize,
+    ) -> Result<Vec<(crate::ptx::Pc, AccessSet)>, String> {
+        let options = FunctionalOptions {
+            warp_size: self.config.core.warp_size,
+            push_order: self.config.core.push_order,
+            max_steps: self.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
+        };
+        let width = self.config.shmem.bank_width;
+        let mut sets = Vec::new();
+        let mut observe = |done: &crate::exec::execute::Executed,
+                           record: &crate::exec::execute::AccessRecord| {
+            if !record.valid
+                || record.space != Some(crate::ptx::Space::Shared)
+                || sets.len() >= limit
+            {
+                return;
+            }
+            let addrs: Vec<u64> = crate::exec::warp::lanes(record.mask)
+                .filter_map(|lane| record.addrs.get(lane as usize).copied())
+                .collect();
+            if let Ok(set) = AccessSet::from_byte_addrs(&addrs, width) {
+                sets.push((done.pc, set));
+            }
+        };
+        let mut stats = FunctionalStats::default();
+        crate::exec::functional::run_functional_observing(
+            &self.image,
+            &mut self.global,
+            options,
+            &mut stats,
+            &mut observe,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(sets)
     }
 
     /// Checks `--dump` indices, then builds the timing simulation of this launch.

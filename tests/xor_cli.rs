@@ -300,5 +300,49 @@ fn bad_input_exits_2() {
         "--kernel-run",
         "k.ptx",
     ]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("does not exist yet"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read `k.ptx`"));
+}
+
+#[test]
+fn hash_search_over_a_kernel_run_removes_the_naive_transpose_conflicts() {
+    // The paper's trace-based method: every dynamic shared access of the naive 32x32 transpose
+    // (32 conflict-free row stores, 32 column loads of degree 32) is an access set.
+    let ptx = format!(
+        "{}/tests/data/kernels/transpose.sm_52.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = warpstep(&[
+        "hash-search",
+        "--method",
+        "mih",
+        "--family",
+        "bwxor",
+        "--json",
+        "--kernel-run",
+        &ptx,
+        "--kernel",
+        "transpose_naive",
+        "--block",
+        "32,32",
+        "--arg",
+        "f32[1024]=iota",
+        "--arg",
+        "f32[1024]=0",
+        "--arg",
+        "32",
+        "--arg",
+        "32",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    let json = text.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    // 32 column loads x 31 extra cycles each under mod.
+    assert_eq!(v["cost_before"], 32 * 31);
+    assert_eq!(v["cost_after"], 0);
 }

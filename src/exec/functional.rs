@@ -6,7 +6,7 @@
 //! instruction.
 
 use super::cta::{cta_index, CtaState};
-use super::execute::{execute, AccessRecord, Env, Flow, Memories};
+use super::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
 use super::fault::{Fault, RunError, StuckWarp};
 use super::global_memory::GlobalMemory;
 use super::image::KernelImage;
@@ -54,6 +54,19 @@ pub fn run_functional_counting(
     options: FunctionalOptions,
     stats: &mut FunctionalStats,
 ) -> Result<(), RunError> {
+    run_functional_observing(image, global, options, stats, &mut |_, _| {})
+}
+
+/// [`run_functional_counting`], calling `observe` after every executed warp instruction with
+/// its result and its memory access record (`record.valid` when it accessed memory): how the
+/// trace-based bank-hash search (XOR §5) collects every dynamic shared access of a kernel.
+pub fn run_functional_observing(
+    image: &KernelImage,
+    global: &mut GlobalMemory,
+    options: FunctionalOptions,
+    stats: &mut FunctionalStats,
+    observe: &mut dyn FnMut(&Executed, &AccessRecord),
+) -> Result<(), RunError> {
     let reg_masks = register_masks(image);
     let mut record = AccessRecord::default();
     for i in 0..image.grid.count() {
@@ -66,6 +79,7 @@ pub fn run_functional_counting(
             options,
             stats,
             &mut record,
+            observe,
         )?;
     }
     Ok(())
@@ -89,6 +103,7 @@ fn run_cta(
     options: FunctionalOptions,
     stats: &mut FunctionalStats,
     record: &mut AccessRecord,
+    observe: &mut dyn FnMut(&Executed, &AccessRecord),
 ) -> Result<(), RunError> {
     let func = image.func();
     let warps = cta.warps.len() as u32;
@@ -131,6 +146,7 @@ fn run_cta(
                 };
                 let warp = &mut cta.warps[w as usize];
                 let done = execute(&env, &mut mem, warp, record).map_err(RunError::Fault)?;
+                observe(&done, record);
                 stats.warp_instructions += 1;
                 stats.thread_instructions += done.active.count_ones() as u64;
                 progressed = true;

@@ -126,15 +126,16 @@ pub fn run(cli: HashSearchCli) -> ExitCode {
 
 fn report(cli: &HashSearchCli) -> Result<String, String> {
     let args = &cli.args;
-    if args.kernel_run.is_some() {
-        return Err(
-            "--kernel-run: the trace-based method (every dynamic shared access of a \
-                    kernel, grouped per static instruction) needs the simulator, which does not \
-                    exist yet; give --stride or --addrs sets"
-                .into(),
-        );
+    let mut sets = access_sets(cli)?;
+    let mut kernel_note = String::new();
+    if let Some(run) = &args.kernel_run {
+        let (kernel_sets, note) = kernel_access_sets(run)?;
+        sets.extend(kernel_sets);
+        kernel_note = note;
     }
-    let sets = access_sets(cli)?;
+    if sets.is_empty() {
+        return Err("give at least one access set: --stride, --addrs or --kernel-run".into());
+    }
     let space = SearchSpace {
         banks: args.banks,
         addr_bits: args.addr_bits,
@@ -143,7 +144,37 @@ fn report(cli: &HashSearchCli) -> Result<String, String> {
     if args.json {
         return serde_json::to_string(&result).map_err(|e| e.to_string());
     }
-    Ok(text(args, sets.len(), &result))
+    Ok(format!("{kernel_note}{}", text(args, sets.len(), &result)))
+}
+
+/// The most dynamic shared accesses a kernel run contributes.
+const KERNEL_ACCESS_LIMIT: usize = 100_000;
+
+/// `--kernel-run FILE.ptx RUN-FLAGS...`: runs the kernel (functionally) and takes every dynamic
+/// shared-memory warp access as an access set (the paper's trace-based method); the note lists
+/// how many came from each static instruction.
+fn kernel_access_sets(run: &[String]) -> Result<(Vec<AccessSet>, String), String> {
+    let (file, flags) = run
+        .split_first()
+        .ok_or("--kernel-run needs FILE.ptx and its run flags")?;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
+    let flags = warpstep::launch::LaunchFlags::parse_tokens(flags).map_err(|e| e.to_string())?;
+    let config_for = |source: &str| super::config_cmd::load_config(source, &[]);
+    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
+    let mut prepared = warpstep::run::prepare(&text, flags, &config_for, &read_file)
+        .map_err(|e| format!("{file}: {e}"))?;
+    let found = prepared.shared_access_sets(KERNEL_ACCESS_LIMIT)?;
+    let func = prepared.image.func();
+    let mut per_pc: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
+    for (pc, _) in &found {
+        *per_pc.entry(*pc).or_default() += 1;
+    }
+    let mut note = format!("{file}: {} dynamic shared accesses\n", found.len());
+    for (pc, n) in &per_pc {
+        let line = func.instr(*pc).map_or(0, |i| i.line);
+        note += &format!("  line {line}: {n} x `{}`\n", func.text(*pc));
+    }
+    Ok((found.into_iter().map(|(_, set)| set).collect(), note))
 }
 
 fn access_sets(cli: &HashSearchCli) -> Result<Vec<AccessSet>, String> {
