@@ -68,21 +68,27 @@ pub fn run_functional_observing(
     observe: &mut dyn FnMut(&Executed, &AccessRecord),
 ) -> Result<(), RunError> {
     let reg_masks = register_masks(image);
-    let mut record = AccessRecord::default();
+    let mut run = CtaRun {
+        image,
+        reg_masks: &reg_masks,
+        options,
+        record: AccessRecord::default(),
+        observe,
+    };
     for i in 0..image.grid.count() {
         let mut cta = CtaState::new(image, cta_index(image.grid, i), options.warp_size);
-        run_cta(
-            image,
-            global,
-            &mut cta,
-            &reg_masks,
-            options,
-            stats,
-            &mut record,
-            observe,
-        )?;
+        run_cta(&mut run, global, &mut cta, stats)?;
     }
     Ok(())
+}
+
+/// What stays the same while the CTAs of one launch run.
+struct CtaRun<'a, 'o> {
+    image: &'a KernelImage,
+    reg_masks: &'a [u64],
+    options: FunctionalOptions,
+    record: AccessRecord,
+    observe: &'o mut dyn FnMut(&Executed, &AccessRecord),
 }
 
 /// The width mask of every register of the kernel.
@@ -96,15 +102,12 @@ pub fn register_masks(image: &KernelImage) -> Vec<u64> {
 }
 
 fn run_cta(
-    image: &KernelImage,
+    run: &mut CtaRun,
     global: &mut GlobalMemory,
     cta: &mut CtaState,
-    reg_masks: &[u64],
-    options: FunctionalOptions,
     stats: &mut FunctionalStats,
-    record: &mut AccessRecord,
-    observe: &mut dyn FnMut(&Executed, &AccessRecord),
 ) -> Result<(), RunError> {
+    let (image, reg_masks, options) = (run.image, run.reg_masks, run.options);
     let func = image.func();
     let warps = cta.warps.len() as u32;
     // The PC of the barrier each warp last arrived at: a waiting warp's own PC has already
@@ -145,8 +148,9 @@ fn run_cta(
                     shared: &mut cta.shared,
                 };
                 let warp = &mut cta.warps[w as usize];
-                let done = execute(&env, &mut mem, warp, record).map_err(RunError::Fault)?;
-                observe(&done, record);
+                let done =
+                    execute(&env, &mut mem, warp, &mut run.record).map_err(RunError::Fault)?;
+                (run.observe)(&done, &run.record);
                 stats.warp_instructions += 1;
                 stats.thread_instructions += done.active.count_ones() as u64;
                 progressed = true;
