@@ -431,6 +431,7 @@ impl Sm {
         }
         if let Some(w) = self.warps[f.warp as usize].as_mut() {
             w.scoreboard.release(decoded.dests.as_slice());
+            w.blocked = None;
             w.in_flight = w.in_flight.saturating_sub(1);
             self.maybe_drained |= w.finished && w.in_flight == 0;
             if w.branch_pending == Some(f.tag) {
@@ -569,10 +570,38 @@ impl Sm {
     }
 
     /// Whether the warp in `slot` can issue its next instruction, or why not.
-    fn check(&self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
-        let Some(w) = self.warps[slot as usize].as_ref() else {
+    fn check(&mut self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
+        let limit = self.params.scoreboard_limit;
+        let Some(w) = self.warps[slot as usize].as_mut() else {
             return Err(WarpCycle::Idle);
         };
+        if let Some(reason) = w.blocked {
+            return Err(reason);
+        }
+        let reason = Self::warp_hazard(w, decoded, limit);
+        if let Err(r) = reason {
+            // Remember it: it holds until the I-buffer, the scoreboard, a barrier or a branch
+            // of this warp changes, and each of those clears the memory.
+            w.blocked = Some(r);
+            return Err(r);
+        }
+        let Some(&pc) = w.ibuffer.front() else {
+            return Err(WarpCycle::NoInstruction);
+        };
+        let unit = decoded[pc as usize].unit;
+        if !self.collector.has_free(unit) {
+            return Err(match unit {
+                UnitKind::Mem if decoded[pc as usize].shared => WarpCycle::MioThrottle,
+                UnitKind::Mem => WarpCycle::LgThrottle,
+                _ => WarpCycle::MathPipeThrottle,
+            });
+        }
+        Ok(())
+    }
+
+    /// What holds a warp by its own state (barrier, empty I-buffer, branch, scoreboard), if
+    /// anything; structural hazards (collector units) are checked separately, every cycle.
+    fn warp_hazard(w: &WarpSlot, decoded: &[Decoded], limit: Option<u32>) -> Result<(), WarpCycle> {
         if w.at_barrier {
             return Err(WarpCycle::Barrier);
         }
@@ -586,23 +615,11 @@ impl Sm {
         let Some(d) = decoded.get(pc as usize) else {
             return Err(WarpCycle::NoInstruction);
         };
-        match w.scoreboard.check(
-            d.sources.as_slice(),
-            d.dests.as_slice(),
-            self.params.scoreboard_limit,
-        ) {
-            Some(Hazard::Long) => return Err(WarpCycle::LongScoreboard),
-            Some(Hazard::Short | Hazard::Full) => return Err(WarpCycle::ShortScoreboard),
-            None => {}
+        match w.scoreboard.check(d.sources.as_slice(), d.dests.as_slice(), limit) {
+            Some(Hazard::Long) => Err(WarpCycle::LongScoreboard),
+            Some(Hazard::Short | Hazard::Full) => Err(WarpCycle::ShortScoreboard),
+            None => Ok(()),
         }
-        if !self.collector.has_free(d.unit) {
-            return Err(match d.unit {
-                UnitKind::Mem if d.shared => WarpCycle::MioThrottle,
-                UnitKind::Mem => WarpCycle::LgThrottle,
-                _ => WarpCycle::MathPipeThrottle,
-            });
-        }
-        Ok(())
     }
 
     /// Issues the head instruction of `slot`: executes it, reserves the scoreboard, takes a
@@ -615,6 +632,7 @@ impl Sm {
         let Some(pc) = w.ibuffer.pop_front() else {
             return false;
         };
+        w.blocked = None;
         let (cta_slot, warp_in_cta) = (w.cta_slot as usize, w.warp_in_cta as usize);
         let d = ctx.decoded[pc as usize];
         let Some(cta) = self.ctas[cta_slot].as_mut() else {
@@ -758,6 +776,7 @@ impl Sm {
                     if let Some(&ws) = slot.warp_slots.get(*w as usize) {
                         if let Some(warp) = self.warps[ws as usize].as_mut() {
                             warp.at_barrier = false;
+                            warp.blocked = None;
                         }
                     }
                 }
@@ -794,6 +813,7 @@ impl Sm {
         if let Some(w) = self.warps[latch.warp as usize].as_mut() {
             if w.epoch == latch.epoch && !w.finished && w.ibuffer.len() < entries {
                 w.ibuffer.push_back(latch.pc);
+                w.blocked = None;
             }
         }
     }

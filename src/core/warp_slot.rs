@@ -35,6 +35,10 @@ pub struct WarpSlot {
     pub in_flight: u32,
     /// What the warp did in the last cycle.
     pub state: WarpCycle,
+    /// Why it cannot issue, remembered until something it depends on changes (its I-buffer,
+    /// its scoreboard, a barrier or branch it waits for): the scheduler then skips re-checking
+    /// a warp that is still blocked. `None`: check again.
+    pub blocked: Option<WarpCycle>,
 }
 
 impl WarpSlot {
@@ -54,11 +58,13 @@ impl WarpSlot {
             finished,
             in_flight: 0,
             state: WarpCycle::NoInstruction,
+            blocked: None,
         }
     }
 
     /// Empties the I-buffer and restarts fetch at `pc`.
     pub fn redirect(&mut self, pc: Pc) {
+        self.blocked = None;
         self.ibuffer.clear();
         self.fetch_pc = pc;
         self.epoch = self.epoch.wrapping_add(1);
