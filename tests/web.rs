@@ -86,7 +86,7 @@ fn a_session_steps_and_snapshots() {
     assert_eq!(v["cycle"], 10);
     assert_eq!(v["warp_size"], 4);
     assert_eq!(v["kernel"], "book_fig3_2");
-    assert!(v["sm"]["warps"].as_array().unwrap().len() >= 1);
+    assert!(!v["sm"]["warps"].as_array().unwrap().is_empty());
     assert_eq!(s.num_sms(), 1);
     let listing: serde_json::Value = serde_json::from_str(&s.listing()).unwrap();
     assert_eq!(listing["kernel"], "book_fig3_2");
@@ -249,7 +249,7 @@ fn the_timeline_is_one_byte_per_slot_per_cycle() {
     let t = s.timeline(0);
     assert_eq!(t.len(), 30 * slots);
     assert_eq!(s.timeline_first(0), 0.0);
-    assert!(t.iter().any(|&c| c == 1), "some warp issued");
+    assert!(t.contains(&1), "some warp issued");
 }
 
 #[wasm_bindgen_test]
