@@ -146,7 +146,7 @@ export class App {
       this.editor.reveal(line);
     } else if (err.kind === 'launch' || err.kind === 'config') {
       this.showTab('setup');
-      $('config-error').textContent = err.message;
+      $('config-error').textContent = `${err.kind} error: ${err.message}`;
       $('config-error').hidden = false;
     }
   }

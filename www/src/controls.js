@@ -33,6 +33,8 @@ export function bindControls(app) {
   on('btn-share', () => app.share());
   on('btn-help', () => app.toggleHelp());
   on('btn-help-close', () => app.toggleHelp(false));
+  on('btn-apply', () => app.apply());
+  on('btn-apply-setup', () => app.apply());
   document.getElementById('goto-cycle').addEventListener('keydown', (e) => { if (e.key === 'Enter') app.gotoTyped(); });
   document.getElementById('speed').addEventListener('input', () => app.changeSpeed(0));
   document.addEventListener('keydown', (e) => {

@@ -12,9 +12,12 @@ const toggleBreakpoint = StateEffect.define();
 const setBreakpoints = StateEffect.define();
 const setMarks = StateEffect.define();
 
-const breakpointMarker = new (class extends GutterMarker {
-  toDOM() { const s = document.createElement('span'); s.className = 'cm-breakpoint'; s.textContent = '●'; return s; }
-})();
+class Dot extends GutterMarker {
+  constructor(cls) { super(); this.cls = cls; }
+  toDOM() { const s = document.createElement('span'); s.className = this.cls; s.textContent = '●'; return s; }
+}
+const breakpointMarker = new Dot('cm-breakpoint');
+const spacerMarker = new Dot('cm-breakpoint-spacer');
 
 const breakpointField = StateField.define({
   create: () => RangeSet.empty,
@@ -93,7 +96,7 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
         gutter({
           class: 'cm-breakpoint-gutter',
           markers: (v) => v.state.field(breakpointField),
-          initialSpacer: () => breakpointMarker,
+          initialSpacer: () => spacerMarker,
           domEventHandlers: { mousedown: (v, line) => clickLine(v, line) },
         }),
         lineNumbers({ domEventHandlers: { mousedown: (v, line) => clickLine(v, line) } }),

@@ -11,9 +11,9 @@ export function createBankGridView(el) {
   function draw({ snap }) {
     const g = snap.sm.bank_grid;
     const passes = Math.max(1, g.cycles);
-    const rowH = Math.max(18, Math.min(30, Math.floor(260 / passes)));
+    const rowH = Math.max(12, Math.min(30, Math.floor(380 / passes)));
     const height = 58 + passes * rowH + 10;
-    const { ctx, width } = prepare(canvas, Math.min(420, Math.max(120, height)));
+    const { ctx, width } = prepare(canvas, Math.max(120, height));
     const summary = g.lanes.length
       ? `degree ${g.degree} · ${g.cycles} pass${g.cycles === 1 ? '' : 'es'} · ${g.extra_cycles} extra cycle${g.extra_cycles === 1 ? '' : 's'} · ${g.lanes.length} lanes`
       : 'no shared-memory access yet';
@@ -30,7 +30,7 @@ export function createBankGridView(el) {
     const cells = groupCells(g.lanes);
     for (let p = 0; p < passes; p++) {
       const y = 48 + p * rowH;
-      text(ctx, `pass ${p}`, 4, y + rowH / 2, { font: FONT_SMALL, colour: UI.muted });
+      if (rowH >= 16 || p % 4 === 0) text(ctx, `pass ${p}`, 4, y + rowH / 2, { font: FONT_SMALL, colour: UI.muted });
       for (let b = 0; b < g.banks; b++) box(ctx, x0 + b * cw, y, cw, rowH, { fill: '#1a2029', stroke: '#2b3440' });
     }
     for (const cell of cells) {

@@ -96,27 +96,34 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
 function drawCollectors(canvas, ctx, c, { snap }) {
   heading(ctx, c, 'Operand collectors');
   const units = snap.sm.collectors;
-  const rowH = Math.max(15, Math.min(ROW, Math.floor(215 / Math.max(1, units.length))));
-  units.forEach((u, i) => {
-    const y = c.y + i * rowH;
-    const busy = u.warp != null;
-    box(ctx, c.x, y, c.w, rowH - 2, { fill: busy ? '#2e3c4d' : '#1c232c' });
+  const busy = units.filter((u) => u.warp != null);
+  const maxRows = 9;
+  busy.slice(0, maxRows).forEach((u, i) => {
+    const y = c.y + i * ROW;
+    box(ctx, c.x, y, c.w, ROW - 2, { fill: '#2e3c4d' });
     const ops = u.operands.map((o) => `${o[2] ? '✓' : '·'}${o[0]}`).join(' ');
-    const label = busy ? `${u.kind} ${instrLabel(u.warp, u.instr)} ${ops}` : `${u.kind} free`;
-    text(ctx, label, c.x + 4, y + rowH / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8, colour: busy ? UI.text : UI.muted });
-    const tip = busy
-      ? `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? u.instr.text : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`
-      : `${GLOSSARY.collector}\n\nThis ${u.kind} collector unit is free.`;
-    region(canvas, c.x, y, c.w, rowH - 2, tip);
+    text(ctx, `${u.kind} ${instrLabel(u.warp, u.instr)} ${ops}`, c.x + 4, y + ROW / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8 });
+    const tip = `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? u.instr.text : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
+    region(canvas, c.x, y, c.w, ROW - 2, tip);
   });
-  drawBanks(canvas, ctx, c, snap.sm.register_banks, c.y + units.length * rowH + 8);
+  const shownRows = Math.min(busy.length, maxRows);
+  const free = {};
+  for (const u of units) if (u.warp == null) free[u.kind] = (free[u.kind] || 0) + 1;
+  const more = busy.length > maxRows ? `+${busy.length - maxRows} busy · ` : '';
+  const y = c.y + shownRows * ROW;
+  const summary = `${more}free: ${Object.entries(free).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`;
+  text(ctx, summary, c.x + 2, y + 9, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 4 });
+  region(canvas, c.x, y, c.w, 18, `${GLOSSARY.collector}\n\n${units.length} collector units: ${busy.length} busy; free ones by unit type: ${summary}.`);
+  drawBanks(canvas, ctx, c, snap.sm.register_banks, Math.max(y + 24, c.y + 4 * ROW));
 }
 
 function drawBanks(canvas, ctx, c, banks, y) {
   text(ctx, 'register banks', c.x, y + 6, { font: FONT_SMALL, colour: UI.muted });
-  const w = Math.max(12, Math.floor(c.w / Math.max(1, banks.length)) - 2);
+  const perRow = Math.min(banks.length, 8);
+  const w = Math.max(12, Math.floor(c.w / Math.max(1, perRow)) - 2);
   banks.forEach((b, i) => {
-    const x = c.x + i * (w + 2);
+    const x = c.x + (i % perRow) * (w + 2);
+    y += i > 0 && i % perRow === 0 ? 22 : 0;
     const fill = b.kind === 'read' ? '#56b4e9' : b.kind === 'write' ? '#e69f00' : '#1c232c';
     box(ctx, x, y + 14, w, 20, { fill });
     if (b.kind !== 'idle') text(ctx, b.kind === 'read' ? 'R' : 'W', x + w / 2, y + 24, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
@@ -126,14 +133,14 @@ function drawBanks(canvas, ctx, c, banks, y) {
 
 function drawUnits(canvas, ctx, c, { snap }) {
   heading(ctx, c, 'Execution units');
-  const units = snap.sm.units.filter((u) => u.kind !== 'dp' || u.in_flight.length);
-  const h = Math.floor(300 / Math.max(1, units.length)) - 6;
+  const units = snap.sm.units.filter((u) => u.kind !== 'DP' || u.in_flight.length);
+  const h = Math.floor(282 / Math.max(1, units.length)) - 6;
   units.forEach((u, i) => {
     const y = c.y + i * (h + 6);
     const mem = u.mem0;
     const conflict = mem && mem[1] > 1;
     box(ctx, c.x, y, c.w, h, { stroke: conflict ? stateColour('bank_conflict') : UI.boxLine, width: conflict ? 3 : 1 });
-    text(ctx, `${u.kind.toUpperCase()}  (${u.in_flight.length} in flight)`, c.x + 6, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 10 });
+    text(ctx, `${u.kind}  (${u.in_flight.length} in flight)`, c.x + 6, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 10 });
     let line = 0;
     if (mem) {
       const label = `MEM0: ${instrLabel(mem[0].warp, mem[0].instr)}${mem[1] > 1 ? `, holds ${mem[1]} more` : ''}`;
@@ -149,7 +156,7 @@ function drawUnits(canvas, ctx, c, { snap }) {
       text(ctx, `${instrLabel(f.warp, f.instr)} →${f.ready_at}${more}`, c.x + 6, ty, { maxWidth: c.w - 10 });
     });
     const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text} (ready at cycle ${f.ready_at})`).join('\n');
-    region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind.toUpperCase()}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
+    region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
   });
 }
 

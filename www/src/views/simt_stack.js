@@ -16,7 +16,7 @@ export function createSimtStackView(el, app) {
     const { snap, warp, prev } = frame;
     const w = snap.sm.warps[warp];
     const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].stack : null;
-    const leftW = Math.floor(width * 0.64);
+    const leftW = Math.floor(width * 0.7);
     drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size);
     drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
     canvas.dataset.model = JSON.stringify({
@@ -42,7 +42,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize) {
     text(ctx, 'No warp in this slot.', 8, 44, { colour: UI.muted });
     return;
   }
-  const cols = { pc: 8, rpc: 150, lanes: 292 };
+  const cols = { pc: 8, rpc: 140, lanes: 270 };
   const y0 = 34;
   text(ctx, 'next PC (line)', cols.pc, y0, { font: FONT_SMALL, colour: UI.muted });
   text(ctx, 'RPC (line)', cols.rpc, y0, { font: FONT_SMALL, colour: UI.muted });
@@ -50,6 +50,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize) {
   region(canvas, cols.pc, y0 - 8, 130, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, 130, 16, GLOSSARY.rpc);
   const entries = [...w.stack].reverse();
+  if (!entries.length) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
   const kind = changeKind(before, w.stack);
   const maxRows = Math.floor((HEIGHT - y0 - 16) / ROW);
   entries.slice(0, maxRows).forEach((e, i) => {
@@ -69,7 +70,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize) {
 }
 
 function drawLanes(canvas, ctx, x, y, w, lanes) {
-  const size = Math.max(5, Math.min(18, Math.floor(w / lanes.length) - 2));
+  const size = Math.max(6, Math.min(18, Math.floor(w / lanes.length) - 2));
   lanes.forEach((on, l) => {
     const lx = x + l * (size + 2);
     ctx.fillStyle = on ? OKABE.green : '#1a2029';
