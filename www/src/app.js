@@ -356,7 +356,7 @@ export class App {
     } else if (snap.status === 'completed') {
       this.setStatus(`completed in ${snap.cycle} cycles`, 'completed');
       this.hideBanner();
-    } else if (!this.mode || this.mode === 'run') {
+    } else {
       const b = this.session.breakLine();
       this.setStatus(b ? `breakpoint: line ${b}` : `running · IPC ${snap.stats.ipc.toFixed(2)}`);
       this.hideBanner();

@@ -17,7 +17,7 @@ export function createMemoryView(el) {
       const x = 8 + i * (cw + 4);
       const fill = b.kind === 'read' ? OKABE.sky : b.kind === 'write' ? OKABE.orange : '#1c232c';
       box(ctx, x, 26, cw, 44, { fill });
-      text(ctx, `bank ${i}`, x + 4, 36, { font: FONT_SMALL, colour: b.kind === 'idle' ? UI.muted : inkOn(fill) });
+      text(ctx, cw >= 56 ? `bank ${i}` : `b${i}`, x + 4, 36, { font: FONT_SMALL, colour: b.kind === 'idle' ? UI.muted : inkOn(fill) });
       text(ctx, b.kind === 'idle' ? 'idle' : `${b.kind === 'read' ? 'R' : 'W'} W${b.warp} ${b.reg}`, x + 4, 56, { font: FONT_SMALL, colour: b.kind === 'idle' ? UI.muted : inkOn(fill), maxWidth: cw - 6 });
       region(canvas, x, 26, cw, 44, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
     });

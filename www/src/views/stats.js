@@ -71,9 +71,9 @@ function drawStalls(canvas, snap) {
 function drawHistogram(canvas, snap) {
   const degrees = snap.sm.stats.conflict_degrees || [];
   const { ctx, width, height } = prepare(canvas, 150);
-  text(ctx, 'Conflict-degree histogram (shared accesses)', 4, 10, { font: FONT_BOLD, colour: UI.accent });
+  text(ctx, 'Conflict-degree histogram (shared accesses; degrees seen)', 4, 10, { font: FONT_BOLD, colour: UI.accent });
   region(canvas, 0, 0, width, 20, GLOSSARY.histogram);
-  const ds = degrees.map((n, d) => [d, n]).filter(([d]) => d >= 1);
+  const ds = degrees.map((n, d) => [d, n]).filter(([d, n]) => d === 1 || (d > 1 && n > 0));
   if (!ds.length || ds.every(([, n]) => n === 0)) {
     text(ctx, 'no shared-memory accesses yet', 4, 40, { colour: UI.muted });
     return;
