@@ -267,3 +267,26 @@ fn a_fault_is_reported_with_its_line() {
     assert!(s.error().unwrap().contains("out-of-bounds"));
     assert!(s.error_line() > 0);
 }
+
+#[wasm_bindgen_test]
+fn step_back_across_checkpoints_equals_a_straight_run() {
+    // A teaching-preset vector add that runs past two checkpoint intervals.
+    let case = &warpstep::bench::STANDARD[0];
+    let launch = format!("{} --grid 384 --block 32", case.flags.join(" "));
+    let new = || wasm::Session::new(case.ptx, &launch, "teaching", vec![]).unwrap();
+    let interval = wasm::CHECKPOINT_INTERVAL as u32;
+    let target = 2 * interval + 345;
+
+    let mut straight = new();
+    straight.step(target);
+    let mut s = new();
+    s.step(target + 1200);
+    assert!(!s.finished(), "the kernel must outlast the test");
+    assert!(s.checkpoint_cycles().len() >= 3);
+    assert_eq!(s.step_back(1200), target as f64);
+    assert_eq!(s.snapshot(0), straight.snapshot(0));
+    assert_eq!(s.timeline(0), straight.timeline(0));
+    assert_eq!(s.step_back(1), target as f64 - 1.0);
+    straight.step_back(1);
+    assert_eq!(s.snapshot(0), straight.snapshot(0));
+}
