@@ -162,5 +162,13 @@ test('screenshots of every view', async ({ page }) => {
   }
   const banks = await model(page, 'banks');
   expect(banks.degree).toBe(32);
+  // Hover explains: a scheduler box, then a lane of the bank grid.
+  const pipeline = page.locator('#view-pipeline canvas');
+  await pipeline.scrollIntoViewIfNeeded();
+  const box = await pipeline.boundingBox();
+  const cols = (box.width - 16 * 6) * 0.18 + 16 * 2;
+  await page.mouse.move(box.x + cols + 30, box.y + 50);
+  await expect(page.locator('#tooltip')).toContainText('Warp scheduler');
+  await page.screenshot({ path: '../target/e2e/hover.png' });
   expect(problems).toEqual([]);
 });
