@@ -124,6 +124,8 @@ export class App {
     this.listing = JSON.parse(session.listing());
     this.config = JSON.parse(session.config());
     this.setup.showConfig(session.config());
+    const l = JSON.parse(session.launch());
+    $('launch-effective').textContent = `In effect: kernel ${l.kernel}, grid ${l.grid.join(',')}, block ${l.block.join(',')}${l.config ? `, config ${l.config.startsWith('{') ? '(JSON)' : l.config}` : ''}.`;
     this.sm = 0;
     this.warp = 0;
     this.prev = null;
