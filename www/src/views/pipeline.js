@@ -84,7 +84,8 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
     ctx.fillRect(c.x + 3, y + 3, 8, h - 6);
     text(ctx, `S${s.id}${s.active_set.length ? ` active {${s.active_set.join(',')}}` : ''}`, c.x + 16, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 20 });
     const label = stalled ? `stall: ${s.stall}` : instrLabel(s.issued, s.issued_instr);
-    text(ctx, label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: stalled ? fill : UI.text });
+    const idle = stalled && s.stall === 'idle';
+    text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text });
     const desc = tables.byName[stalled ? s.stall : 'issued'];
     const tip = stalled
       ? `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued nothing: ${s.stall}. ${desc ? desc.description : ''}`
