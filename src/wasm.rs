@@ -1,7 +1,42 @@
 //! The browser adapter: a thin wasm-bindgen layer over the model. Compiled only for `wasm32`.
-//! It converts between JS values and the model's plain Rust types and holds no hardware logic.
+//! It converts between JS values and the model's plain Rust types and holds no hardware logic:
+//! a [`Session`] owns one [`Sim`] and its checkpoint [`Timeline`], steps it forwards (with a
+//! cycle budget, so the tab never freezes) and backwards (restore + replay), and hands the
+//! views their snapshots (MODEL.md section 12; STYLE.md "Snapshots to the renderer"): irregular
+//! data as JSON, the warp timeline as one flat byte buffer, and the enum tables once at startup.
 
+use crate::checkpoint::Timeline;
+use crate::config::Config;
+use crate::core::WarpCycle;
+use crate::launch::{LaunchError, LaunchFlags};
+use crate::run::{prepare, InputError};
+use crate::sim::{Sim, Status};
+use crate::snapshot::snapshot;
 use wasm_bindgen::prelude::*;
+
+/// Checkpoint interval in cycles. Stepping back replays at most this many cycles from the last
+/// checkpoint: at the slowest measured wasm speed (fermi, 48 warps, views recording warp
+/// states: a few hundred thousand cycles/s) that is well under the 100 ms issue 6 allows.
+pub const CHECKPOINT_INTERVAL: u64 = 10_000;
+/// Checkpoints kept unthinned (the most recent `CHECKPOINT_DENSE x CHECKPOINT_INTERVAL` cycles);
+/// older ones are thinned to one per power-of-two age (see `checkpoint.rs`).
+pub const CHECKPOINT_DENSE: usize = 128;
+
+/// Why a run call returned (codes exported in [`tables`] as `stop_reasons`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Stop {
+    /// The cycle budget was spent; call again (next animation frame) to go on.
+    Budget = 0,
+    /// An instruction on a breakpoint line issued this cycle.
+    Breakpoint = 1,
+    /// The kernel completed, faulted or deadlocked.
+    Finished = 2,
+    /// The target cycle was reached.
+    Target = 3,
+}
+
+const STOP_NAMES: [&str; 4] = ["budget", "breakpoint", "finished", "target"];
 
 /// Runs once when the module is instantiated: route Rust panics to the browser console with a
 /// readable message instead of an opaque `unreachable` trap.
@@ -34,4 +69,391 @@ pub fn config_json(preset: &str, sets: Vec<String>) -> Result<String, JsError> {
         .and_then(|c| c.with_overrides(&sets))
         .map_err(|e| JsError::new(&e.to_string()))?;
     Ok(config.to_json_pretty())
+}
+
+/// The codes the views need, defined once here and read by JS at startup: warp states / stall
+/// reasons (`code`, `name`, `description` for hover text, `stall`), run stop reasons, and the
+/// checkpoint parameters.
+#[wasm_bindgen]
+pub fn tables() -> String {
+    let states: Vec<serde_json::Value> = WarpCycle::ALL
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "code": *s as u8,
+                "name": s.name(),
+                "description": s.description(),
+                "stall": s.is_stall(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "warp_states": states,
+        "stop_reasons": STOP_NAMES,
+        "timeline_cycles": crate::core::timeline::TIMELINE_CYCLES,
+        "checkpoint_interval": CHECKPOINT_INTERVAL,
+        "checkpoint_dense": CHECKPOINT_DENSE,
+    })
+    .to_string()
+}
+
+/// The standard benchmark kernels (`warpstep::bench::STANDARD`) as JSON `{name, about, ptx,
+/// flags}` (flags as one CLI-syntax string), for the benchmark page.
+#[wasm_bindgen(js_name = benchCases)]
+pub fn bench_cases() -> String {
+    let list: Vec<serde_json::Value> = crate::bench::STANDARD
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "name": c.name, "about": c.about, "ptx": c.ptx, "flags": c.flags.join(" "),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
+
+/// A JS `Error` with the message, plus `kind` (`ptx`, `launch`, `config`) and `line` (the PTX
+/// line, when there is one) properties.
+fn input_error(e: &InputError) -> JsValue {
+    let (kind, line) = match e {
+        InputError::Ptx(p) => ("ptx", Some(p.line)),
+        InputError::Launch(LaunchError::AtLine { line, .. }) => ("launch", Some(*line)),
+        InputError::Launch(_) => ("launch", None),
+        InputError::Config(_) => ("config", None),
+    };
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"kind".into(), &kind.into());
+    let line = line.map_or(JsValue::UNDEFINED, JsValue::from);
+    let _ = js_sys::Reflect::set(&err, &"line".into(), &line);
+    err.into()
+}
+
+/// Resolves a `--config` value in the browser: a preset name, or a whole configuration as JSON.
+fn config_for(name: &str) -> Result<Config, String> {
+    if name.trim_start().starts_with('{') {
+        Config::from_json(name).map_err(|e| e.to_string())
+    } else {
+        Config::preset(name).map_err(|e| e.to_string())
+    }
+}
+
+/// One kernel launch being simulated in the browser.
+#[wasm_bindgen]
+pub struct Session {
+    sim: Sim,
+    timeline: Timeline,
+    /// Per PC: whether its line carries a breakpoint.
+    breakpoints: Vec<bool>,
+    /// The line of the instruction that stopped the last run at a breakpoint (0: none).
+    break_line: u32,
+    /// The effective launch (PTX `// warpstep:` lines overlaid by the user's) as JSON.
+    launch: String,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// A simulation of `ptx` launched with `launch` (the CLI's launch flags, space separated;
+    /// they override the PTX's `// warpstep:` lines) on `preset` (empty: the PTX's `--config`
+    /// or the default; a preset name; or a configuration as JSON) with `sets` (`key=value`,
+    /// the CLI's `--set`). Throws an `Error` with `kind` and, for PTX problems, `line`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        ptx: &str,
+        launch: &str,
+        preset: &str,
+        sets: Vec<String>,
+    ) -> Result<Session, JsValue> {
+        let tokens: Vec<&str> = launch.split_whitespace().collect();
+        let mut flags =
+            LaunchFlags::parse_tokens(&tokens).map_err(|e| input_error(&InputError::Launch(e)))?;
+        if !preset.trim().is_empty() {
+            flags.config = Some(preset.trim().to_string());
+        }
+        flags.sets.extend(sets);
+        let no_files = |p: &str| Err(format!("file:{p}: the browser cannot read files"));
+        let prepared = prepare(ptx, flags, &config_for, &no_files).map_err(|e| input_error(&e))?;
+        let launch = launch_json(&prepared);
+        let sim = prepared.into_sim(&[]).map_err(|e| input_error(&e))?;
+        let timeline = Timeline::new(&sim, CHECKPOINT_INTERVAL, CHECKPOINT_DENSE);
+        let breakpoints = vec![false; sim.image().func().instrs.len()];
+        Ok(Session {
+            sim,
+            timeline,
+            breakpoints,
+            break_line: 0,
+            launch,
+        })
+    }
+
+    /// Cycles simulated so far.
+    pub fn cycle(&self) -> f64 {
+        self.sim.cycle() as f64
+    }
+
+    /// Whether the kernel completed, faulted or deadlocked.
+    pub fn finished(&self) -> bool {
+        self.sim.finished()
+    }
+
+    /// `running`, `completed` or `failed`.
+    pub fn status(&self) -> String {
+        match self.sim.status() {
+            Status::Running => "running",
+            Status::Completed => "completed",
+            Status::Failed(_) => "failed",
+        }
+        .to_string()
+    }
+
+    /// The fault or deadlock report, if the run failed.
+    pub fn error(&self) -> Option<String> {
+        match self.sim.status() {
+            Status::Failed(e) => Some(e.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The PTX line a failed run stopped at (the faulting instruction, or the first stuck
+    /// warp's line for a deadlock); 0 when there is none.
+    #[wasm_bindgen(js_name = errorLine)]
+    pub fn error_line(&self) -> u32 {
+        match self.sim.status() {
+            Status::Failed(crate::exec::RunError::Fault(f)) => f.line,
+            Status::Failed(crate::exec::RunError::Stuck { warps, .. }) => {
+                warps.first().map_or(0, |w| w.line)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Number of SMs.
+    #[wasm_bindgen(js_name = numSms)]
+    pub fn num_sms(&self) -> u32 {
+        self.sim.sms().len() as u32
+    }
+
+    /// Warp slots per SM.
+    #[wasm_bindgen(js_name = warpSlots)]
+    pub fn warp_slots(&self) -> u32 {
+        self.sim.sms().first().map_or(0, |s| s.warps().len() as u32)
+    }
+
+    /// Whether every warp's state is classified every cycle (on by default: the views' warp
+    /// states and timeline need it; timing does not change).
+    #[wasm_bindgen(js_name = setRecordWarpStates)]
+    pub fn set_record_warp_states(&mut self, on: bool) {
+        self.sim.set_record_warp_states(on);
+    }
+
+    /// One simulated cycle after another, `n` of them (fewer if the kernel ends); ignores
+    /// breakpoints. Returns the cycles run.
+    pub fn step(&mut self, n: u32) -> u32 {
+        let start = self.sim.cycle();
+        for _ in 0..n {
+            if !self.advance() {
+                break;
+            }
+        }
+        (self.sim.cycle() - start) as u32
+    }
+
+    /// Runs at most `budget` cycles, stopping after a cycle that issued an instruction on a
+    /// breakpoint line. Returns a stop code (`tables().stop_reasons`).
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget: u32) -> u32 {
+        let bps = std::mem::take(&mut self.breakpoints);
+        let stop = self.run_with(budget, u64::MAX, &bps);
+        self.breakpoints = bps;
+        stop as u32
+    }
+
+    /// Goes to cycle `target`: backwards through the checkpoints when it is behind, forwards
+    /// at most `budget` cycles when ahead (call again until it returns `target`). Breakpoints
+    /// are ignored. Returns a stop code.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&mut self, target: f64, budget: u32) -> u32 {
+        let target = target.max(0.0) as u64;
+        if target < self.sim.cycle() {
+            self.rewind(target);
+            return Stop::Target as u32;
+        }
+        self.run_with(budget, target, &[]) as u32
+    }
+
+    /// Runs at most `budget` cycles until an instruction on PTX line `line` issues (the
+    /// breakpoints set with `setBreakpoints` are ignored). Returns a stop code.
+    #[wasm_bindgen(js_name = runToLine)]
+    pub fn run_to_line(&mut self, line: u32, budget: u32) -> u32 {
+        let bps = self.pcs_on_lines(&[line]);
+        self.run_with(budget, u64::MAX, &bps) as u32
+    }
+
+    /// Sets the breakpoint lines `runFor` stops at.
+    #[wasm_bindgen(js_name = setBreakpoints)]
+    pub fn set_breakpoints(&mut self, lines: Vec<u32>) {
+        self.breakpoints = self.pcs_on_lines(&lines);
+    }
+
+    /// The line whose instruction stopped the last run at a breakpoint (0: none).
+    #[wasm_bindgen(js_name = breakLine)]
+    pub fn break_line(&self) -> u32 {
+        self.break_line
+    }
+
+    /// Steps back `n` cycles (to cycle 0 at most): restores the last checkpoint at or before the
+    /// target and replays to it. Returns the new cycle.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self, n: u32) -> f64 {
+        let target = self.sim.cycle().saturating_sub(n as u64);
+        self.rewind(target);
+        self.cycle()
+    }
+
+    /// Back to cycle 0 (the checkpoints stay: the run is deterministic).
+    pub fn reset(&mut self) {
+        self.rewind(0);
+    }
+
+    /// The snapshot of SM `sm` as JSON (`crate::snapshot::Snapshot`).
+    pub fn snapshot(&self, sm: u32) -> String {
+        serde_json::to_string(&snapshot(&self.sim, sm as usize)).unwrap_or_default()
+    }
+
+    /// The warp timeline of SM `sm`: the held cycles oldest first, `warpSlots()` state codes
+    /// per cycle (one copy out of wasm memory). The first held cycle is `timelineFirst(sm)`.
+    pub fn timeline(&self, sm: u32) -> Vec<u8> {
+        self.sm(sm)
+            .map_or_else(Vec::new, |s| s.timeline().ordered())
+    }
+
+    /// The oldest cycle the warp timeline of SM `sm` still holds.
+    #[wasm_bindgen(js_name = timelineFirst)]
+    pub fn timeline_first(&self, sm: u32) -> f64 {
+        self.sm(sm).map_or(0.0, |s| s.timeline().window().0 as f64)
+    }
+
+    /// The PTX listing as JSON: `{kernel, lines: [text], instr_lines: [line per PC]}`.
+    pub fn listing(&self) -> String {
+        let image = self.sim.image();
+        let func = image.func();
+        serde_json::json!({
+            "kernel": func.name,
+            "lines": image.program.lines,
+            "instr_lines": func.instrs.iter().map(|i| i.line).collect::<Vec<_>>(),
+        })
+        .to_string()
+    }
+
+    /// The configuration in effect, as pretty JSON.
+    pub fn config(&self) -> String {
+        self.sim.config().to_json_pretty()
+    }
+
+    /// The launch in effect (the PTX's `// warpstep:` lines overlaid by the user's flags) as
+    /// JSON: `{kernel, grid, block, config, sets}`.
+    pub fn launch(&self) -> String {
+        self.launch.clone()
+    }
+
+    /// The run so far as `warpstep run --json` reports it.
+    pub fn report(&self) -> String {
+        serde_json::to_string(&crate::run::timing_report(&self.sim, &[])).unwrap_or_default()
+    }
+
+    /// Cycles of the checkpoints held (for the benchmark page and tests).
+    #[wasm_bindgen(js_name = checkpointCycles)]
+    pub fn checkpoint_cycles(&self) -> Vec<f64> {
+        self.timeline
+            .cycles()
+            .into_iter()
+            .map(|c| c as f64)
+            .collect()
+    }
+}
+
+impl Session {
+    /// One cycle and its checkpoint; false when the kernel had already ended.
+    fn advance(&mut self) -> bool {
+        if self.sim.finished() {
+            return false;
+        }
+        self.sim.step();
+        self.timeline.observe(&self.sim);
+        true
+    }
+
+    fn run_with(&mut self, budget: u32, target: u64, bps: &[bool]) -> Stop {
+        self.break_line = 0;
+        let watch = bps.iter().any(|&b| b);
+        for _ in 0..budget {
+            if self.sim.cycle() >= target {
+                return Stop::Target;
+            }
+            if !self.advance() {
+                return Stop::Finished;
+            }
+            if watch {
+                if let Some(line) = self.issued_on(bps) {
+                    self.break_line = line;
+                    return Stop::Breakpoint;
+                }
+            }
+        }
+        if self.sim.finished() {
+            Stop::Finished
+        } else if self.sim.cycle() >= target {
+            Stop::Target
+        } else {
+            Stop::Budget
+        }
+    }
+
+    /// The line of an instruction issued in the last cycle whose PC is marked in `bps`.
+    fn issued_on(&self, bps: &[bool]) -> Option<u32> {
+        let now = self.sim.cycle().checked_sub(1)?;
+        let func = self.sim.image().func();
+        self.sim.sms().iter().find_map(|sm| {
+            sm.in_flight()
+                .iter()
+                .find(|f| f.issued == now && bps.get(f.pc as usize) == Some(&true))
+                .and_then(|f| func.instr(f.pc).map(|i| i.line))
+        })
+    }
+
+    fn pcs_on_lines(&self, lines: &[u32]) -> Vec<bool> {
+        self.sim
+            .image()
+            .func()
+            .instrs
+            .iter()
+            .map(|i| lines.contains(&i.line))
+            .collect()
+    }
+
+    fn rewind(&mut self, target: u64) {
+        let record = self
+            .sim
+            .sms()
+            .first()
+            .map_or(true, |s| s.records_warp_states());
+        self.sim = self.timeline.rewind(target);
+        self.sim.set_record_warp_states(record);
+        self.break_line = 0;
+    }
+
+    fn sm(&self, sm: u32) -> Option<&crate::core::sm::Sm> {
+        self.sim.sms().get(sm as usize)
+    }
+}
+
+fn launch_json(p: &crate::run::Prepared) -> String {
+    let dim = |d: crate::launch::Dim3| [d.x, d.y, d.z];
+    serde_json::json!({
+        "kernel": p.image.func().name,
+        "grid": dim(p.image.grid),
+        "block": dim(p.image.block),
+        "config": p.flags.config,
+        "sets": p.flags.sets,
+    })
+    .to_string()
 }

@@ -50,3 +50,243 @@ fn config_json_applies_overrides_and_throws_named_errors() {
     );
     assert!(wasm::config_json("nope", vec![]).is_err());
 }
+
+// ----- the Session API (issue 6) ------------------------------------------------------------
+
+const BOOK: &str = include_str!("data/book_fig3_2.ptx");
+const BOOK_SETS: [&str; 4] = [
+    "core.warp_size=4",
+    "core.simd_width=4",
+    "core.max_threads_per_sm=16",
+    "core.max_threads_per_cta=16",
+];
+
+fn book() -> wasm::Session {
+    let sets = BOOK_SETS.iter().map(|s| s.to_string()).collect();
+    wasm::Session::new(BOOK, "", "teaching", sets).unwrap()
+}
+
+fn snap(s: &wasm::Session) -> serde_json::Value {
+    serde_json::from_str(&s.snapshot(0)).unwrap()
+}
+
+fn error_of(v: JsValue) -> (String, JsValue, JsValue) {
+    let kind = js_sys::Reflect::get(&v, &"kind".into()).unwrap();
+    let line = js_sys::Reflect::get(&v, &"line".into()).unwrap();
+    (String::from(js_sys::Error::from(v).message()), kind, line)
+}
+
+#[wasm_bindgen_test]
+fn a_session_steps_and_snapshots() {
+    let mut s = book();
+    assert_eq!(s.cycle(), 0.0);
+    assert_eq!(s.step(10), 10);
+    assert_eq!(s.cycle(), 10.0);
+    let v = snap(&s);
+    assert_eq!(v["cycle"], 10);
+    assert_eq!(v["warp_size"], 4);
+    assert_eq!(v["kernel"], "book_fig3_2");
+    assert!(!v["sm"]["warps"].as_array().unwrap().is_empty());
+    assert_eq!(s.num_sms(), 1);
+    let listing: serde_json::Value = serde_json::from_str(&s.listing()).unwrap();
+    assert_eq!(listing["kernel"], "book_fig3_2");
+    assert!(listing["lines"].as_array().unwrap().len() > 30);
+    let launch: serde_json::Value = serde_json::from_str(&s.launch()).unwrap();
+    assert_eq!(launch["block"], serde_json::json!([4, 1, 1]));
+    assert!(s.config().contains("\"warp_size\": 4"));
+}
+
+#[wasm_bindgen_test]
+fn runs_to_the_end_with_a_budget() {
+    let mut s = book();
+    let mut calls = 0;
+    while s.run_for(50) == 0 {
+        calls += 1;
+        assert!(calls < 1000);
+    }
+    assert!(s.finished());
+    assert_eq!(s.status(), "completed");
+    assert!(
+        calls > 0,
+        "a budget of 50 cycles cannot finish the kernel in one call"
+    );
+    let report: serde_json::Value = serde_json::from_str(&s.report()).unwrap();
+    assert_eq!(report["completed"], true);
+    assert_eq!(report["cycles"].as_f64().unwrap(), s.cycle());
+}
+
+#[wasm_bindgen_test]
+fn step_back_equals_a_straight_run() {
+    let mut straight = book();
+    straight.step(37);
+    let expected = straight.snapshot(0);
+    let expected_timeline = straight.timeline(0);
+
+    let mut s = book();
+    s.step(80);
+    assert_eq!(s.step_back(43), 37.0);
+    assert_eq!(s.snapshot(0), expected);
+    assert_eq!(s.timeline(0), expected_timeline);
+    // Forwards again from there, and back to the start.
+    s.step(43);
+    straight.step(43);
+    assert_eq!(s.snapshot(0), straight.snapshot(0));
+    s.reset();
+    assert_eq!(s.cycle(), 0.0);
+    assert_eq!(s.snapshot(0), book().snapshot(0));
+}
+
+#[wasm_bindgen_test]
+fn run_until_goes_forwards_and_backwards() {
+    let mut s = book();
+    // Forwards in budgets of 7 cycles.
+    let mut code = s.run_until(40.0, 7);
+    while code == 0 {
+        code = s.run_until(40.0, 7);
+    }
+    assert_eq!(code, 3);
+    assert_eq!(s.cycle(), 40.0);
+    assert_eq!(s.run_until(12.0, 7), 3);
+    assert_eq!(s.cycle(), 12.0);
+}
+
+#[wasm_bindgen_test]
+fn breakpoints_stop_where_the_line_issues() {
+    let mut s = book();
+    let listing: serde_json::Value = serde_json::from_str(&s.listing()).unwrap();
+    let lines: Vec<u64> = listing["instr_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap())
+        .collect();
+    let target = *lines.last().unwrap() as u32 - 2;
+    let target = lines
+        .iter()
+        .map(|&l| l as u32)
+        .filter(|&l| l <= target)
+        .max()
+        .unwrap();
+    s.set_breakpoints(vec![target]);
+    let mut code = s.run_for(10_000);
+    while code == 0 {
+        code = s.run_for(10_000);
+    }
+    assert_eq!(code, 1, "stops at the breakpoint");
+    assert_eq!(s.break_line(), target);
+    let v = snap(&s);
+    let issued: Vec<u64> = v["sm"]["schedulers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|sch| sch["issued_instr"]["line"].as_u64())
+        .collect();
+    assert!(issued.contains(&(target as u64)), "{issued:?}");
+
+    let mut t = book();
+    assert_eq!(t.run_to_line(target, 100_000), 1);
+    assert_eq!(t.cycle(), s.cycle());
+}
+
+#[wasm_bindgen_test]
+fn ptx_errors_name_their_line() {
+    let broken = BOOK.replacen("ld.param.u64", "ld.param.bogus64", 1);
+    let line = BOOK
+        .lines()
+        .position(|l| l.contains("ld.param.u64"))
+        .unwrap() as u32
+        + 1;
+    let err = wasm::Session::new(&broken, "", "teaching", vec![])
+        .err()
+        .unwrap();
+    let (message, kind, at) = error_of(err);
+    assert_eq!(kind, "ptx");
+    assert_eq!(at.as_f64(), Some(line as f64), "{message}");
+    assert!(message.starts_with(&format!("line {line}:")), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn launch_and_config_errors_use_the_cli_messages() {
+    let err = wasm::Session::new(BOOK, "--grid 0", "", vec![])
+        .err()
+        .unwrap();
+    let (message, kind, line) = error_of(err);
+    assert_eq!(kind, "launch");
+    assert!(line.is_undefined());
+    assert!(message.starts_with("--grid 0:"), "{message}");
+
+    let err = wasm::Session::new(BOOK, "", "teaching", vec!["core.warp_size=33".into()])
+        .err()
+        .unwrap();
+    let (message, kind, _) = error_of(err);
+    assert_eq!(kind, "config");
+    assert_eq!(
+        message,
+        "core.warp_size = 33: must be a power of two in 1..=64"
+    );
+}
+
+#[wasm_bindgen_test]
+fn tables_export_the_warp_states() {
+    let t: serde_json::Value = serde_json::from_str(&wasm::tables()).unwrap();
+    let states = t["warp_states"].as_array().unwrap();
+    assert_eq!(states.len(), warpstep::core::WarpCycle::ALL.len());
+    assert_eq!(states[1]["name"], "issued");
+    assert!(states[5]["description"]
+        .as_str()
+        .unwrap()
+        .contains("global"));
+    assert_eq!(t["stop_reasons"][1], "breakpoint");
+    let cases: serde_json::Value = serde_json::from_str(&wasm::bench_cases()).unwrap();
+    assert_eq!(cases[0]["name"], "vector_add");
+}
+
+#[wasm_bindgen_test]
+fn the_timeline_is_one_byte_per_slot_per_cycle() {
+    let mut s = book();
+    s.step(30);
+    let slots = s.warp_slots() as usize;
+    let t = s.timeline(0);
+    assert_eq!(t.len(), 30 * slots);
+    assert_eq!(s.timeline_first(0), 0.0);
+    assert!(t.contains(&1), "some warp issued");
+}
+
+#[wasm_bindgen_test]
+fn a_fault_is_reported_with_its_line() {
+    // Too small an output buffer: the store of thread 3 runs out of bounds.
+    let mut s = wasm::Session::new(
+        BOOK,
+        "--arg u32[4]=list:1,1,1,0 --arg u32[4]=list:1,0,0,0 --arg u32[2]=0 --arg 1",
+        "teaching",
+        BOOK_SETS.iter().map(|s| s.to_string()).collect(),
+    )
+    .unwrap();
+    while s.run_for(1000) == 0 {}
+    assert_eq!(s.status(), "failed");
+    assert!(s.error().unwrap().contains("out-of-bounds"));
+    assert!(s.error_line() > 0);
+}
+
+#[wasm_bindgen_test]
+fn step_back_across_checkpoints_equals_a_straight_run() {
+    // A teaching-preset vector add that runs past two checkpoint intervals.
+    let case = &warpstep::bench::STANDARD[0];
+    let launch = format!("{} --grid 384 --block 32", case.flags.join(" "));
+    let new = || wasm::Session::new(case.ptx, &launch, "teaching", vec![]).unwrap();
+    let interval = wasm::CHECKPOINT_INTERVAL as u32;
+    let target = 2 * interval + 345;
+
+    let mut straight = new();
+    straight.step(target);
+    let mut s = new();
+    s.step(target + 1200);
+    assert!(!s.finished(), "the kernel must outlast the test");
+    assert!(s.checkpoint_cycles().len() >= 3);
+    assert_eq!(s.step_back(1200), target as f64);
+    assert_eq!(s.snapshot(0), straight.snapshot(0));
+    assert_eq!(s.timeline(0), straight.timeline(0));
+    assert_eq!(s.step_back(1), target as f64 - 1.0);
+    straight.step_back(1);
+    assert_eq!(s.snapshot(0), straight.snapshot(0));
+}

@@ -103,6 +103,9 @@ pub struct SmStats {
     pub global_requests: u64,
     /// Register reads refused because a bank was busy.
     pub register_bank_conflicts: u64,
+    /// Shared-memory accesses by conflict degree: `conflict_degrees[d]` accesses of degree `d`
+    /// (for the stats view's histogram, MODEL.md section 12).
+    pub conflict_degrees: Vec<u64>,
 }
 
 /// What one scheduler did in a cycle.
@@ -364,6 +367,11 @@ impl Sm {
     /// statistics do not: they read only each scheduler's choice and its best candidate).
     pub fn set_record_warp_states(&mut self, on: bool) {
         self.record_warp_states = on;
+    }
+
+    /// Whether every warp's state is classified every cycle (see `set_record_warp_states`).
+    pub fn records_warp_states(&self) -> bool {
+        self.record_warp_states
     }
 
     /// A fault raised this cycle, if any (the SM stops after one).
@@ -755,6 +763,11 @@ impl Sm {
         if cost.shared {
             self.stats.shared_instructions += 1;
             self.stats.bank_conflict_cycles += cost.occupancy.saturating_sub(1) as u64;
+            let d = cost.degree as usize;
+            if self.stats.conflict_degrees.len() <= d {
+                self.stats.conflict_degrees.resize(d + 1, 0);
+            }
+            self.stats.conflict_degrees[d] += 1;
         } else {
             self.stats.global_requests += cost.requests as u64;
         }

@@ -1,20 +1,26 @@
-// Entry point: load the wasm model, then hand control to the app views.
-import init, { version } from '../../pkg/warpstep.js';
-import { mountConfigPanel } from './config_panel.js';
+// Entry point: load the wasm model, read its tables once, then start the app (the shared state
+// in the URL, or the default example).
+import init, { version, tables } from '../../pkg/warpstep.js';
+import { App } from './app.js';
+import { bindControls } from './controls.js';
+import { attachTooltips } from './tooltip.js';
 
 async function start() {
   const status = document.getElementById('status');
   try {
     await init();
-    document.getElementById('version').textContent = `v${version()}`;
-    status.textContent = 'Simulator ready.';
-    mountConfigPanel(document.getElementById('config-panel'));
-    document.body.dataset.ready = 'true';
   } catch (err) {
     status.className = 'error';
     status.textContent = `The simulator failed to load: ${err}`;
     throw err;
   }
+  document.getElementById('version').textContent = `v${version()}`;
+  status.textContent = '';
+  const app = new App(JSON.parse(tables()));
+  window.warpstep = { app };
+  bindControls(app);
+  attachTooltips(document.getElementById('views'), document.getElementById('tooltip'));
+  app.start();
 }
 
 start();

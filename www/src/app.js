@@ -1,0 +1,444 @@
+// The app: owns the wasm Session, the selection (SM, warp), the run loop and the redraw. It never
+// computes hardware behaviour: it asks the Session to step and draws the snapshots it returns.
+// Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
+import { Session } from '../../pkg/warpstep.js';
+import { createViews } from './views.js';
+import { createEditor } from './editor.js';
+import { createSetupPanel } from './setup_panel.js';
+import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
+import { shareUrl, decodeState, stateInUrl } from './share.js';
+
+// Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
+// animation frame sized to take ~10 ms).
+const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
+const FRAME_BUDGET_MS = 10;
+const MAX_HISTORY = 1500;
+
+const $ = (id) => document.getElementById(id);
+
+export class App {
+  constructor(tables) {
+    this.tables = { ...tables, byName: Object.fromEntries(tables.warp_states.map((s) => [s.name, s])) };
+    this.session = null;
+    this.sm = 0;
+    this.warp = 0;
+    this.snap = null;
+    this.prev = null;
+    this.history = [];
+    this.mode = null; // null | 'run' | 'goto'
+    this.gotoTarget = 0;
+    this.budget = 2000;
+    this.carry = 0;
+    this.lastTime = 0;
+    this.focused = null;
+    this.loaded = null; // {ptx, launch, preset, sets, example}
+    this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
+    this.setup = createSetupPanel(document);
+    this.views = createViews($('views'), this);
+    this.fillExamples();
+    this.bindTabs();
+    this.changeSpeed(0);
+    window.addEventListener('resize', () => this.draw());
+  }
+
+  // ----- loading ------------------------------------------------------------------------
+
+  fillExamples() {
+    const select = $('example');
+    for (const e of EXAMPLES) {
+      const o = document.createElement('option');
+      o.value = e.id;
+      o.textContent = e.title;
+      select.append(o);
+    }
+    const custom = document.createElement('option');
+    custom.value = '';
+    custom.textContent = '(your kernel)';
+    select.append(custom);
+    select.addEventListener('change', () => { if (select.value) this.loadExample(select.value); });
+  }
+
+  // Opens the URL's shared state, or the default example. A damaged link shows its error and
+  // the default example, never a blank page.
+  start() {
+    const encoded = stateInUrl();
+    if (encoded) {
+      try {
+        const state = decodeState(encoded);
+        if (this.load(state, state.example || '')) {
+          this.sm = state.sm || 0;
+          this.warp = state.warp || 0;
+          this.runTo(state.cycle);
+          return;
+        }
+        this.showBanner(`The shared link's kernel did not load (see the error in the Code tab); showing the default example instead.`);
+      } catch (err) {
+        this.showBanner(`This link is damaged: ${err.message}. Showing the default example instead.`);
+      }
+    }
+    this.loadExample(DEFAULT_EXAMPLE);
+    this.markReady();
+  }
+
+  loadExample(id) {
+    const e = exampleById(id);
+    if (!e) return false;
+    return this.load({ ptx: e.ptx, launch: e.launch, preset: e.preset, sets: e.sets }, id);
+  }
+
+  // Builds a new Session; on an input error keeps the current one and shows the error at its
+  // line. Returns whether it loaded.
+  load({ ptx, launch, preset, sets }, example) {
+    this.pause();
+    this.editor.setText(ptx);
+    this.setup.set({ launch, preset, sets });
+    $('example').value = example;
+    const e = exampleById(example);
+    $('example-about').textContent = e ? e.about : 'Your own kernel: launch flags and configuration as set below.';
+    return this.build({ ptx, launch, preset, sets, example });
+  }
+
+  // Applies the editor text and the setup fields.
+  apply() {
+    const text = this.editor.getText();
+    const setup = this.setup.get();
+    const same = this.loaded && this.loaded.ptx === text && this.loaded.example;
+    if (!same) $('example').value = '';
+    this.pause();
+    this.build({ ptx: text, ...setup, example: same ? this.loaded.example : '' });
+  }
+
+  build(input) {
+    let session;
+    try {
+      session = new Session(input.ptx, input.launch, input.preset, input.sets);
+    } catch (err) {
+      this.showInputError(err);
+      return false;
+    }
+    if (this.session) this.session.free();
+    this.session = session;
+    this.loaded = input;
+    this.hideInputError();
+    this.hideBanner();
+    this.listing = JSON.parse(session.listing());
+    this.config = JSON.parse(session.config());
+    this.setup.showConfig(session.config());
+    const l = JSON.parse(session.launch());
+    $('launch-effective').textContent = `In effect: kernel ${l.kernel}, grid ${l.grid.join(',')}, block ${l.block.join(',')}${l.config ? `, config ${l.config.startsWith('{') ? '(JSON)' : l.config}` : ''}.`;
+    this.sm = 0;
+    this.warp = 0;
+    this.prev = null;
+    this.history = [];
+    this.fillSms(session.numSms());
+    session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
+    this.draw();
+    return true;
+  }
+
+  showInputError(err) {
+    const line = err.line;
+    $('input-error').textContent = `${err.kind ? `${err.kind} error: ` : ''}${err.message}${this.session ? '\n(The last good simulation stays on screen.)' : ''}`;
+    $('input-error').hidden = false;
+    document.body.dataset.inputError = err.message;
+    document.body.dataset.errorLine = line || '';
+    if (line) {
+      this.showTab('code');
+      this.editor.mark(0, line);
+      this.editor.reveal(line);
+    } else if (err.kind === 'launch' || err.kind === 'config') {
+      this.showTab('setup');
+      $('config-error').textContent = `${err.kind} error: ${err.message}`;
+      $('config-error').hidden = false;
+    }
+  }
+
+  hideInputError() {
+    $('input-error').hidden = true;
+    delete document.body.dataset.inputError;
+    delete document.body.dataset.errorLine;
+  }
+
+  fillSms(n) {
+    const select = $('sm-select');
+    select.textContent = '';
+    for (let i = 0; i < n; i++) {
+      const o = document.createElement('option');
+      o.value = i;
+      o.textContent = `SM ${i}`;
+      select.append(o);
+    }
+    select.hidden = n <= 1;
+    select.onchange = () => this.selectSm(Number(select.value));
+  }
+
+  // ----- stepping -----------------------------------------------------------------------
+
+  stepN() {
+    return Math.max(1, Number($('step-n').value) || 1);
+  }
+
+  step(n) {
+    if (!this.session) return;
+    this.pause();
+    this.session.step(n);
+    this.draw();
+  }
+
+  back(n) {
+    if (!this.session) return;
+    this.pause();
+    this.session.stepBack(n);
+    this.draw();
+  }
+
+  reset() {
+    if (!this.session) return;
+    this.pause();
+    this.session.reset();
+    this.history = [];
+    this.draw();
+  }
+
+  toggleRun() {
+    if (this.mode) this.pause();
+    else this.play('run');
+  }
+
+  runTo(cycle) {
+    if (!this.session) return;
+    this.gotoTarget = cycle;
+    if (cycle <= this.session.cycle()) {
+      this.session.runUntil(cycle, 0);
+      this.draw();
+      this.markReady();
+      return;
+    }
+    this.play('goto');
+  }
+
+  gotoTyped() {
+    const v = Number($('goto-cycle').value);
+    if (Number.isFinite(v) && v >= 0) this.runTo(Math.floor(v));
+  }
+
+  play(mode) {
+    if (!this.session) return;
+    if (mode === 'run' && this.session.finished()) return;
+    this.mode = mode;
+    this.carry = 0;
+    this.lastTime = performance.now();
+    $('btn-run').textContent = '⏸ Pause';
+    $('btn-run').classList.add('running');
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  pause() {
+    this.mode = null;
+    $('btn-run').textContent = '▶ Run';
+    $('btn-run').classList.remove('running');
+  }
+
+  // One animation frame of running: a cycle budget (full speed) or the cycles due at the
+  // chosen slow-motion speed, then one redraw.
+  frame(now) {
+    if (!this.mode || !this.session) return;
+    const speed = this.mode === 'goto' ? Infinity : SPEEDS[Number($('speed').value)];
+    let n;
+    if (speed === Infinity) {
+      n = this.budget;
+    } else {
+      this.carry += (speed * (now - this.lastTime)) / 1000;
+      n = Math.floor(this.carry);
+      this.carry -= n;
+    }
+    this.lastTime = now;
+    const t0 = performance.now();
+    const stop = n > 0 ? this.advance(n) : 'budget';
+    const dt = performance.now() - t0;
+    if (speed === Infinity && n > 0) {
+      this.budget = Math.max(100, Math.min(1_000_000, Math.round(this.budget * Math.min(2, Math.max(0.25, FRAME_BUDGET_MS / Math.max(dt, 0.1))))));
+    }
+    if (n > 0) this.draw();
+    if (stop !== 'budget') {
+      this.pause();
+      if (stop === 'breakpoint') this.setStatus(`breakpoint: line ${this.session.breakLine()}`);
+      this.markReady();
+      return;
+    }
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  advance(n) {
+    const code = this.mode === 'goto' ? this.session.runUntil(this.gotoTarget, n) : this.session.runFor(n);
+    return this.tables.stop_reasons[code];
+  }
+
+  changeSpeed(delta) {
+    const s = $('speed');
+    s.value = Math.max(0, Math.min(SPEEDS.length - 1, Number(s.value) + delta));
+    const v = SPEEDS[Number(s.value)];
+    $('speed-label').textContent = v === Infinity ? 'max' : `${v}/s`;
+  }
+
+  setBreakpoints(lines) {
+    if (this.session) this.session.setBreakpoints(Uint32Array.from(lines));
+    document.body.dataset.breakpoints = lines.join(',');
+  }
+
+  toggleBreakpointHere() {
+    const w = this.snap && this.snap.sm.warps[this.warp];
+    if (!w || !w.line) return;
+    const lines = new Set(this.editor.breakpoints());
+    if (lines.has(w.line)) lines.delete(w.line); else lines.add(w.line);
+    this.editor.setBreakpoints([...lines]);
+  }
+
+  // ----- selection and drawing ----------------------------------------------------------
+
+  selectWarp(i) {
+    if (!this.snap) return;
+    const n = this.snap.sm.warps.length;
+    this.warp = ((i % n) + n) % n;
+    this.prev = null;
+    this.draw();
+  }
+
+  selectSm(i) {
+    if (!this.session) return;
+    const n = this.session.numSms();
+    this.sm = ((i % n) + n) % n;
+    $('sm-select').value = this.sm;
+    this.prev = null;
+    this.draw();
+  }
+
+  draw() {
+    if (!this.session) return;
+    const s = this.session;
+    const snap = JSON.parse(s.snapshot(this.sm));
+    if (this.warp >= snap.sm.warps.length) this.warp = 0;
+    this.sampleHistory(snap);
+    const frame = {
+      snap,
+      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
+      warp: this.warp,
+      tables: this.tables,
+      config: this.config,
+      history: this.history,
+      timeline: { bytes: s.timeline(this.sm), first: s.timelineFirst(this.sm), slots: s.warpSlots() },
+    };
+    for (const v of this.views) v.draw(frame);
+    this.prev = snap;
+    this.snap = snap;
+    this.showState(snap);
+  }
+
+  sampleHistory(snap) {
+    const h = this.history;
+    while (h.length && h[h.length - 1].cycle >= snap.cycle) h.pop();
+    const last = h[h.length - 1];
+    const thr = snap.stats.thread_instructions;
+    const ipc = last ? (thr - last.thr) / Math.max(1, snap.cycle - last.cycle) : 0;
+    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc });
+    if (h.length > MAX_HISTORY) this.history = h.filter((_, i) => i % 2 === 0 || i === h.length - 1);
+  }
+
+  showState(snap) {
+    $('cycle').textContent = snap.cycle;
+    document.body.dataset.cycle = snap.cycle;
+    document.body.dataset.status = snap.status;
+    const w = snap.sm.warps[this.warp];
+    const errorLine = snap.status === 'failed' ? this.session.errorLine() : 0;
+    this.editor.mark(w && w.line ? w.line : 0, errorLine);
+    if (w && w.line && this.mode !== 'run') this.editor.reveal(w.line);
+    if (snap.status === 'failed') {
+      this.setStatus('failed', 'failed');
+      this.showBanner(`The kernel stopped at cycle ${snap.cycle}:\n${snap.error}`);
+    } else if (snap.status === 'completed') {
+      this.setStatus(`completed in ${snap.cycle} cycles`, 'completed');
+      this.hideBanner();
+    } else {
+      const b = this.session.breakLine();
+      this.setStatus(b ? `breakpoint: line ${b}` : `running · IPC ${snap.stats.ipc.toFixed(2)}`);
+      this.hideBanner();
+    }
+  }
+
+  setStatus(text, cls = '') {
+    const el = $('run-status');
+    el.textContent = text;
+    el.title = text;
+    el.className = `run-status ${cls}`;
+  }
+
+  showBanner(text) {
+    const b = $('banner');
+    b.textContent = text;
+    b.hidden = false;
+  }
+
+  hideBanner() {
+    $('banner').hidden = true;
+  }
+
+  markReady() {
+    document.body.dataset.ready = 'true';
+  }
+
+  // ----- sharing, tabs, help ------------------------------------------------------------
+
+  shareState() {
+    const l = this.loaded;
+    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.session.cycle(), sm: this.sm, warp: this.warp, example: l.example };
+  }
+
+  share() {
+    if (!this.session) return;
+    const url = shareUrl(this.shareState());
+    history.replaceState(null, '', url);
+    document.body.dataset.shareUrl = url;
+    const done = () => this.setStatus('link copied');
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(done, () => this.setStatus('link in the address bar'));
+    else this.setStatus('link in the address bar');
+  }
+
+  bindTabs() {
+    for (const t of document.querySelectorAll('.tab')) t.addEventListener('click', () => this.showTab(t.dataset.tab));
+  }
+
+  showTab(name) {
+    for (const t of document.querySelectorAll('.tab')) t.classList.toggle('active', t.dataset.tab === name);
+    $('tab-code').hidden = name !== 'code';
+    $('tab-setup').hidden = name !== 'setup';
+  }
+
+  focusEditor() {
+    this.showTab('code');
+    this.editor.view.focus();
+  }
+
+  focusGoto() {
+    $('goto-cycle').focus();
+    $('goto-cycle').select();
+  }
+
+  toggleFocus(el) {
+    const target = el || document.querySelector('.view:hover') || this.focused;
+    if (this.focused && this.focused !== target) this.focused.classList.remove('focused');
+    if (!target) return;
+    this.focused = target.classList.toggle('focused') ? target : null;
+    this.draw();
+  }
+
+  toggleHelp(show) {
+    const h = $('help');
+    h.hidden = show === undefined ? !h.hidden : !show;
+  }
+
+  escape() {
+    this.toggleHelp(false);
+    if (this.focused) this.toggleFocus(this.focused);
+    if (document.activeElement) document.activeElement.blur();
+  }
+}

@@ -1,0 +1,163 @@
+// The benchmark page (issue 6, "Speed"; not a test): runs warpstep::bench::STANDARD kernels
+// through the same wasm API as the app, at full speed with every view drawn each animation
+// frame, and reports simulated cycles/s, frames/s, one-step-and-redraw time, and the time to
+// step back one cycle at cycle 1,000,000. Results also land in body[data-results] as JSON.
+import init, { Session, tables, benchCases } from '../../pkg/warpstep.js';
+import { createViews } from './views.js';
+
+const SECONDS = 3;
+const FRAME_TARGET_MS = 12; // simulation time per frame, leaving room for the redraw at 30+ fps
+const $ = (id) => document.getElementById(id);
+
+let views;
+let tab;
+
+function frameOf(session, warp, history) {
+  const snap = JSON.parse(session.snapshot(0));
+  history.push({ cycle: snap.cycle, thr: snap.stats.thread_instructions, ipc: snap.stats.ipc, ipcTotal: snap.stats.ipc });
+  if (history.length > 600) history.splice(0, 300);
+  return {
+    snap, prev: null, warp, tables: tab, config: null, history,
+    timeline: { bytes: session.timeline(0), first: session.timelineFirst(0), slots: session.warpSlots() },
+  };
+}
+
+function drawAll(session, history) {
+  const f = frameOf(session, 0, history);
+  for (const v of views) v.draw(f);
+  return f.snap;
+}
+
+const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
+
+// Full speed for SECONDS: an adaptive cycle budget per frame, then a redraw of every view.
+async function fullSpeed(session) {
+  const history = [];
+  let budget = 2000;
+  let frames = 0;
+  let maxFrame = 0;
+  const start = performance.now();
+  let last = start;
+  let cycles = 0;
+  let simMs = 0;
+  let drawMs = 0;
+  while (performance.now() - start < SECONDS * 1000) {
+    await nextFrame();
+    const t0 = performance.now();
+    // A kernel that ends starts again from cycle 0 (a checkpoint copy) within the same budget.
+    for (let left = budget; left > 0;) {
+      const before = session.cycle();
+      session.runFor(left);
+      const ran = session.cycle() - before;
+      cycles += ran;
+      left -= Math.max(1, ran);
+      if (session.finished()) session.reset();
+    }
+    const t1 = performance.now();
+    drawAll(session, history);
+    const t2 = performance.now();
+    simMs += t1 - t0;
+    drawMs += t2 - t1;
+    budget = Math.max(100, Math.round(budget * Math.min(2, Math.max(0.5, FRAME_TARGET_MS / Math.max(0.1, t1 - t0)))));
+    frames += 1;
+    maxFrame = Math.max(maxFrame, t2 - last);
+    last = t2;
+  }
+  const secs = (performance.now() - start) / 1000;
+  return { cycles, cyclesPerSec: cycles / secs, simCyclesPerSec: cycles / (simMs / 1000), fps: frames / secs, frameAvg: (secs * 1000) / frames, frameMax: maxFrame, simAvg: simMs / frames, drawAvg: drawMs / frames };
+}
+
+// One cycle and a redraw, as the step button does, 30 times.
+function stepAndRedraw(session) {
+  const history = [];
+  const times = [];
+  drawAll(session, history); // warm-up: the first draw creates the plots
+  for (let i = 0; i < 30 && !session.finished(); i++) {
+    const t0 = performance.now();
+    session.step(1);
+    drawAll(session, history);
+    times.push(performance.now() - t0);
+  }
+  return { avg: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length), max: Math.max(...times) };
+}
+
+function makeSession(c, preset, extra) {
+  return new Session(c.ptx, `${c.flags} ${extra}`.trim(), preset, []);
+}
+
+async function caseRow(c, preset, extra) {
+  const s = makeSession(c, preset, extra);
+  const warps = s.warpSlots();
+  s.step(200);
+  const step = stepAndRedraw(s);
+  const full = await fullSpeed(s);
+  s.free();
+  return { case: c.name, preset, extra, warps, ...full, stepAvg: step.avg, stepMax: step.max };
+}
+
+// Step back one cycle at cycle `target` of a long vector_add (fermi, 48 warps resident).
+async function backStep(cases, target) {
+  const va = cases.find((c) => c.name === 'vector_add');
+  const n = 48 * 256 * 120;
+  const s = new Session(va.ptx, `--grid ${48 * 120} --block 256 --arg f32[${n}]=rand:1 --arg f32[${n}]=rand:2 --arg f32[${n}]=0 --arg ${n}`, 'fermi', []);
+  const t0 = performance.now();
+  while (s.cycle() < target && !s.finished()) {
+    s.runUntil(target, 200_000);
+    $('bench-status').textContent = `reaching cycle ${target}: ${s.cycle()}`;
+    await nextFrame();
+  }
+  const reach = (performance.now() - t0) / 1000;
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    s.stepBack(1);
+    times.push(performance.now() - t);
+  }
+  const at = s.cycle();
+  const result = { at: at + 5, avg: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times), checkpoints: s.checkpointCycles().length, memoryMB: wasmMemory / 1e6, reach };
+  s.free();
+  return result;
+}
+
+let wasmMemory = 0;
+const fmt = (x, d = 0) => Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function run() {
+  $('bench-status').textContent = 'Running…';
+  document.body.dataset.done = 'false';
+  const cases = JSON.parse(benchCases());
+  const plan = [
+    ...cases.map((c) => [c, 'fermi', '']),
+    [cases.find((c) => c.name === 'vector_add'), 'teaching', '--grid 384 --block 32'],
+    [cases.find((c) => c.name === 'reduction'), 'teaching', '--grid 384 --block 32'],
+  ];
+  const rows = [];
+  const body = document.querySelector('#results tbody');
+  body.textContent = '';
+  for (const [c, preset, extra] of plan) {
+    $('bench-status').textContent = `Running ${c.name} on ${preset}…`;
+    const r = await caseRow(c, preset, extra);
+    rows.push(r);
+    const tr = body.insertRow();
+    for (const v of [r.case, r.preset, r.warps, fmt(r.cycles), fmt(r.cyclesPerSec), fmt(r.fps, 1), `${fmt(r.frameAvg, 1)} / ${fmt(r.frameMax, 1)} (sim ${fmt(r.simAvg, 1)}, draw ${fmt(r.drawAvg, 1)})`, `${fmt(r.stepAvg, 2)} / ${fmt(r.stepMax, 2)}`, r.warps >= 48 ? 'yes' : '']) tr.insertCell().textContent = v;
+  }
+  const back = await backStep(cases, 1_000_000);
+  const tr = document.querySelector('#backstep tbody').insertRow();
+  for (const v of ['vector_add, fermi, 48 warps', fmt(back.at), `${fmt(back.avg, 1)} / ${fmt(back.max, 1)}`, back.checkpoints, fmt(back.memoryMB, 1), fmt(back.reach, 1)]) tr.insertCell().textContent = v;
+  $('bench-status').textContent = 'Done.';
+  document.body.dataset.results = JSON.stringify({ rows, back });
+  document.body.dataset.done = 'true';
+}
+
+async function start() {
+  const wasm = await init();
+  const t = JSON.parse(tables());
+  tab = { ...t, byName: Object.fromEntries(t.warp_states.map((s) => [s.name, s])) };
+  views = createViews($('bench-views'), { selectWarp() {}, toggleFocus() {} });
+  const memory = () => { wasmMemory = wasm.memory.buffer.byteLength; };
+  setInterval(memory, 200);
+  $('start').addEventListener('click', run);
+  await run();
+}
+
+start();

@@ -1,0 +1,56 @@
+// Buttons and keyboard shortcuts: every control has a key, and the help overlay (`?`) lists
+// them from the same table.
+const SHORTCUTS = [
+  { keys: ['→'], key: 'ArrowRight', what: 'Step one cycle', run: (a) => a.step(1) },
+  { keys: ['Shift', '→'], key: 'ArrowRight', shift: true, what: 'Step N cycles', run: (a) => a.step(a.stepN()) },
+  { keys: ['←'], key: 'ArrowLeft', what: 'Step back one cycle', run: (a) => a.back(1) },
+  { keys: ['Shift', '←'], key: 'ArrowLeft', shift: true, what: 'Step back N cycles', run: (a) => a.back(a.stepN()) },
+  { keys: ['Space'], key: ' ', what: 'Run / pause (stops at breakpoints)', run: (a) => a.toggleRun() },
+  { keys: ['['], key: '[', what: 'Slower', run: (a) => a.changeSpeed(-1) },
+  { keys: [']'], key: ']', what: 'Faster', run: (a) => a.changeSpeed(1) },
+  { keys: ['G'], key: 'g', what: 'Go to a cycle (type it, Enter)', run: (a) => a.focusGoto() },
+  { keys: ['R'], key: 'r', what: 'Reset to cycle 0', run: (a) => a.reset() },
+  { keys: ['B'], key: 'b', what: 'Toggle a breakpoint on the selected warp\'s line', run: (a) => a.toggleBreakpointHere() },
+  { keys: ['W'], key: 'w', what: 'Select the next warp', run: (a) => a.selectWarp(a.warp + 1) },
+  { keys: ['Shift', 'W'], key: 'W', shift: true, what: 'Select the previous warp', run: (a) => a.selectWarp(a.warp - 1) },
+  { keys: ['S'], key: 's', what: 'Select the next SM', run: (a) => a.selectSm(a.sm + 1) },
+  { keys: ['E'], key: 'e', what: 'Edit the PTX (Ctrl+Enter applies)', run: (a) => a.focusEditor() },
+  { keys: ['L'], key: 'l', what: 'Copy a share link', run: (a) => a.share() },
+  { keys: ['F'], key: 'f', what: 'Enlarge the view under the pointer (again: back)', run: (a) => a.toggleFocus() },
+  { keys: ['?'], key: '?', what: 'This help', run: (a) => a.toggleHelp() },
+  { keys: ['Esc'], key: 'Escape', what: 'Close help / leave an input', run: (a) => a.escape() },
+];
+
+export function bindControls(app) {
+  const on = (id, fn) => document.getElementById(id).addEventListener('click', fn);
+  on('btn-step', () => app.step(1));
+  on('btn-step-n', () => app.step(app.stepN()));
+  on('btn-back', () => app.back(1));
+  on('btn-back-n', () => app.back(app.stepN()));
+  on('btn-run', () => app.toggleRun());
+  on('btn-reset', () => app.reset());
+  on('btn-goto', () => app.gotoTyped());
+  on('btn-share', () => app.share());
+  on('btn-help', () => app.toggleHelp());
+  on('btn-help-close', () => app.toggleHelp(false));
+  on('btn-apply', () => app.apply());
+  on('btn-apply-setup', () => app.apply());
+  document.getElementById('goto-cycle').addEventListener('keydown', (e) => { if (e.key === 'Enter') app.gotoTyped(); });
+  document.getElementById('speed').addEventListener('input', () => app.changeSpeed(0));
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey && e.key === 'Enter') { e.preventDefault(); app.apply(); return; }
+    const typing = e.target.closest && e.target.closest('input, textarea, select, .cm-editor');
+    if (typing && e.key !== 'Escape') return;
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    const s = SHORTCUTS.find((k) => k.key === e.key && (!e.key.startsWith('Arrow') || Boolean(k.shift) === e.shiftKey));
+    if (!s) return;
+    e.preventDefault();
+    s.run(app);
+  });
+  const table = document.getElementById('help-table');
+  for (const s of SHORTCUTS) {
+    const tr = table.insertRow();
+    tr.insertCell().innerHTML = s.keys.map((k) => `<kbd>${k}</kbd>`).join(' + ');
+    tr.insertCell().textContent = s.what;
+  }
+}

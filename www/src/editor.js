@@ -1,0 +1,138 @@
+// The PTX editor (CodeMirror 6): line numbers, PTX highlighting, a breakpoint gutter (click a
+// line number or the gutter), the selected warp's current line highlighted, and input or fault
+// errors marked at their line.
+import { EditorView, lineNumbers, gutter, GutterMarker, Decoration, keymap, highlightActiveLineGutter } from '@codemirror/view';
+import { EditorState, StateField, StateEffect, RangeSet } from '@codemirror/state';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+import { ptxLanguage } from './ptx_mode.js';
+
+const toggleBreakpoint = StateEffect.define();
+const setBreakpoints = StateEffect.define();
+const setMarks = StateEffect.define();
+
+class Dot extends GutterMarker {
+  constructor(cls) { super(); this.cls = cls; }
+  toDOM() { const s = document.createElement('span'); s.className = this.cls; s.textContent = '●'; return s; }
+}
+const breakpointMarker = new Dot('cm-breakpoint');
+const spacerMarker = new Dot('cm-breakpoint-spacer');
+
+const breakpointField = StateField.define({
+  create: () => RangeSet.empty,
+  update(set, tr) {
+    set = set.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setBreakpoints)) {
+        set = RangeSet.of(e.value.filter((l) => l >= 1 && l <= tr.state.doc.lines).map((l) => breakpointMarker.range(tr.state.doc.line(l).from)), true);
+      } else if (e.is(toggleBreakpoint)) {
+        let has = false;
+        set.between(e.value, e.value, () => { has = true; });
+        set = has ? set.update({ filter: (from) => from !== e.value }) : set.update({ add: [breakpointMarker.range(e.value)] });
+      }
+    }
+    return set;
+  },
+});
+
+// Line decorations: the selected warp's current line and the error line.
+const marksField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(setMarks)) continue;
+      const ranges = [];
+      const { current, error } = e.value;
+      const doc = tr.state.doc;
+      if (current >= 1 && current <= doc.lines) ranges.push(Decoration.line({ class: 'cm-current-line' }).range(doc.line(current).from));
+      if (error >= 1 && error <= doc.lines) ranges.push(Decoration.line({ class: 'cm-error-line' }).range(doc.line(error).from));
+      ranges.sort((a, b) => a.from - b.from);
+      deco = Decoration.set(ranges, true);
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+const highlight = HighlightStyle.define([
+  { tag: tags.comment, color: '#8a96a3' },
+  { tag: tags.meta, color: '#f0e442' },
+  { tag: tags.keyword, color: '#cc79a7' },
+  { tag: tags.variableName, color: '#56b4e9' },
+  { tag: tags.number, color: '#e69f00' },
+  { tag: tags.string, color: '#e69f00' },
+  { tag: tags.labelName, color: '#f0e442', fontWeight: 'bold' },
+  { tag: tags.typeName, color: '#7fd4b8' },
+  { tag: tags.operator, color: '#d55e00' },
+]);
+
+const theme = EditorView.theme({
+  '&': { color: '#e8edf2', backgroundColor: '#10141a' },
+  '.cm-gutters': { backgroundColor: '#1a2029', color: '#a9b5c1', border: 'none' },
+  '.cm-content': { caretColor: '#f0e442', fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace' },
+  '.cm-lineNumbers .cm-gutterElement': { cursor: 'pointer' },
+}, { dark: true });
+
+export function createEditor(parent, { onBreakpoints, onApply }) {
+  const breakpointLines = (state) => {
+    const lines = [];
+    const it = state.field(breakpointField).iter();
+    while (it.value) { lines.push(state.doc.lineAt(it.from).number); it.next(); }
+    return lines;
+  };
+  const clickLine = (view, line) => {
+    view.dispatch({ effects: toggleBreakpoint.of(line.from) });
+    return true;
+  };
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: '',
+      extensions: [
+        breakpointField,
+        marksField,
+        gutter({
+          class: 'cm-breakpoint-gutter',
+          markers: (v) => v.state.field(breakpointField),
+          initialSpacer: () => spacerMarker,
+          domEventHandlers: { mousedown: (v, line) => clickLine(v, line) },
+        }),
+        lineNumbers({ domEventHandlers: { mousedown: (v, line) => clickLine(v, line) } }),
+        highlightActiveLineGutter(),
+        history(),
+        keymap.of([{ key: 'Mod-Enter', run: () => { onApply(); return true; } }, ...defaultKeymap, ...historyKeymap]),
+        ptxLanguage,
+        syntaxHighlighting(highlight),
+        theme,
+        EditorView.updateListener.of((u) => {
+          if (u.transactions.some((t) => t.effects.some((e) => e.is(toggleBreakpoint) || e.is(setBreakpoints))) || (u.docChanged && u.state.field(breakpointField).size)) {
+            onBreakpoints(breakpointLines(u.state));
+          }
+        }),
+      ],
+    }),
+  });
+  return {
+    view,
+    getText: () => view.state.doc.toString(),
+    setText(text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: setBreakpoints.of([]) });
+    },
+    setBreakpoints(lines) { view.dispatch({ effects: setBreakpoints.of(lines) }); },
+    breakpoints: () => breakpointLines(view.state),
+    mark(current, error) {
+      view.dispatch({ effects: setMarks.of({ current, error }) });
+    },
+    reveal(line) {
+      if (line < 1 || line > view.state.doc.lines) return;
+      const pos = view.state.doc.line(line).from;
+      const block = view.lineBlockAt(pos);
+      const dom = view.scrollDOM;
+      if (block.top < dom.scrollTop || block.bottom > dom.scrollTop + dom.clientHeight) {
+        view.dispatch({ effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
+      }
+    },
+  };
+}

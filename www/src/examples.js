@@ -1,0 +1,94 @@
+// Built-in examples. The PTX is imported from the repository's test data (tests/data, where
+// the corpus files keep their notices in their .src.txt siblings), so the app runs exactly
+// the kernels the tests run. Each example has its launch (the CLI's flags), a preset and
+// `--set` overrides, and two or three sentences for the Setup tab.
+import book from '../../tests/data/book_fig3_2.ptx?raw';
+import transpose from '../../tests/data/kernels/transpose.sm_52.ptx?raw';
+import reduction from '../../tests/data/kernels/reduction.sm_52.ptx?raw';
+import shuffle from '../../tests/data/kernels/shuffle_reduce.sm_52.ptx?raw';
+import vectorAdd from '../../tests/data/kernels/vector_add.sm_52.ptx?raw';
+import pathfinder from '../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx?raw';
+import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
+
+const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32';
+
+export const EXAMPLES = [
+  {
+    id: 'divergence',
+    title: 'Divergence: the book\'s SIMT stack example',
+    ptx: book,
+    launch: '',
+    preset: 'teaching',
+    sets: ['core.warp_size=4', 'core.simd_width=4', 'core.max_threads_per_sm=16', 'core.max_threads_per_cta=16', 'core.push_order=fallthrough_last'],
+    about: 'Figures 3.2-3.4 of Aamodt, Fung & Rogers: one warp of 4 threads runs blocks A to G. The branch on line 6 of the figure splits the warp (mask 1110 / 0001) and pushes two entries on the SIMT stack; the branch on line 9 splits it again. Step through and watch the SIMT stack view push and pop as the paths reconverge at E and G.',
+  },
+  {
+    id: 'transpose-naive',
+    title: 'Transpose, naive: 32-way bank conflicts',
+    ptx: transpose,
+    launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
+    preset: 'fermi',
+    sets: [],
+    about: 'A 32x32 tile is written to shared memory by rows and read back by columns. Reading a column touches 32 words that all fall in one bank, so each read is served in 32 passes: see the bank grid view (one full column, degree 32) and the bank_conflict stalls.',
+  },
+  {
+    id: 'transpose-padded',
+    title: 'Transpose, padded: conflict free',
+    ptx: transpose,
+    launch: `--kernel transpose_padded ${TRANSPOSE_LAUNCH}`,
+    preset: 'fermi',
+    sets: [],
+    about: 'The same transpose with the tile padded to 33 columns. The column read now walks the banks diagonally, every lane hits a different bank, and each access is one pass (degree 1). Compare the cycle count and the conflict histogram with the naive version.',
+  },
+  {
+    id: 'reduction',
+    title: 'Tree reduction in shared memory',
+    ptx: reduction,
+    launch: '--grid 2 --block 256 --arg s32[512]=rand:3:-100:100 --arg s32[2]=0 --arg 512',
+    preset: 'fermi',
+    sets: [],
+    about: 'Each block sums 256 integers: every step halves the number of active threads, with a barrier between steps. Watch the warps wait at the barrier in the warp timeline, and the SIMT stack masks thin out once fewer than 32 threads take part.',
+  },
+  {
+    id: 'shuffle',
+    title: 'Warp shuffle reduction',
+    ptx: shuffle,
+    launch: '--kernel warp_sum --grid 2 --block 128 --arg f32[256]=iota --arg f32[8]=0',
+    preset: 'fermi',
+    sets: [],
+    about: 'Each warp sums its 32 values with shfl.down: lanes read each other\'s registers directly, with no shared memory and no barrier. Only lane 0 of each warp stores the result, a one-lane divergent branch at the end.',
+  },
+  {
+    id: 'vector-add',
+    title: 'Vector add: coalesced global access',
+    ptx: vectorAdd,
+    launch: '--grid 4 --block 128 --arg f32[512]=rand:1 --arg f32[512]=rand:2 --arg f32[512]=0 --arg 512',
+    preset: 'fermi',
+    sets: [],
+    about: 'Each thread loads a[i] and b[i] and stores their sum: neighbouring lanes touch neighbouring words, so a warp\'s access is one 128-byte request. The warps spend most cycles in long_scoreboard, waiting for global loads.',
+  },
+  {
+    id: 'pathfinder',
+    title: 'Rodinia pathfinder (divergent)',
+    ptx: pathfinder,
+    launch: '--grid 2 --block 256 --arg 4 --arg s32[2560]=rand:4:0:9 --arg s32[464]=rand:5:0:9 --arg s32[464]=0 --arg 464 --arg 5 --arg 0 --arg 4',
+    preset: 'fermi',
+    sets: [],
+    about: 'Rodinia\'s pathfinder (dynamic programming over a grid, nvcc 11.7 PTX from the corpus, BSD-style licence in tests/data/ptx-corpus). Threads at the block edges and outside the valid range take other paths, so some warps diverge at every iteration, and barriers separate the iterations.',
+  },
+  {
+    id: 'spinlock',
+    title: 'SIMT deadlock: a spin lock in one warp',
+    ptx: spinlock,
+    launch: '--grid 1 --block 4 --arg s32[1]=0 --arg s32[1]=0',
+    preset: 'teaching',
+    sets: [],
+    about: 'The book\'s Figure 3.5: threads of one warp spin on atomicCAS. The thread that takes the lock waits on the SIMT stack for the spinning threads to reconverge, and they wait for the lock: no forward progress. Run it to see the deadlock report with each warp\'s PC and stack.',
+  },
+];
+
+export const DEFAULT_EXAMPLE = 'divergence';
+
+export function exampleById(id) {
+  return EXAMPLES.find((e) => e.id === id);
+}

@@ -1,0 +1,191 @@
+// Pipeline view (MODEL.md section 12): fetch, decode/I-buffer, schedulers, operand collectors
+// and register banks, execution units with LD/ST MEM0, writeback; each box shows the warp and
+// instruction in it this cycle; a scheduler that issued nothing shows its stall reason in that
+// reason's colour. Below: every warp slot, coloured by what it did (click to select).
+import { prepare, region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { stateColour, inkOn, UI } from '../palette.js';
+import { GLOSSARY } from '../glossary.js';
+
+const HEIGHT = 360;
+const ROW = 19;
+
+export function createPipelineView(el, app) {
+  const canvas = el.querySelector('canvas');
+  function draw(frame) {
+    const { ctx, width } = prepare(canvas, HEIGHT);
+    const { snap } = frame;
+    const sm = snap.sm;
+    const cols = columns(width);
+    const model = {
+      fetch: sm.fetch ? `W${sm.fetch[0]} ${sm.fetch[1].op}` : null,
+      schedulers: sm.schedulers.map((s) => (s.issued != null ? `W${s.issued} ${s.issued_instr ? s.issued_instr.op : ''}` : s.stall)),
+      collectors: sm.collectors.filter((c) => c.warp != null).length,
+      units: sm.units.map((u) => `${u.kind}:${u.in_flight.length}`),
+      mem0: sm.units.find((u) => u.mem0) ? sm.units.find((u) => u.mem0).mem0[1] : 0,
+    };
+    drawFrontEnd(canvas, ctx, cols[0], frame);
+    drawSchedulers(canvas, ctx, cols[1], frame);
+    drawCollectors(canvas, ctx, cols[2], frame);
+    drawUnits(canvas, ctx, cols[3], frame);
+    drawWriteback(canvas, ctx, cols[4], frame);
+    for (let i = 0; i + 1 < cols.length; i++) {
+      arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
+    }
+    drawWarpStrip(canvas, ctx, width, frame, app);
+    canvas.dataset.model = JSON.stringify(model);
+  }
+  return { draw };
+}
+
+function columns(width) {
+  const fr = [0.18, 0.2, 0.22, 0.26, 0.14];
+  const gap = 16;
+  const usable = width - gap * (fr.length + 1);
+  let x = gap;
+  return fr.map((f) => {
+    const c = { x, w: Math.floor(usable * f), y: 26 };
+    x += c.w + gap;
+    return c;
+  });
+}
+
+function heading(ctx, c, title) {
+  text(ctx, title, c.x, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: c.w });
+}
+
+function drawFrontEnd(canvas, ctx, c, { snap, warp }) {
+  heading(ctx, c, 'Fetch → Decode');
+  const f = snap.sm.fetch;
+  box(ctx, c.x, c.y, c.w, 44);
+  text(ctx, 'fetched:', c.x + 6, c.y + 12, { colour: UI.muted, font: FONT_SMALL });
+  text(ctx, f ? instrLabel(f[0], f[1]) : '—', c.x + 6, c.y + 31, { maxWidth: c.w - 10 });
+  region(canvas, c.x, c.y, c.w, 44, f ? `${GLOSSARY.fetch}\n\nNow: warp ${f[0]} fetched ${f[1].text} (line ${f[1].line}).` : GLOSSARY.fetch);
+  const w = snap.sm.warps[warp];
+  const y = c.y + 54;
+  const entries = w ? w.ibuffer : [];
+  const h = 22 + Math.max(2, entries.length) * ROW;
+  box(ctx, c.x, y, c.w, h);
+  text(ctx, `I-buffer of W${warp}:`, c.x + 6, y + 11, { colour: UI.muted, font: FONT_SMALL });
+  entries.forEach((e, i) => text(ctx, `${e.op} (L${e.line})`, c.x + 6, y + 30 + i * ROW, { maxWidth: c.w - 10 }));
+  if (!entries.length) text(ctx, 'empty', c.x + 6, y + 30, { colour: UI.muted });
+  region(canvas, c.x, y, c.w, h, `${GLOSSARY.ibuffer}\n\nThe selected warp (W${warp}) holds ${entries.length} decoded instruction(s).`);
+}
+
+function drawSchedulers(canvas, ctx, c, { snap, tables }) {
+  heading(ctx, c, 'Schedulers (issue)');
+  const n = snap.sm.schedulers.length;
+  const h = Math.min(60, Math.floor(250 / Math.max(1, n)) - 6);
+  snap.sm.schedulers.forEach((s, i) => {
+    const y = c.y + i * (h + 6);
+    const stalled = s.issued == null;
+    const fill = stalled ? stateColour(s.stall) : stateColour('issued');
+    box(ctx, c.x, y, c.w, h, { fill: '#222b36', stroke: fill, width: 3, dash: stalled ? [5, 3] : null });
+    ctx.fillStyle = fill;
+    ctx.fillRect(c.x + 3, y + 3, 8, h - 6);
+    text(ctx, `S${s.id}${s.active_set.length ? ` active {${s.active_set.join(',')}}` : ''}`, c.x + 16, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 20 });
+    const label = stalled ? `stall: ${s.stall}` : instrLabel(s.issued, s.issued_instr);
+    const idle = stalled && s.stall === 'idle';
+    text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text });
+    const desc = tables.byName[stalled ? s.stall : 'issued'];
+    const tip = stalled
+      ? `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued nothing: ${s.stall}. ${desc ? desc.description : ''}`
+      : `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued warp ${s.issued}: ${s.issued_instr ? `${s.issued_instr.text} (line ${s.issued_instr.line})` : ''}`;
+    region(canvas, c.x, y, c.w, h, tip);
+  });
+}
+
+function drawCollectors(canvas, ctx, c, { snap }) {
+  heading(ctx, c, 'Operand collectors');
+  const units = snap.sm.collectors;
+  const busy = units.filter((u) => u.warp != null);
+  const maxRows = 9;
+  busy.slice(0, maxRows).forEach((u, i) => {
+    const y = c.y + i * ROW;
+    box(ctx, c.x, y, c.w, ROW - 2, { fill: '#2e3c4d' });
+    const ops = u.operands.map((o) => `${o[2] ? '✓' : '·'}${o[0]}`).join(' ');
+    text(ctx, `${u.kind} ${instrLabel(u.warp, u.instr)} ${ops}`, c.x + 4, y + ROW / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8 });
+    const tip = `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? u.instr.text : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
+    region(canvas, c.x, y, c.w, ROW - 2, tip);
+  });
+  const shownRows = Math.min(busy.length, maxRows);
+  const free = {};
+  for (const u of units) if (u.warp == null) free[u.kind] = (free[u.kind] || 0) + 1;
+  const more = busy.length > maxRows ? `+${busy.length - maxRows} busy · ` : '';
+  const y = c.y + shownRows * ROW;
+  const summary = `${more}free: ${Object.entries(free).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`;
+  text(ctx, summary, c.x + 2, y + 9, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 4 });
+  region(canvas, c.x, y, c.w, 18, `${GLOSSARY.collector}\n\n${units.length} collector units: ${busy.length} busy; free ones by unit type: ${summary}.`);
+  drawBanks(canvas, ctx, c, snap.sm.register_banks, Math.max(y + 24, c.y + 4 * ROW));
+}
+
+function drawBanks(canvas, ctx, c, banks, y) {
+  text(ctx, 'register banks', c.x, y + 6, { font: FONT_SMALL, colour: UI.muted });
+  const perRow = Math.min(banks.length, 8);
+  const w = Math.max(12, Math.floor(c.w / Math.max(1, perRow)) - 2);
+  banks.forEach((b, i) => {
+    const x = c.x + (i % perRow) * (w + 2);
+    y += i > 0 && i % perRow === 0 ? 22 : 0;
+    const fill = b.kind === 'read' ? '#56b4e9' : b.kind === 'write' ? '#e69f00' : '#1c232c';
+    box(ctx, x, y + 14, w, 20, { fill });
+    if (b.kind !== 'idle') text(ctx, b.kind === 'read' ? 'R' : 'W', x + w / 2, y + 24, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
+    region(canvas, x, y + 14, w, 20, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle this cycle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
+  });
+}
+
+function drawUnits(canvas, ctx, c, { snap }) {
+  heading(ctx, c, 'Execution units');
+  const units = snap.sm.units.filter((u) => u.kind !== 'DP' || u.in_flight.length);
+  const h = Math.floor(282 / Math.max(1, units.length)) - 6;
+  units.forEach((u, i) => {
+    const y = c.y + i * (h + 6);
+    const mem = u.mem0;
+    const conflict = mem && mem[1] > 1;
+    box(ctx, c.x, y, c.w, h, { stroke: conflict ? stateColour('bank_conflict') : UI.boxLine, width: conflict ? 3 : 1 });
+    text(ctx, `${u.kind}  (${u.in_flight.length} in flight)`, c.x + 6, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 10 });
+    let line = 0;
+    if (mem) {
+      const label = `MEM0: ${instrLabel(mem[0].warp, mem[0].instr)}${mem[1] > 1 ? `, holds ${mem[1]} more` : ''}`;
+      text(ctx, label, c.x + 6, y + 29, { maxWidth: c.w - 10, colour: conflict ? stateColour('bank_conflict') : UI.text });
+      region(canvas, c.x, y + 20, c.w, ROW, `${GLOSSARY.mem0}\n\nWarp ${mem[0].warp}: ${mem[0].instr.text}; it holds MEM0 for ${mem[1]} more cycle(s).`);
+      line = 1;
+    }
+    const room = Math.max(0, Math.floor((h - 22) / ROW) - line);
+    const shown = u.in_flight.slice(0, room);
+    shown.forEach((f, k) => {
+      const ty = y + 29 + (k + line) * ROW;
+      const more = k === room - 1 && u.in_flight.length > room ? `  +${u.in_flight.length - room}` : '';
+      text(ctx, `${instrLabel(f.warp, f.instr)} →${f.ready_at}${more}`, c.x + 6, ty, { maxWidth: c.w - 10 });
+    });
+    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text} (ready at cycle ${f.ready_at})`).join('\n');
+    region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
+  });
+}
+
+function drawWriteback(canvas, ctx, c, { snap }) {
+  heading(ctx, c, 'Writeback');
+  const writes = snap.sm.register_banks.map((b, i) => ({ ...b, bank: i })).filter((b) => b.kind === 'write');
+  const h = 22 + Math.max(1, writes.length) * ROW;
+  box(ctx, c.x, c.y, c.w, h);
+  writes.forEach((b, i) => text(ctx, `W${b.warp} ${b.reg}`, c.x + 6, c.y + 12 + i * ROW, { maxWidth: c.w - 10 }));
+  if (!writes.length) text(ctx, 'nothing', c.x + 6, c.y + 12, { colour: UI.muted });
+  region(canvas, c.x, c.y, c.w, h, `${GLOSSARY.writeback}\n\n${writes.length ? writes.map((b) => `warp ${b.warp} wrote ${b.reg} (bank ${b.bank})`).join('\n') : 'No result was written back this cycle.'}`);
+}
+
+function drawWarpStrip(canvas, ctx, width, { snap, tables, warp }, app) {
+  const y = HEIGHT - 44;
+  text(ctx, 'Warp slots (click to select):', 16, y - 10, { font: FONT_SMALL, colour: UI.muted });
+  const warps = snap.sm.warps;
+  const cell = Math.max(10, Math.min(34, Math.floor((width - 32) / Math.max(1, warps.length)) - 2));
+  warps.forEach((w, i) => {
+    const x = 16 + i * (cell + 2);
+    const name = w ? w.state : 'idle';
+    const fill = stateColour(name);
+    box(ctx, x, y, cell, 28, { fill, stroke: i === warp ? UI.selected : UI.boxLine, width: i === warp ? 3 : 1 });
+    if (cell >= 16) text(ctx, i, x + cell / 2, y + 14, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
+    const d = tables.byName[name];
+    const tip = w
+      ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: line ${w.line}, lanes ${w.active_mask}, stack depth ${w.stack.length}.`
+      : `Warp slot ${i}: empty.`;
+    region(canvas, x, y, cell, 28, tip, () => app.selectWarp(i));
+  });
+}
