@@ -27,9 +27,10 @@ wasm: setup
 	cargo build --lib --release --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir pkg $(WASM)
 
-lint:
+lint: setup
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
 
 test-native:
 	cargo test

@@ -623,7 +623,10 @@ impl Sm {
         let Some(d) = decoded.get(pc as usize) else {
             return Err(WarpCycle::NoInstruction);
         };
-        match w.scoreboard.check(d.sources.as_slice(), d.dests.as_slice(), limit) {
+        match w
+            .scoreboard
+            .check(d.sources.as_slice(), d.dests.as_slice(), limit)
+        {
             Some(Hazard::Long) => Err(WarpCycle::LongScoreboard),
             Some(Hazard::Short | Hazard::Full) => Err(WarpCycle::ShortScoreboard),
             None => Ok(()),
