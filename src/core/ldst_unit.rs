@@ -26,8 +26,8 @@
 use crate::config::Config;
 use crate::exec::execute::AccessRecord;
 use crate::mem::{
-    Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d,
-    LocalMap, SharedBanks, WarpAccess,
+    Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d, LocalMap,
+    SharedBanks, WarpAccess,
 };
 use crate::ptx::{MemAccess, Space};
 use serde::Serialize;
@@ -164,7 +164,9 @@ impl MemoryTiming {
                 staged: None,
             },
             Space::Local => self.global_cost(record, DataSpace::Local, warp_slot),
-            Space::Global | Space::Generic => self.global_cost(record, DataSpace::Global, warp_slot),
+            Space::Global | Space::Generic => {
+                self.global_cost(record, DataSpace::Global, warp_slot)
+            }
         }
     }
 
@@ -187,7 +189,12 @@ impl MemoryTiming {
         }
     }
 
-    fn global_cost(&mut self, record: &AccessRecord, space: DataSpace, warp_slot: u32) -> MemoryCost {
+    fn global_cost(
+        &mut self,
+        record: &AccessRecord,
+        space: DataSpace,
+        warp_slot: u32,
+    ) -> MemoryCost {
         let kind = match record.access {
             Some(MemAccess::Store) => AccessKind::Write,
             Some(MemAccess::Atomic) => AccessKind::Atomic,
@@ -457,6 +464,8 @@ mod tests {
     use super::*;
     use crate::config::cache_string::parse_optional;
 
+    // `..default()` keeps this building when `AccessRecord` gains fields.
+    #[allow(clippy::needless_update)]
     fn record(space: Space, access: MemAccess, bytes: u32, addrs: Vec<u64>) -> AccessRecord {
         AccessRecord {
             valid: true,
@@ -520,7 +529,10 @@ mod tests {
         let c = t.cost(&record(Space::Shared, MemAccess::Load, 4, a), 0);
         assert_eq!((c.occupancy, c.degree), (2, 2));
         let s = t.shared_stats();
-        assert_eq!((s.instructions, s.accesses, s.bank_conflict_cycles), (1, 1, 1));
+        assert_eq!(
+            (s.instructions, s.accesses, s.bank_conflict_cycles),
+            (1, 1, 1)
+        );
         assert_eq!(s.degree_histogram.get(&2), Some(&1));
     }
 
@@ -555,7 +567,11 @@ mod tests {
         assert_eq!(u.in_flight(), &[(3, 8)]);
         // The slot is free for the next instruction.
         let b: Vec<u64> = (0..32).map(|i| 0x1_0000_1000 + 4 * i).collect();
-        assert_eq!(t.cost(&record(Space::Global, MemAccess::Load, 4, b), 0).staged, c.staged);
+        assert_eq!(
+            t.cost(&record(Space::Global, MemAccess::Load, 4, b), 0)
+                .staged,
+            c.staged
+        );
     }
 
     #[test]

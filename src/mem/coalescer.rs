@@ -259,7 +259,13 @@ fn reduce(t: &Txn, segment: u64, kind: AccessKind, space: DataSpace) -> Access {
 mod tests {
     use super::*;
 
-    fn run(mode: Coalescing, parts: u32, bytes: u32, kind: AccessKind, addrs: &[u64]) -> Vec<Access> {
+    fn run(
+        mode: Coalescing,
+        parts: u32,
+        bytes: u32,
+        kind: AccessKind,
+        addrs: &[u64],
+    ) -> Vec<Access> {
         let mut c = Coalescer::new(mode, 32, parts, LocalMap::new(1536, 1));
         let mut out = Vec::new();
         let mask = if addrs.len() == 64 {
@@ -381,7 +387,10 @@ mod tests {
         assert!(r.iter().enumerate().all(|(i, x)| x.lanes == 1 << i));
         // Distinct words of one segment share a transaction.
         let b: Vec<u64> = (0..4).map(|i| BASE + 4 * i).collect();
-        assert_eq!(run(Coalescing::Segment, 1, 4, AccessKind::Atomic, &b).len(), 1);
+        assert_eq!(
+            run(Coalescing::Segment, 1, 4, AccessKind::Atomic, &b).len(),
+            1
+        );
     }
 
     #[test]

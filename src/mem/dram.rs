@@ -77,6 +77,10 @@ pub struct Issued {
 pub struct DramChannel {
     banks: Vec<BankView>,
     queue: Vec<Queued>,
+    /// Queued requests per bank.
+    per_bank: Vec<u32>,
+    /// No bank with a queued request is free before this cycle (so waiting costs nothing).
+    idle_until: u64,
     queue_size: usize,
     row_bytes: u64,
     hit_latency: u64,
@@ -93,6 +97,8 @@ impl DramChannel {
     pub fn new(config: &DramConfig) -> DramChannel {
         DramChannel {
             banks: vec![BankView::default(); config.banks.max(1) as usize],
+            per_bank: vec![0; config.banks.max(1) as usize],
+            idle_until: 0,
             queue: Vec::with_capacity(config.queue_size as usize),
             queue_size: config.queue_size.max(1) as usize,
             row_bytes: u64::from(config.row_bytes.max(1)),
@@ -125,6 +131,8 @@ impl DramChannel {
             return false;
         }
         let (bank, row) = self.decode(local);
+        self.per_bank[bank as usize] += 1;
+        self.idle_until = self.idle_until.min(self.banks[bank as usize].ready_at);
         self.queue.push(Queued {
             fetch,
             bank,
@@ -136,20 +144,27 @@ impl DramChannel {
 
     /// The scheduler's cycle: issues at most one request (see the module documentation).
     pub fn cycle(&mut self, now: u64) -> Option<Issued> {
-        if self.queue.is_empty() {
+        if self.queue.is_empty() || now < self.idle_until {
             return None;
         }
         let n = self.banks.len();
+        let mut soonest = u64::MAX;
         for k in 0..n {
             let b = (self.next_bank + k) % n;
+            if self.per_bank[b] == 0 {
+                continue;
+            }
             if self.banks[b].ready_at > now {
+                soonest = soonest.min(self.banks[b].ready_at);
                 continue;
             }
             if let Some(i) = self.pick(b as u32) {
                 self.next_bank = (b + 1) % n;
+                self.idle_until = 0;
                 return Some(self.issue(i, now));
             }
         }
+        self.idle_until = soonest;
         None
     }
 
@@ -171,6 +186,7 @@ impl DramChannel {
 
     fn issue(&mut self, i: usize, now: u64) -> Issued {
         let q = self.queue.remove(i);
+        self.per_bank[q.bank as usize] -= 1;
         let bank = &mut self.banks[q.bank as usize];
         let row_hit = bank.open_row == Some(q.row);
         let latency = if row_hit {
@@ -297,10 +313,7 @@ mod tests {
         ch.push(read(0), 0, 0);
         ch.push(read(2048), 2048, 0);
         ch.push(read(64), 64, 0);
-        assert_eq!(
-            drain(&mut ch),
-            vec![(0, false), (64, true), (2048, false)]
-        );
+        assert_eq!(drain(&mut ch), vec![(0, false), (64, true), (2048, false)]);
         assert_eq!(ch.stats.row_hits, 1);
         assert_eq!(ch.stats.row_misses, 2);
         assert_eq!(ch.stats.reads, 3);

@@ -43,7 +43,13 @@ pub struct Network {
 }
 
 impl Network {
-    fn new(sources: usize, dests: usize, latency: u32, flits_per_cycle: u32, flit_bytes: u32) -> Self {
+    fn new(
+        sources: usize,
+        dests: usize,
+        latency: u32,
+        flits_per_cycle: u32,
+        flit_bytes: u32,
+    ) -> Self {
         Network {
             latency: u64::from(latency),
             flits_per_cycle: u64::from(flits_per_cycle.max(1)),
@@ -63,7 +69,10 @@ impl Network {
     pub fn can_send(&self, now: u64, src: usize, dst: usize) -> bool {
         let slot_end = (now + 1) * self.flits_per_cycle;
         self.src_free.get(src).is_some_and(|&f| f < slot_end)
-            && self.queues.get(dst).is_some_and(|q| q.len() < BUFFER_PACKETS)
+            && self
+                .queues
+                .get(dst)
+                .is_some_and(|q| q.len() < BUFFER_PACKETS)
     }
 
     /// Sends a packet of `bytes` bytes; returns its flits (0 if it could not be sent).
@@ -135,7 +144,9 @@ impl Icnt {
 
     /// Sends a reply from slice `slice` to the SM in `f.sm`; returns whether it went.
     pub fn send_reply(&mut self, now: u64, slice: usize, f: Fetch) -> bool {
-        let n = self.to_sm.send(now, slice, f.sm as usize, f.reply_bytes(), f);
+        let n = self
+            .to_sm
+            .send(now, slice, f.sm as usize, f.reply_bytes(), f);
         self.count(n)
     }
 

@@ -150,6 +150,9 @@ impl L1d {
     /// Forgets last cycle's reservation failures (the memory side calls it first each cycle).
     pub fn begin_cycle(&mut self) {
         self.fails.clear();
+        if let Some(c) = self.cache.as_mut() {
+            c.skip_silent();
+        }
     }
 
     /// One request from MEM0; `tag` names the instruction for its reply.
@@ -379,8 +382,8 @@ mod tests {
 
     #[test]
     fn local_addresses_move_by_the_sm_offset() {
-        let spec = crate::config::cache_string::parse_optional("N:32:128:4,L:L:m:N:L,A:32:8,8")
-            .unwrap();
+        let spec =
+            crate::config::cache_string::parse_optional("N:32:128:4,L:L:m:N:L,A:32:8,8").unwrap();
         let map = LocalMap::new(1536, 2);
         let mut l = L1d::new(1, spec, &map);
         let mut a = access(crate::mem::coalescer::LOCAL_BASE, AccessKind::Read);

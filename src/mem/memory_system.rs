@@ -49,10 +49,13 @@ pub struct MemorySystem {
 }
 
 impl MemorySystem {
-    /// The memory system of `config` (an unparsable cache string is an error naming its key).
+    /// The memory system of `config` (an unparsable cache string is an error naming its key;
+    /// so is a cache too large to simulate).
     pub fn new(config: &Config) -> Result<MemorySystem, String> {
         let l1 = config.l1d_cache().map_err(|e| e.to_string())?;
         let l2 = config.l2_cache().map_err(|e| e.to_string())?;
+        check_size("l1d.config", l1.as_ref())?;
+        check_size("l2.config", l2.as_ref())?;
         let local = LocalMap::for_config(config);
         let n_channels = config.dram.channels.max(1);
         let subparts = config.l2.sub_partitions_per_channel.max(1);
@@ -242,6 +245,21 @@ impl MemorySystem {
     }
 }
 
+/// Most lines one simulated cache may have (a 128 MB cache of 128-byte lines).
+pub const MAX_CACHE_LINES: u64 = 1 << 20;
+
+fn check_size(key: &str, spec: Option<&crate::config::CacheSpec>) -> Result<(), String> {
+    let Some(s) = spec else { return Ok(()) };
+    let lines = u64::from(s.sets) * u64::from(s.assoc);
+    if lines > MAX_CACHE_LINES {
+        return Err(format!(
+            "{key}: {} sets x {} ways is {lines} lines, more than warpstep simulates ({MAX_CACHE_LINES})",
+            s.sets, s.assoc
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +286,15 @@ mod tests {
             bytes: u128::MAX,
             sectors: 0b1111,
         }
+    }
+
+    #[test]
+    fn huge_caches_are_refused_by_name() {
+        let c = Config::default()
+            .with_overrides(&["l2.config=N:65536:128:1024,L:B:m:W:L,A:32:4,4"])
+            .unwrap();
+        let e = MemorySystem::new(&c).unwrap_err();
+        assert!(e.starts_with("l2.config: 65536 sets x 1024 ways"), "{e}");
     }
 
     #[test]

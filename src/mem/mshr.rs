@@ -117,6 +117,12 @@ impl<W: Copy> MshrTable<W> {
         !self.ready.is_empty()
     }
 
+    /// The next ready request, without taking it.
+    pub fn peek_ready(&self) -> Option<&W> {
+        let &addr = self.ready.front()?;
+        self.entries[self.find(addr)?].waiting.front()
+    }
+
     /// The next ready request (oldest fill first, then arrival order).
     pub fn next_ready(&mut self) -> Option<W> {
         let &addr = self.ready.front()?;

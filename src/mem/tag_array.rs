@@ -453,7 +453,9 @@ mod tests {
     #[test]
     fn linear_index_puts_4kb_strides_in_one_set() {
         let t = tags(LINEAR);
-        let sets: Vec<u32> = (0..32).map(|k| t.set_index(0x1_0000_0000 + 4096 * k)).collect();
+        let sets: Vec<u32> = (0..32)
+            .map(|k| t.set_index(0x1_0000_0000 + 4096 * k))
+            .collect();
         assert!(sets.iter().all(|&s| s == sets[0]));
         assert_eq!(t.set_index(128), 1);
         assert_eq!(t.set_index(32 * 128), 0);
@@ -462,7 +464,9 @@ mod tests {
     #[test]
     fn fermi_hash_spreads_4kb_strides() {
         let t = tags(HASHED);
-        let mut sets: Vec<u32> = (0..32).map(|k| t.set_index(0x1_0000_0000 + 4096 * k)).collect();
+        let mut sets: Vec<u32> = (0..32)
+            .map(|k| t.set_index(0x1_0000_0000 + 4096 * k))
+            .collect();
         sets.sort_unstable();
         sets.dedup();
         // Bits 13-15 of the row number pick 8 sets: 4 lines each, no set over-full.
