@@ -23,7 +23,8 @@
 //! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
 //! (section 8) adds its FIFOs around MEM0.
 
-use crate::config::Config;
+use crate::config::cache_string::CacheKind;
+use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
 use crate::mem::{
     Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d, LocalMap,
@@ -130,7 +131,7 @@ impl MemoryTiming {
             0
         };
         let coalescer = Coalescer::new(
-            config.l1d.coalescing,
+            coalescing(config),
             config.core.warp_size,
             s.warp_parts,
             LocalMap::for_config(config),
@@ -271,6 +272,16 @@ impl MemoryTiming {
     /// Shared-memory counters of this SM.
     pub fn shared_stats(&self) -> &SharedStats {
         &self.shared_stats
+    }
+}
+
+/// The coalescer's granularity: `l1d.coalescing`, except that a sectored L1D (cache-string type
+/// `S`) always gets 32-byte sector requests, as GPGPU-Sim pairs sector L1 caches with sector
+/// coalescing (`-gpgpu_coalesce_arch` 60 and later), so every request fits one sector.
+fn coalescing(config: &Config) -> Coalescing {
+    match config.l1d_cache() {
+        Ok(Some(spec)) if spec.kind == CacheKind::Sector => Coalescing::Sector,
+        _ => config.l1d.coalescing,
     }
 }
 
@@ -594,6 +605,20 @@ mod tests {
         u.accept(2, &c);
         u.cycle(60, &mut t, &mut l);
         assert_eq!(u.in_flight(), &[(2, 60 + 35 + 1)]);
+    }
+
+    #[test]
+    fn a_sectored_l1d_gets_sector_requests() {
+        let c = Config::default()
+            .with_overrides(&["l1d.config=S:32:128:4,L:L:m:N:L,S:64:8,8"])
+            .unwrap();
+        let mut t = MemoryTiming::new(&c).unwrap();
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
+        assert_eq!(
+            t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0)
+                .requests,
+            4
+        );
     }
 
     #[test]
