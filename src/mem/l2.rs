@@ -72,6 +72,9 @@ pub struct L2Slice {
     dram_l2: VecDeque<Fetch>,
     l2_icnt: VecDeque<Fetch>,
     joins: Vec<Option<Join>>,
+    /// The head request failed in the cache and nothing it waits for (a fill, a freed MSHR, a
+    /// drained miss queue) has changed since: retrying would fail again, so it is skipped.
+    blocked: bool,
 }
 
 impl L2Slice {
@@ -95,6 +98,7 @@ impl L2Slice {
             dram_l2: VecDeque::new(),
             l2_icnt: VecDeque::new(),
             joins: Vec::new(),
+            blocked: false,
         }
     }
 
@@ -211,10 +215,13 @@ impl L2Slice {
             if c.miss_front().is_some() && self.l2_dram.len() < self.cap {
                 if let Some(f) = c.pop_miss() {
                     self.l2_dram.push_back(f);
+                    self.blocked = false;
                 }
             }
         }
-        self.access(now);
+        if !self.blocked {
+            self.access(now);
+        }
         if let Some(&(ready, f)) = self.rop.front() {
             if ready <= now && self.icnt_l2.len() < self.cap {
                 self.rop.pop_front();
@@ -228,6 +235,10 @@ impl L2Slice {
             return;
         }
         let Some(c) = self.cache.as_mut() else { return };
+        if !c.has_ready() {
+            return;
+        }
+        self.blocked = false;
         if let Some(Waiter::Reply(f)) = c.next_ready() {
             self.reply(f);
         }
@@ -238,7 +249,10 @@ impl L2Slice {
             return;
         };
         match self.cache.as_mut() {
-            Some(c) => c.fill(&f, now),
+            Some(c) => {
+                c.fill(&f, now);
+                self.blocked = false;
+            }
             None if self.l2_icnt.len() < self.cap => self.reply(f),
             None => return,
         }
@@ -274,7 +288,7 @@ impl L2Slice {
             sm: f.sm,
         };
         match c.access(&req, f, now) {
-            Outcome::Fail(_) => {}
+            Outcome::Fail(_) => self.blocked = true,
             Outcome::Hit => {
                 self.icnt_l2.pop_front();
                 if f.kind.expects_reply() {

@@ -121,10 +121,11 @@ impl MemorySystem {
 
     /// Nothing below the L1Ds and nothing in their outgoing queues.
     fn is_quiet(&self) -> bool {
-        self.icnt.is_idle()
-            && self.l1d.iter().all(|l| l.outgoing().is_none())
+        // Cheapest to refute first: DRAM is busiest in memory-bound phases.
+        self.channels.iter().all(DramChannel::is_idle)
             && self.slices.iter().all(L2Slice::is_idle)
-            && self.channels.iter().all(DramChannel::is_idle)
+            && self.l1d.iter().all(|l| l.outgoing().is_none())
+            && self.icnt.is_idle()
     }
 
     fn deliver_replies(&mut self, now: u64) {
