@@ -75,6 +75,9 @@ pub struct L2Slice {
     /// The head request failed in the cache and nothing it waits for (a fill, a freed MSHR, a
     /// drained miss queue) has changed since: retrying would fail again, so it is skipped.
     blocked: bool,
+    /// Nothing can happen in the slice before this cycle unless something arrives from
+    /// outside (a request, a DRAM reply, room in an outgoing queue), which wakes it.
+    sleep_until: u64,
 }
 
 impl L2Slice {
@@ -99,6 +102,7 @@ impl L2Slice {
             l2_icnt: VecDeque::new(),
             joins: Vec::new(),
             blocked: false,
+            sleep_until: 0,
         }
     }
 
@@ -134,6 +138,7 @@ impl L2Slice {
 
     /// A request arrives from the interconnect in cycle `now`.
     pub fn push(&mut self, f: Fetch, now: u64) {
+        self.sleep_until = 0;
         let ready = now + self.latency;
         if self.pieces(&f) == 1 {
             self.rop.push_back((ready, f));
@@ -206,7 +211,7 @@ impl L2Slice {
 
     /// One cycle (see the module documentation).
     pub fn cycle(&mut self, now: u64) {
-        if self.is_idle() {
+        if now < self.sleep_until {
             return;
         }
         self.release_filled();
@@ -227,6 +232,26 @@ impl L2Slice {
                 self.rop.pop_front();
                 self.icnt_l2.push_back(f);
             }
+        }
+        self.sleep_until = self.next_wake(now);
+    }
+
+    /// The first cycle after `now` in which [`L2Slice::cycle`] can do something without a
+    /// wake-up from outside: `now + 1` if any step could act, else the ROP head's ready cycle
+    /// (or never).
+    fn next_wake(&self, now: u64) -> u64 {
+        let icnt_room = self.l2_icnt.len() < self.cap;
+        let dram_room = self.l2_dram.len() < self.cap;
+        let cache_busy = self.cache.as_ref().is_some_and(|c| {
+            (c.has_ready() && icnt_room) || (c.miss_front().is_some() && dram_room)
+        });
+        let head = !self.icnt_l2.is_empty() && !self.blocked && dram_room && icnt_room;
+        if cache_busy || head || !self.dram_l2.is_empty() {
+            return now + 1;
+        }
+        match self.rop.front() {
+            Some(&(ready, _)) if self.icnt_l2.len() < self.cap => ready.max(now + 1),
+            _ => u64::MAX,
         }
     }
 
@@ -307,6 +332,7 @@ impl L2Slice {
     }
 
     pub fn pop_reply(&mut self) -> Option<Fetch> {
+        self.sleep_until = 0;
         self.l2_icnt.pop_front()
     }
 
@@ -316,6 +342,7 @@ impl L2Slice {
     }
 
     pub fn pop_dram(&mut self) -> Option<Fetch> {
+        self.sleep_until = 0;
         self.l2_dram.pop_front()
     }
 
@@ -325,6 +352,7 @@ impl L2Slice {
     }
 
     pub fn push_dram_reply(&mut self, f: Fetch) {
+        self.sleep_until = 0;
         self.dram_l2.push_back(f);
     }
 
