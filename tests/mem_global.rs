@@ -266,3 +266,84 @@ fn the_json_report_names_every_memory_counter() {
         assert!(f.get(k).is_none(), "{k}");
     }
 }
+
+#[test]
+fn the_views_show_a_set_full_of_reserved_lines_when_mem0_stalls() {
+    let ptx = data("mem/column_walk.ptx");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--config",
+            "tesla-c2050-s",
+            "--block",
+            "32",
+            "--arg",
+            "f32[32768]=rand:1",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "1024",
+            "--arg",
+            "4",
+        ],
+    );
+    let mut sim = p.into_sim(&[]).unwrap();
+    while sim.sms()[0].ldst().stalled().is_none() {
+        assert!(sim.cycle() < 10_000, "no reservation failure");
+        sim.step();
+    }
+    assert_eq!(
+        sim.sms()[0].ldst().stalled(),
+        Some(warpstep::mem::FailReason::Assoc)
+    );
+    let view = sim.memory().l1ds()[0].view();
+    assert_eq!(view.fails, vec![warpstep::mem::FailReason::Assoc]);
+    assert_eq!((view.sets.len(), view.sets[0].len()), (32, 4));
+    // All 32 rows map to set 0: its four ways are reserved, in allocation order by rank.
+    let set = &view.sets[0];
+    assert!(set
+        .iter()
+        .all(|l| l.state == warpstep::mem::LineState::Reserved));
+    let mut ranks: Vec<u32> = set.iter().map(|l| l.rank).collect();
+    ranks.sort_unstable();
+    assert_eq!(ranks, vec![0, 1, 2, 3]);
+    assert_eq!(view.mshrs.len(), 4);
+    assert!(view.sets[1..]
+        .iter()
+        .flatten()
+        .all(|l| l.state == warpstep::mem::LineState::Invalid));
+    // The views are plain data.
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(json["fails"][0], "assoc");
+    assert_eq!(json["sets"][0][0]["state"], "reserved");
+}
+
+#[test]
+fn a_clone_mid_run_finishes_exactly_like_the_original() {
+    let ptx = data("kernels/vector_add.sm_52.ptx");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--grid",
+            "12",
+            "--block",
+            "128",
+            "--arg",
+            "f32[1536]=rand:1",
+            "--arg",
+            "f32[1536]=rand:2",
+            "--arg",
+            "f32[1536]=0",
+            "--arg",
+            "1536",
+        ],
+    );
+    let mut a = p.into_sim(&[]).unwrap();
+    a.run_for(700);
+    let mut b = a.clone();
+    a.run(1_000_000);
+    b.run(1_000_000);
+    assert_eq!(a.status(), &warpstep::sim::Status::Completed);
+    assert_eq!(a.cycle(), b.cycle());
+    assert_eq!(a.stats(), b.stats());
+}
