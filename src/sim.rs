@@ -206,7 +206,9 @@ impl Sim {
         &self.decoded
     }
 
-    /// One cycle. Does nothing once finished.
+    /// One cycle. Does nothing once finished. Order: CTA dispatch, then the memory system's
+    /// cycle (L1D fills, L2 replies into the interconnect, DRAM, L2 slices, L1D misses into the
+    /// interconnect: [`MemorySystem::cycle`]), then each SM in order with its own L1D.
     pub fn step(&mut self) {
         if self.finished() {
             return;
