@@ -136,6 +136,22 @@ pub struct Report {
     /// Timing runs: SIMT stack statistics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simt: Option<crate::sim::SimtStats>,
+    /// Timing runs: shared-memory instructions, sub-warp accesses, bank-conflict cycles and
+    /// conflict degrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared: Option<crate::sim::SharedMemStats>,
+    /// Timing runs: L1D accesses, hits, misses, MSHR merges, reservation failures by reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l1d: Option<crate::mem::L1dStats>,
+    /// Timing runs: L2 accesses, hits, misses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l2: Option<crate::mem::l2::L2Stats>,
+    /// Timing runs: DRAM reads, writes, row hits, row misses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dram: Option<crate::mem::dram::DramStats>,
+    /// Timing runs: interconnect packets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icnt: Option<crate::mem::icnt::IcntStats>,
 }
 
 impl Prepared {
@@ -255,6 +271,11 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.ipc = Some(stats.ipc);
     report.stalls = Some(stats.stalls);
     report.simt = Some(stats.simt);
+    report.shared = Some(stats.shared);
+    report.l1d = Some(stats.l1d);
+    report.l2 = Some(stats.l2);
+    report.dram = Some(stats.dram);
+    report.icnt = Some(stats.icnt);
     report
 }
 
@@ -280,6 +301,11 @@ fn base_report(
         ipc: None,
         stalls: None,
         simt: None,
+        shared: None,
+        l1d: None,
+        l2: None,
+        dram: None,
+        icnt: None,
     }
 }
 

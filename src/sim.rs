@@ -5,8 +5,12 @@
 //! `crate::snapshot`; it is `Clone`, so checkpoints are plain copies (STYLE.md, "Reverse
 //! stepping").
 //!
-//! Order within a cycle: the dispatcher places at most one CTA per SM, then every SM runs its
-//! cycle in SM order (GPGPU-Sim's `gpgpu_sim::cycle` issues blocks, then cycles the cores).
+//! Order within a cycle: the dispatcher places at most one CTA per SM; the memory system below
+//! the LD/ST units (interconnect, L2 slices, DRAM, and the L1Ds' fill and miss ports) runs its
+//! cycle ([`MemorySystem::cycle`] documents its own order); then every SM runs its cycle in SM
+//! order, reaching its L1D through `SmContext` (GPGPU-Sim's `gpgpu_sim::cycle` issues blocks,
+//! moves the interconnect, DRAM and L2, then cycles the cores). A launch is complete when every
+//! CTA has finished and the memory system has drained (the last stores have reached the L2).
 
 use crate::config::Config;
 use crate::core::decode::{decode_kernel, Decoded};
@@ -15,6 +19,10 @@ use crate::exec::cta::{cta_index, CtaState};
 use crate::exec::fault::StuckWarp;
 use crate::exec::functional::register_masks;
 use crate::exec::{GlobalMemory, KernelImage, RunError};
+use crate::mem::dram::DramStats;
+use crate::mem::icnt::IcntStats;
+use crate::mem::l2::L2Stats;
+use crate::mem::{L1dStats, MemorySystem};
 use crate::ptx::liveness::max_live_registers;
 use crate::run::Prepared;
 use serde::Serialize;
@@ -42,6 +50,28 @@ pub struct SimStats {
     /// Scheduler-cycles without issue, by stall reason.
     pub stalls: BTreeMap<String, u64>,
     pub simt: SimtStats,
+    /// Shared memory (issue 5).
+    pub shared: SharedMemStats,
+    /// L1 data caches, summed over SMs.
+    pub l1d: L1dStats,
+    /// L2 slices, summed.
+    pub l2: L2Stats,
+    /// DRAM channels, summed.
+    pub dram: DramStats,
+    /// Interconnect, both ways.
+    pub icnt: IcntStats,
+}
+
+/// Shared-memory statistics summed over SMs (`warpstep run --json`'s `shared`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SharedMemStats {
+    pub instructions: u64,
+    /// Sub-warp accesses.
+    pub accesses: u64,
+    /// Extra cycles spent on bank conflicts.
+    pub bank_conflict_cycles: u64,
+    /// Sub-warp accesses by conflict degree (the degree as a string).
+    pub degree_histogram: BTreeMap<String, u64>,
 }
 
 /// SIMT divergence statistics.
@@ -62,6 +92,8 @@ pub struct Sim {
     reg_masks: Rc<[u64]>,
     global: GlobalMemory,
     sms: Vec<Sm>,
+    /// L1Ds, interconnect, L2 and DRAM (issue 5).
+    memory: MemorySystem,
     cycle: u64,
     next_cta: u64,
     total_ctas: u64,
@@ -102,6 +134,7 @@ impl Sim {
         let sms = (0..config.num_sms)
             .map(|i| Sm::new(i, &config))
             .collect::<Result<Vec<_>, _>>()?;
+        let memory = MemorySystem::new(&config)?;
         let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
         let reg_masks: Rc<[u64]> = register_masks(&image).into();
         Ok(Sim {
@@ -112,6 +145,7 @@ impl Sim {
             reg_masks,
             global,
             sms,
+            memory,
             cycle: 0,
             next_cta: 0,
             next_sm: 0,
@@ -170,20 +204,28 @@ impl Sim {
         &self.sms
     }
 
+    /// The memory system (L1Ds, interconnect, L2 slices, DRAM channels).
+    pub fn memory(&self) -> &MemorySystem {
+        &self.memory
+    }
+
     /// Per-instruction decode information of the kernel.
     pub fn decoded(&self) -> &[Decoded] {
         &self.decoded
     }
 
-    /// One cycle. Does nothing once finished.
+    /// One cycle. Does nothing once finished. Order: CTA dispatch, then the memory system's
+    /// cycle (L1D fills, L2 replies into the interconnect, DRAM, L2 slices, L1D misses into the
+    /// interconnect: [`MemorySystem::cycle`]), then each SM in order with its own L1D.
     pub fn step(&mut self) {
         if self.finished() {
             return;
         }
         self.dispatch_ctas();
         let now = self.cycle;
+        self.memory.cycle(now);
         let mut trace = self.tracing.then_some(&mut self.trace);
-        for sm in &mut self.sms {
+        for (sm, l1d) in self.sms.iter_mut().zip(self.memory.l1ds_mut()) {
             let mut ctx = SmContext {
                 image: &self.image,
                 decoded: &self.decoded,
@@ -191,6 +233,7 @@ impl Sim {
                 global: &mut self.global,
                 sms: self.config.num_sms,
                 trace: trace.as_deref_mut(),
+                l1d,
             };
             sm.cycle(now, &mut ctx);
         }
@@ -263,7 +306,10 @@ impl Sim {
             )));
             return;
         }
-        if self.next_cta >= self.total_ctas && self.sms.iter().all(|sm| !sm.is_busy()) {
+        if self.next_cta >= self.total_ctas
+            && self.sms.iter().all(|sm| !sm.is_busy())
+            && self.memory.is_idle()
+        {
             self.status = Status::Completed;
         }
     }
@@ -315,6 +361,7 @@ impl Sim {
             }
         }
         let lanes = self.config.core.warp_size as f64 * total.warp_instructions as f64;
+        let memory = self.memory.stats();
         SimStats {
             cycles: self.cycle,
             warp_instructions: total.warp_instructions,
@@ -330,6 +377,29 @@ impl Sim {
                 divergent_branches: total.divergent_branches,
                 simd_efficiency: ratio(total.thread_instructions as f64, lanes),
             },
+            shared: self.shared_stats(),
+            l1d: memory.l1d,
+            l2: memory.l2,
+            dram: memory.dram,
+            icnt: memory.icnt,
+        }
+    }
+
+    /// Shared-memory counters summed over the SMs.
+    fn shared_stats(&self) -> SharedMemStats {
+        let mut sum = crate::core::ldst_unit::SharedStats::default();
+        for sm in &self.sms {
+            sum.add(sm.memory().shared_stats());
+        }
+        SharedMemStats {
+            instructions: sum.instructions,
+            accesses: sum.accesses,
+            bank_conflict_cycles: sum.bank_conflict_cycles,
+            degree_histogram: sum
+                .degree_histogram
+                .iter()
+                .map(|(d, n)| (d.to_string(), *n))
+                .collect(),
         }
     }
 

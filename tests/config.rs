@@ -105,7 +105,7 @@ fn fermi_matches_gpgpu_sim_gtx480() {
     assert_eq!((c.l2.latency, c.l2.interleave_bytes), (120, 256));
     assert_eq!(
         (c.dram.row_hit_latency, c.dram.queue_size, c.dram.banks),
-        (100, 64, 16)
+        (109, 64, 16)
     );
     assert_eq!(
         (c.core.schedulers_per_sm, c.core.scheduler),
@@ -386,7 +386,7 @@ fn cross_field_checks_name_the_key() {
         ),
         (
             &["dram.row_miss_latency=50"],
-            "dram.row_miss_latency: 50 must be at least dram.row_hit_latency (100)",
+            "dram.row_miss_latency: 50 must be at least dram.row_hit_latency (109)",
         ),
         (
             &["l2.interleave_bytes=64"],

@@ -152,10 +152,12 @@ pub(super) fn fermi() -> Config {
             banks: 16,   // nbk=16
             // 6 column + 6 burst bits in -gpgpu_mem_addr_mapping: 4 KB per row per channel.
             row_bytes: 4096,
-            queue_size: 64,       // -gpgpu_frfcfs_dram_sched_queue_size
-            row_hit_latency: 100, // -dram_latency
+            queue_size: 64, // -gpgpu_frfcfs_dram_sched_queue_size
+            // -dram_latency 100 (GPGPU-Sim's delay before the DRAM model) + CL 12 DRAM cycles
+            // at 924 MHz = 9 SM cycles at 700 MHz (the column access the DRAM model adds).
+            row_hit_latency: 109,
             // + tRP 12 + tRCD 12 DRAM cycles at 924 MHz = 18 SM cycles at 700 MHz.
-            row_miss_latency: 118,
+            row_miss_latency: 127,
             // 8 B x 4 (GDDR5 QDR) x 924/700 = 42.24 B per SM cycle per channel, / 15 SMs.
             bus_bytes_per_cycle: 2.816,
         },
@@ -271,8 +273,10 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.l2.sub_partitions_per_channel = 1; // GPGPU-Sim 3.2: one L2 slice per channel
     c.l2.queue_entries = 8; // -gpgpu_dram_partition_queues default 8:8:8:8
     c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
-                            // + tRP 12 + tRCD 12 DRAM cycles at 750 MHz = 18 SM cycles at 575 MHz.
-    c.dram.row_miss_latency = 118;
+                            // -dram_latency 100 + CL 12 DRAM cycles at 750 MHz = 9 SM cycles at 575 MHz; a row miss
+                            // adds tRP 12 + tRCD 12 DRAM cycles = 18 SM cycles.
+    c.dram.row_hit_latency = 109;
+    c.dram.row_miss_latency = 127;
     // 8 B x 4 (QDR) x 750/575 = 41.7 B per SM cycle per channel, / 14 SMs.
     c.dram.bus_bytes_per_cycle = 2.98;
     c

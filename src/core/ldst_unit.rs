@@ -1,35 +1,57 @@
-//! The LD/ST unit and, until the memory-system issue replaces it, a fixed-latency placeholder
-//! memory behind it (issue 4; MODEL.md sections 1, 7, 9).
+//! The LD/ST unit: its MEM0 stage and the memory instructions in flight behind it (MODEL.md
+//! sections 1, 7 and 9; book section 4.1.1).
 //!
-//! The memory pipeline is an explicit stage, MEM0, with a latch: one memory instruction occupies
-//! MEM0 for its access cost (the bank-conflict passes of a shared access, per MODEL.md section 7's
-//! baseline timing: "the LD/ST unit is blocked for the access's total cost, then the access takes
-//! `smem_latency`"; one cycle per 128-byte segment of a global/local access, GPGPU-Sim's Fermi
-//! coalescing rule), then waits its latency in flight before writeback. The placeholder treats
-//! every global/local access as an L1 hit (`l1d.latency`) and every constant/parameter load as a
-//! hit in the constant cache (`constant.latency`). The elastic pipeline (MODEL.md section 8)
-//! adds its PREMEM/NONMEM queues around MEM0; the real memory system replaces [`MemoryCost`].
+//! [`MemoryTiming::cost`] runs at issue, on the per-lane addresses the functional executor
+//! recorded, and says what the instruction will cost:
+//! * **shared**: the bank-conflict passes (`mem::shared_banks`); MEM0 is held for that many
+//!   cycles, then the data takes `shmem.latency` (+ `shmem.hash_latency` for a configurable
+//!   hash): MODEL.md section 7's baseline timing. Atomics serialise per address.
+//! * **global and local**: the coalescer (`mem::coalescer`) cuts the access into segment
+//!   requests, kept in a staging slot until the instruction reaches MEM0. MEM0 then sends one
+//!   request per cycle to the SM's L1D, last request first (GPGPU-Sim's `accessq_back`). A read
+//!   hit's data is ready `l1d.latency` cycles later; a miss's when the L1D hands its reply back
+//!   (one per cycle). A reservation failure keeps the request in MEM0, which retries it the next
+//!   cycle: the memory stage stalls, and [`LdstUnit::stalled`] names the reason (`lg_throttle`
+//!   for the warps behind it). The instruction leaves MEM0 when its last request is taken, and
+//!   may write back when every read has returned; stores are complete when the L1D takes them
+//!   (write-evict / write-back, no acknowledgement), so a finished warp drains only its loads.
+//! * **constant and parameter**: a fixed `constant.latency` after one MEM0 cycle (issue 5
+//!   allows "a constant cache or a fixed latency"; warpstep takes the fixed latency, as if every
+//!   constant access hit).
+//!
+//! The requests go through a staging queue per instruction, the interface at which the MRPB
+//! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
+//! (section 8) adds its FIFOs around MEM0.
 
-use crate::config::Config;
-use crate::core::LaneMask;
+use crate::config::cache_string::CacheKind;
+use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
-use crate::mem::{BankConflict, SharedBanks};
+use crate::mem::{
+    Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d, LocalMap,
+    SharedBanks, WarpAccess,
+};
 use crate::ptx::{MemAccess, Space};
 use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The ready cycle of an instruction still waiting for memory.
+pub const WAITING: u64 = u64::MAX;
 
 /// What one memory instruction costs the LD/ST unit and how long its data takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct MemoryCost {
-    /// Cycles the instruction holds MEM0.
+    /// Cycles the instruction holds MEM0 at least (global/local: its requests, one per cycle).
     pub occupancy: u32,
-    /// Cycles from leaving MEM0 until its result can be written back.
+    /// Cycles from leaving MEM0 (global/local: from an L1D hit) until it can be written back.
     pub latency: u32,
     /// Which pipe it uses (for stall names): shared memory (MIO) or global/local (LG).
     pub shared: bool,
     /// Conflict degree of a shared access (1 when conflict-free; 0 otherwise).
     pub degree: u32,
-    /// Memory requests a global/local access made (distinct segments).
+    /// Memory requests a global/local access made (coalesced segments).
     pub requests: u32,
+    /// Global/local: the staging slot holding its coalesced requests.
+    pub staged: Option<u32>,
 }
 
 impl MemoryCost {
@@ -40,11 +62,47 @@ impl MemoryCost {
         shared: false,
         degree: 0,
         requests: 0,
+        staged: None,
     };
 }
 
-/// The cost model behind the LD/ST unit: the shared-memory banks, and the placeholder for the
-/// global memory path.
+/// Shared-memory counters (`warpstep run --json`'s `shared`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SharedStats {
+    /// Shared-memory instructions.
+    pub instructions: u64,
+    /// Sub-warp accesses (one per sub-warp with an active lane: `shmem.warp_parts` per
+    /// instruction at most).
+    pub accesses: u64,
+    /// Extra cycles spent on bank conflicts (passes beyond one per sub-warp access).
+    pub bank_conflict_cycles: u64,
+    /// Sub-warp accesses by conflict degree (passes).
+    pub degree_histogram: BTreeMap<u32, u64>,
+}
+
+impl SharedStats {
+    fn count(&mut self, c: &BankConflict) {
+        self.instructions += 1;
+        self.bank_conflict_cycles += u64::from(c.extra_cycles);
+        for &passes in c.sub_warp_cycles.iter().filter(|&&p| p > 0) {
+            self.accesses += 1;
+            *self.degree_histogram.entry(passes).or_insert(0) += 1;
+        }
+    }
+
+    /// Adds another SM's counters.
+    pub fn add(&mut self, o: &SharedStats) {
+        self.instructions += o.instructions;
+        self.accesses += o.accesses;
+        self.bank_conflict_cycles += o.bank_conflict_cycles;
+        for (d, n) in &o.degree_histogram {
+            *self.degree_histogram.entry(*d).or_insert(0) += n;
+        }
+    }
+}
+
+/// The cost model behind the LD/ST unit: the shared-memory banks, the coalescer and the staged
+/// requests of issued global/local instructions.
 #[derive(Debug, Clone)]
 pub struct MemoryTiming {
     banks: SharedBanks,
@@ -53,10 +111,15 @@ pub struct MemoryTiming {
     global_latency: u32,
     const_latency: u32,
     scratch: BankConflict,
+    coalescer: Coalescer,
+    /// Staging slots: the coalesced requests not yet sent, in the coalescer's order.
+    staged: Vec<Vec<Access>>,
+    free: Vec<u32>,
+    shared_stats: SharedStats,
 }
 
 impl MemoryTiming {
-    /// The timing of `config`'s memory system; `None` with a message if the bank geometry is
+    /// The timing of `config`'s memory system; `Err` with a message if the bank geometry is
     /// invalid (validation normally catches it first).
     pub fn new(config: &Config) -> Result<Self, String> {
         let s = &config.shmem;
@@ -67,56 +130,137 @@ impl MemoryTiming {
         } else {
             0
         };
+        let coalescer = Coalescer::new(
+            coalescing(config),
+            config.core.warp_size,
+            s.warp_parts,
+            LocalMap::for_config(config),
+        );
         Ok(MemoryTiming {
             banks,
             shared_latency: s.latency + hash_latency,
             global_latency: config.l1d.latency,
             const_latency: config.constant.latency,
             scratch: BankConflict::default(),
+            coalescer,
+            staged: Vec::new(),
+            free: Vec::new(),
+            shared_stats: SharedStats::default(),
         })
     }
 
-    /// The cost of the access an instruction made at issue.
-    pub fn cost(&mut self, record: &AccessRecord) -> MemoryCost {
-        let space = record.space.unwrap_or(Space::Global);
-        let mask = record.mask;
-        match space {
-            Space::Shared => self.shared_cost(record, mask),
+    /// The cost of the access an instruction of the warp in `warp_slot` made at issue.
+    pub fn cost(&mut self, record: &AccessRecord, warp_slot: u32) -> MemoryCost {
+        if record.access == Some(MemAccess::Fence) || record.mask == 0 {
+            return MemoryCost::FENCE;
+        }
+        match record.space.unwrap_or(Space::Global) {
+            Space::Shared => self.shared_cost(record),
             Space::Const | Space::Param => MemoryCost {
                 occupancy: 1,
                 latency: self.const_latency,
                 shared: false,
                 degree: 0,
                 requests: 1,
+                staged: None,
             },
-            Space::Global | Space::Local | Space::Generic => {
-                let requests = segments(record, mask).max(1);
-                MemoryCost {
-                    occupancy: requests,
-                    latency: self.global_latency,
-                    shared: false,
-                    degree: 0,
-                    requests,
-                }
+            Space::Local => self.global_cost(record, DataSpace::Local, warp_slot),
+            Space::Global | Space::Generic => {
+                self.global_cost(record, DataSpace::Global, warp_slot)
             }
         }
     }
 
-    fn shared_cost(&mut self, record: &AccessRecord, mask: LaneMask) -> MemoryCost {
+    fn shared_cost(&mut self, record: &AccessRecord) -> MemoryCost {
         if record.access == Some(MemAccess::Atomic) {
             self.banks
-                .atomic_into(&record.addrs, mask, &mut self.scratch);
+                .atomic_into(&record.addrs, record.mask, &mut self.scratch);
         } else {
             self.banks
-                .access_into(&record.addrs, mask, &mut self.scratch);
+                .access_into(&record.addrs, record.mask, &mut self.scratch);
         }
+        self.shared_stats.count(&self.scratch);
         MemoryCost {
             occupancy: self.scratch.cycles.max(1),
             latency: self.shared_latency,
             shared: true,
             degree: self.scratch.degree,
             requests: 0,
+            staged: None,
         }
+    }
+
+    fn global_cost(
+        &mut self,
+        record: &AccessRecord,
+        space: DataSpace,
+        warp_slot: u32,
+    ) -> MemoryCost {
+        let kind = match record.access {
+            Some(MemAccess::Store) => AccessKind::Write,
+            Some(MemAccess::Atomic) => AccessKind::Atomic,
+            _ => AccessKind::Read,
+        };
+        let slot = self.take_slot();
+        let access = WarpAccess {
+            addrs: &record.addrs,
+            mask: record.mask,
+            bytes: record.bytes,
+            kind,
+            space,
+            warp_slot,
+        };
+        let requests = &mut self.staged[slot as usize];
+        self.coalescer.coalesce(&access, requests);
+        let n = requests.len() as u32;
+        if n == 0 {
+            self.release(slot);
+            return MemoryCost::FENCE;
+        }
+        MemoryCost {
+            occupancy: n,
+            latency: self.global_latency,
+            shared: false,
+            degree: 0,
+            requests: n,
+            staged: Some(slot),
+        }
+    }
+
+    fn take_slot(&mut self) -> u32 {
+        match self.free.pop() {
+            Some(s) => s,
+            None => {
+                self.staged.push(Vec::new());
+                (self.staged.len() - 1) as u32
+            }
+        }
+    }
+
+    fn release(&mut self, slot: u32) {
+        if let Some(v) = self.staged.get_mut(slot as usize) {
+            v.clear();
+            if !self.free.contains(&slot) {
+                self.free.push(slot);
+            }
+        }
+    }
+
+    /// The requests of staging slot `slot` not yet sent (the next one is the last).
+    pub fn staged(&self, slot: u32) -> &[Access] {
+        self.staged.get(slot as usize).map_or(&[], Vec::as_slice)
+    }
+
+    fn next_request(&self, slot: u32) -> Option<Access> {
+        self.staged.get(slot as usize)?.last().copied()
+    }
+
+    fn pop_request(&mut self, slot: u32) -> usize {
+        let Some(v) = self.staged.get_mut(slot as usize) else {
+            return 0;
+        };
+        v.pop();
+        v.len()
     }
 
     /// The bank-conflict result of the latest shared access (its lanes, banks and passes), for
@@ -124,50 +268,53 @@ impl MemoryTiming {
     pub fn last_shared(&self) -> &BankConflict {
         &self.scratch
     }
+
+    /// Shared-memory counters of this SM.
+    pub fn shared_stats(&self) -> &SharedStats {
+        &self.shared_stats
+    }
 }
 
-/// Distinct 128-byte segments touched by the active lanes (64 B for 2-byte, 32 B for 1-byte
-/// accesses): GPGPU-Sim's Fermi coalescing rule (MODEL.md section 9), whole warp at once.
-fn segments(record: &AccessRecord, mask: LaneMask) -> u32 {
-    let seg: u64 = match record.bytes {
-        1 => 32,
-        2 => 64,
-        _ => 128,
-    };
-    let mut seen = [u64::MAX; 64];
-    let mut count = 0usize;
-    for (lane, &addr) in record.addrs.iter().enumerate().take(64) {
-        if mask >> lane & 1 == 0 {
-            continue;
-        }
-        let first = addr / seg;
-        let last = (addr + record.bytes.max(1) as u64 - 1) / seg;
-        for s in first..=last {
-            if !seen[..count].contains(&s) && count < seen.len() {
-                seen[count] = s;
-                count += 1;
-            }
-        }
+/// The coalescer's granularity: `l1d.coalescing`, except that a sectored L1D (cache-string type
+/// `S`) always gets 32-byte sector requests, as GPGPU-Sim pairs sector L1 caches with sector
+/// coalescing (`-gpgpu_coalesce_arch` 60 and later), so every request fits one sector.
+fn coalescing(config: &Config) -> Coalescing {
+    match config.l1d_cache() {
+        Ok(Some(spec)) if spec.kind == CacheKind::Sector => Coalescing::Sector,
+        _ => config.l1d.coalescing,
     }
-    count as u32
 }
 
 /// The instruction in MEM0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Mem0 {
     pub tag: u64,
-    /// Cycles it still holds MEM0 (counting this one).
+    /// Cycles it still holds MEM0 (counting this one); global/local: requests left to send.
     pub cycles_left: u32,
-    /// Its latency after MEM0.
+    /// Its latency after MEM0 (global/local: after an L1D hit).
     pub latency: u32,
+    /// Global/local: its staging slot.
+    pub staged: Option<u32>,
+}
+
+/// A global/local instruction with reads in the memory system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Outstanding {
+    tag: u64,
+    /// Reads sent and not yet returned.
+    reads: u32,
+    /// Earliest writeback cycle so far.
+    ready_at: u64,
 }
 
 /// One LD/ST unit: MEM0 and the accesses in flight behind it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LdstUnit {
     mem0: Option<Mem0>,
-    /// (tag, first cycle its result may be written back), in order.
+    /// (tag, first cycle its result may be written back, or [`WAITING`]), in order.
     in_flight: Vec<(u64, u64)>,
+    outstanding: Vec<Outstanding>,
+    stalled: Option<FailReason>,
 }
 
 impl LdstUnit {
@@ -182,24 +329,126 @@ impl LdstUnit {
             tag,
             cycles_left: cost.occupancy.max(1),
             latency: cost.latency,
+            staged: cost.staged,
         });
+        if cost.staged.is_some() {
+            self.outstanding.push(Outstanding {
+                tag,
+                reads: 0,
+                ready_at: 0,
+            });
+        }
     }
 
-    /// The execute stage of cycle `now`: MEM0 works one cycle; an instruction that finishes its
-    /// passes moves on and is ready `latency` cycles later.
-    pub fn cycle(&mut self, now: u64) {
-        if let Some(m) = &mut self.mem0 {
-            m.cycles_left -= 1;
-            if m.cycles_left == 0 {
-                self.in_flight.push((m.tag, now + m.latency as u64 + 1));
-                self.mem0 = None;
+    /// The execute stage of cycle `now`: one reply from the L1D is taken, then MEM0 works one
+    /// cycle (a shared/constant pass, or one request to `l1d`); an instruction that is done
+    /// with MEM0 moves on.
+    pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
+        self.stalled = None;
+        if let Some(tag) = l1d.next_response() {
+            self.returned(tag, now);
+        }
+        let Some(m) = self.mem0 else { return };
+        match m.staged {
+            None => self.pass(now, m),
+            Some(slot) => self.send(now, m, slot, timing, l1d),
+        }
+    }
+
+    /// A shared or constant instruction spends one cycle in MEM0.
+    fn pass(&mut self, now: u64, mut m: Mem0) {
+        m.cycles_left = m.cycles_left.saturating_sub(1);
+        if m.cycles_left == 0 {
+            self.in_flight.push((m.tag, now + u64::from(m.latency) + 1));
+            self.mem0 = None;
+        } else {
+            self.mem0 = Some(m);
+        }
+    }
+
+    /// MEM0 sends the next request of a global/local instruction to the L1D.
+    fn send(&mut self, now: u64, mut m: Mem0, slot: u32, timing: &mut MemoryTiming, l1d: &mut L1d) {
+        let Some(access) = timing.next_request(slot) else {
+            self.finish(now, m.tag, slot, timing);
+            return;
+        };
+        let hit_ready = now + u64::from(m.latency) + 1;
+        let Some(o) = self.outstanding.iter_mut().find(|o| o.tag == m.tag) else {
+            self.finish(now, m.tag, slot, timing);
+            return;
+        };
+        match l1d.access(&access, m.tag, now) {
+            L1Outcome::Fail(reason) => {
+                self.stalled = Some(reason);
+                return;
             }
+            L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
+            L1Outcome::Pending => o.reads += 1,
+            L1Outcome::Stored => {}
+        }
+        let left = timing.pop_request(slot);
+        m.cycles_left = left as u32;
+        if left == 0 {
+            self.finish(now, m.tag, slot, timing);
+        } else {
+            self.mem0 = Some(m);
+        }
+    }
+
+    /// A global/local instruction's last request was taken: it leaves MEM0.
+    fn finish(&mut self, now: u64, tag: u64, slot: u32, timing: &mut MemoryTiming) {
+        timing.release(slot);
+        self.mem0 = None;
+        let Some(i) = self.outstanding.iter().position(|o| o.tag == tag) else {
+            self.in_flight.push((tag, now + 1));
+            return;
+        };
+        let o = &mut self.outstanding[i];
+        o.ready_at = o.ready_at.max(now + 1);
+        if o.reads == 0 {
+            self.in_flight.push((tag, o.ready_at));
+            self.outstanding.swap_remove(i);
+        } else {
+            self.in_flight.push((tag, WAITING));
+        }
+    }
+
+    /// A read of instruction `tag` came back in cycle `now`.
+    fn returned(&mut self, tag: u64, now: u64) {
+        let Some(i) = self.outstanding.iter().position(|o| o.tag == tag) else {
+            return;
+        };
+        let o = &mut self.outstanding[i];
+        o.reads = o.reads.saturating_sub(1);
+        o.ready_at = o.ready_at.max(now + 1);
+        let in_mem0 = self.mem0.is_some_and(|m| m.tag == tag);
+        if o.reads > 0 || in_mem0 {
+            return;
+        }
+        let ready = o.ready_at;
+        self.outstanding.swap_remove(i);
+        if let Some(f) = self.in_flight.iter_mut().find(|(t, _)| *t == tag) {
+            f.1 = ready;
         }
     }
 
     /// The instruction in MEM0, if any.
     pub fn mem0(&self) -> Option<&Mem0> {
         self.mem0.as_ref()
+    }
+
+    /// Why MEM0 could not send its request this cycle, if it could not (a reservation failure
+    /// at the L1D: the warps behind it see `lg_throttle`).
+    pub fn stalled(&self) -> Option<FailReason> {
+        self.stalled
+    }
+
+    /// Reads of instruction `tag` still in the memory system.
+    pub fn outstanding_reads(&self, tag: u64) -> u32 {
+        self.outstanding
+            .iter()
+            .find(|o| o.tag == tag)
+            .map_or(0, |o| o.reads)
     }
 
     /// Accesses whose data is ready in cycle `now`, oldest first.
@@ -210,7 +459,7 @@ impl LdstUnit {
             .map(|(t, _)| *t)
     }
 
-    /// Accesses in flight behind MEM0: (tag, ready cycle).
+    /// Accesses in flight behind MEM0: (tag, ready cycle or [`WAITING`]).
     pub fn in_flight(&self) -> &[(u64, u64)] {
         &self.in_flight
     }
@@ -224,49 +473,158 @@ impl LdstUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::cache_string::parse_optional;
 
-    fn record(bytes: u32, addrs: Vec<u64>) -> AccessRecord {
+    // `..default()` keeps this building when `AccessRecord` gains fields.
+    #[allow(clippy::needless_update)]
+    fn record(space: Space, access: MemAccess, bytes: u32, addrs: Vec<u64>) -> AccessRecord {
         AccessRecord {
             valid: true,
-            space: Some(Space::Global),
-            access: Some(MemAccess::Load),
+            space: Some(space),
+            access: Some(access),
             bytes,
             mask: (1u64 << addrs.len()) - 1,
             addrs,
-            changed: false,
+            ..AccessRecord::default()
         }
     }
 
-    #[test]
-    fn coalescing_counts_segments() {
-        let consecutive: Vec<u64> = (0..32).map(|i| 0x1000 + 4 * i).collect();
-        assert_eq!(
-            segments(&record(4, consecutive.clone()), u32::MAX as u64),
-            1
-        );
-        let strided: Vec<u64> = (0..32).map(|i| 0x1000 + 128 * i).collect();
-        assert_eq!(segments(&record(4, strided), u32::MAX as u64), 32);
-        let misaligned: Vec<u64> = (0..32).map(|i| 0x1004 + 4 * i).collect();
-        assert_eq!(segments(&record(4, misaligned), u32::MAX as u64), 2);
+    fn timing() -> MemoryTiming {
+        MemoryTiming::new(&Config::default()).unwrap()
+    }
+
+    fn l1d(config: &str) -> L1d {
+        L1d::new(0, parse_optional(config).unwrap(), &LocalMap::new(1536, 1))
     }
 
     #[test]
-    fn mem0_holds_for_the_occupancy_then_the_latency_runs() {
+    fn coalescing_counts_requests() {
+        let mut t = timing();
+        let consecutive: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
+        let c = t.cost(&record(Space::Global, MemAccess::Load, 4, consecutive), 0);
+        assert_eq!(c.requests, 1);
+        let strided: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 128 * i).collect();
+        let c2 = t.cost(&record(Space::Global, MemAccess::Load, 4, strided), 0);
+        assert_eq!(c2.requests, 32);
+        assert_ne!(c.staged, c2.staged);
+        assert_eq!(t.staged(c2.staged.unwrap()).len(), 32);
+    }
+
+    #[test]
+    fn mem0_holds_a_shared_access_for_its_passes_then_the_latency_runs() {
         let mut u = LdstUnit::default();
+        let (mut t, mut l) = (timing(), l1d("none"));
         let cost = MemoryCost {
             occupancy: 2,
             latency: 3,
             shared: true,
             degree: 2,
             requests: 0,
+            staged: None,
         };
         u.accept(9, &cost);
-        u.cycle(10);
+        u.cycle(10, &mut t, &mut l);
         assert!(!u.can_accept());
-        u.cycle(11);
+        u.cycle(11, &mut t, &mut l);
         assert!(u.can_accept());
         assert_eq!(u.in_flight(), &[(9, 15)]);
         assert_eq!(u.ready(14).count(), 0);
         assert_eq!(u.ready(15).collect::<Vec<_>>(), vec![9]);
+    }
+
+    #[test]
+    fn shared_counters_and_histogram() {
+        let mut t = timing();
+        // Stride 2 words over 32 banks: 2-way conflicts.
+        let a: Vec<u64> = (0..32).map(|i| 8 * i).collect();
+        let c = t.cost(&record(Space::Shared, MemAccess::Load, 4, a), 0);
+        assert_eq!((c.occupancy, c.degree), (2, 2));
+        let s = t.shared_stats();
+        assert_eq!(
+            (s.instructions, s.accesses, s.bank_conflict_cycles),
+            (1, 1, 1)
+        );
+        assert_eq!(s.degree_histogram.get(&2), Some(&1));
+    }
+
+    #[test]
+    fn a_global_load_sends_one_request_per_cycle_and_waits_for_its_reads() {
+        let (mut t, mut l) = (timing(), l1d("N:32:128:4,L:L:m:N:L,A:32:8,8"));
+        let mut u = LdstUnit::default();
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4096 * i).collect();
+        let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0);
+        u.accept(1, &c);
+        // Four ways of one set: four misses, then associativity stalls.
+        for now in 0..4 {
+            u.cycle(now, &mut t, &mut l);
+            assert_eq!(u.stalled(), None);
+        }
+        assert_eq!(u.mem0().map(|m| m.cycles_left), Some(28));
+        u.cycle(4, &mut t, &mut l);
+        assert_eq!(u.stalled(), Some(FailReason::Assoc));
+        assert_eq!(u.outstanding_reads(1), 4);
+        assert_eq!(l.stats().reservation_fails.assoc, 1);
+    }
+
+    #[test]
+    fn a_store_is_done_when_the_l1d_takes_it() {
+        let (mut t, mut l) = (timing(), l1d("N:32:128:4,L:L:m:N:H,S:64:8,8"));
+        let mut u = LdstUnit::default();
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
+        let c = t.cost(&record(Space::Global, MemAccess::Store, 4, a), 0);
+        u.accept(3, &c);
+        u.cycle(7, &mut t, &mut l);
+        assert!(u.can_accept());
+        assert_eq!(u.in_flight(), &[(3, 8)]);
+        // The slot is free for the next instruction.
+        let b: Vec<u64> = (0..32).map(|i| 0x1_0000_1000 + 4 * i).collect();
+        assert_eq!(
+            t.cost(&record(Space::Global, MemAccess::Load, 4, b), 0)
+                .staged,
+            c.staged
+        );
+    }
+
+    #[test]
+    fn a_hit_is_ready_after_the_l1d_latency() {
+        let (mut t, mut l) = (timing(), l1d("N:32:128:4,L:L:m:N:L,A:32:8,8"));
+        let mut u = LdstUnit::default();
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
+        // First load misses; its reply comes back through the L1D.
+        let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a.clone()), 0);
+        u.accept(1, &c);
+        u.cycle(0, &mut t, &mut l);
+        assert_eq!(u.in_flight(), &[(1, WAITING)]);
+        let f = l.pop_outgoing().unwrap();
+        l.fill(&f, 50);
+        u.cycle(50, &mut t, &mut l);
+        assert_eq!(u.in_flight(), &[(1, 51)]);
+        u.retire(1);
+        // Second load hits: ready 35 cycles after it is sent.
+        let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0);
+        u.accept(2, &c);
+        u.cycle(60, &mut t, &mut l);
+        assert_eq!(u.in_flight(), &[(2, 60 + 35 + 1)]);
+    }
+
+    #[test]
+    fn a_sectored_l1d_gets_sector_requests() {
+        let c = Config::default()
+            .with_overrides(&["l1d.config=S:32:128:4,L:L:m:N:L,S:64:8,8"])
+            .unwrap();
+        let mut t = MemoryTiming::new(&c).unwrap();
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
+        assert_eq!(
+            t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0)
+                .requests,
+            4
+        );
+    }
+
+    #[test]
+    fn constant_loads_take_the_fixed_latency() {
+        let mut t = timing();
+        let c = t.cost(&record(Space::Param, MemAccess::Load, 4, vec![0; 32]), 0);
+        assert_eq!((c.occupancy, c.latency, c.staged), (1, 35, None));
     }
 }

@@ -40,6 +40,8 @@ pub struct SmContext<'a> {
     pub sms: u32,
     /// Issue events are appended here when tracing.
     pub trace: Option<&'a mut Vec<IssueEvent>>,
+    /// This SM's L1 data cache, the LD/ST unit's way into the memory system (issue 5).
+    pub l1d: &'a mut crate::mem::L1d,
 }
 
 /// One issued instruction, for `--trace` and the views.
@@ -342,7 +344,7 @@ impl Sm {
         self.stats.cycles += 1;
         self.collector.begin_cycle();
         self.writeback(now, ctx);
-        self.ldst.cycle(now);
+        self.ldst.cycle(now, &mut self.memory, ctx.l1d);
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
         self.decode();
@@ -705,7 +707,7 @@ impl Sm {
         }
         let changed_memory = self.record.valid && self.record.changed;
         let memory = if self.record.valid {
-            let cost = self.memory.cost(&self.record);
+            let cost = self.memory.cost(&self.record, slot);
             self.count_memory(&cost);
             Some(cost)
         } else {

@@ -1,0 +1,397 @@
+//! The L1 data cache of one SM (MODEL.md section 9; book section 4.1.1; MRPB section 2.1), as the
+//! LD/ST unit's MEM0 stage and the interconnect see it.
+//!
+//! The cache itself is a [`DataCache`] shaped by `l1d.config` (GPGPU-Sim's `l1_cache`, which is
+//! its `data_cache`): reservation failures by reason, MSHR merging, write-evict for global and
+//! write-back for local stores under the `L` policy. Around it:
+//! * one request per cycle comes in from MEM0 ([`L1d::access`]); its tag is checked at once (as
+//!   in GPGPU-Sim 3.x, which MRPB used): a hit's data is ready `l1d.latency` cycles later (the
+//!   LD/ST unit times that), a miss waits in an MSHR, a failure leaves the request in MEM0;
+//! * atomics bypass the L1D to the L2, where GPGPU-Sim performs them (its ROP); so does every
+//!   request when `l1d.config` is `none` (GPGPU-Sim's `bypassL1D`). They share the miss queue and
+//!   their replies go straight back to the LD/ST unit;
+//! * one reply per cycle comes in from the interconnect ([`L1d::fill`], the fill port), and one
+//!   finished request per cycle goes to the LD/ST unit's writeback ([`L1d::next_response`],
+//!   GPGPU-Sim's `access_ready`/`next_access`);
+//! * stores complete when the L1D accepts them (no acknowledgement comes back).
+//!
+//! The reservation failures of the current cycle are kept for the views.
+
+use super::coalescer::LocalMap;
+use super::data_cache::{CacheRequest, CacheStats, DataCache, FailReason, Outcome, Waiter};
+use super::mshr::MshrView;
+use super::request::{Access, AccessKind, DataSpace, Fetch, FetchKind, NO_PARENT};
+use super::tag_array::LineView;
+use crate::config::CacheSpec;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Entries of the outgoing queue when there is no L1D (GPGPU-Sim's default miss queue size).
+const DIRECT_QUEUE: usize = 8;
+
+/// What the L1D did with a request from MEM0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum L1Outcome {
+    /// A read hit: the data is ready after the hit latency.
+    Hit,
+    /// A read or atomic sent on (or merged): its reply comes through [`L1d::next_response`].
+    Pending,
+    /// A store taken: nothing comes back.
+    Stored,
+    /// Not taken this cycle.
+    Fail(FailReason),
+}
+
+/// Reservation failures by reason (`warpstep run --json`'s `l1d.reservation_fails`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ReservationFails {
+    pub assoc: u64,
+    pub mshr: u64,
+    pub miss_queue: u64,
+}
+
+/// L1D counters (`warpstep run --json`'s `l1d`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct L1dStats {
+    pub accesses: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub mshr_merges: u64,
+    pub reservation_fails: ReservationFails,
+}
+
+impl L1dStats {
+    fn from_cache(c: &CacheStats, bypass_fails: u64) -> L1dStats {
+        L1dStats {
+            accesses: c.accesses,
+            hits: c.hits,
+            misses: c.misses,
+            mshr_merges: c.mshr_merges,
+            reservation_fails: ReservationFails {
+                assoc: c.fail_assoc,
+                mshr: c.fail_mshr,
+                miss_queue: c.fail_miss_queue + bypass_fails,
+            },
+        }
+    }
+
+    /// Adds another SM's counters.
+    pub fn add(&mut self, o: &L1dStats) {
+        self.accesses += o.accesses;
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.mshr_merges += o.mshr_merges;
+        self.reservation_fails.assoc += o.reservation_fails.assoc;
+        self.reservation_fails.mshr += o.reservation_fails.mshr;
+        self.reservation_fails.miss_queue += o.reservation_fails.miss_queue;
+    }
+}
+
+/// A queued request as the views show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FetchView {
+    pub addr: u64,
+    pub size: u32,
+    pub kind: FetchKind,
+}
+
+impl From<&Fetch> for FetchView {
+    fn from(f: &Fetch) -> FetchView {
+        FetchView {
+            addr: f.addr,
+            size: f.size,
+            kind: f.kind,
+        }
+    }
+}
+
+/// The L1D's state for the memory view (MODEL.md section 12: "L1 sets and ways (valid /
+/// reserved / LRU order), MSHRs, miss queue").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct L1dView {
+    /// `sets[set][way]`; empty when there is no L1D.
+    pub sets: Vec<Vec<LineView>>,
+    pub mshrs: Vec<MshrView>,
+    pub miss_queue: Vec<FetchView>,
+    /// Reservation failures this cycle, in order.
+    pub fails: Vec<FailReason>,
+    pub stats: L1dStats,
+}
+
+/// The L1D of one SM (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct L1d {
+    sm: u32,
+    cache: Option<DataCache<u64>>,
+    /// Outgoing requests when there is no cache.
+    direct: VecDeque<Fetch>,
+    /// Replies of bypassing requests, for the LD/ST unit.
+    responses: VecDeque<u64>,
+    local_offset: u64,
+    bypass_fails: u64,
+    fails: Vec<FailReason>,
+}
+
+impl L1d {
+    /// The L1D of SM `sm` (`spec` `None`: no L1D).
+    pub fn new(sm: u32, spec: Option<CacheSpec>, local: &LocalMap) -> L1d {
+        L1d {
+            sm,
+            cache: spec.map(DataCache::new),
+            direct: VecDeque::new(),
+            responses: VecDeque::new(),
+            local_offset: local.sm_offset(sm),
+            bypass_fails: 0,
+            fails: Vec::new(),
+        }
+    }
+
+    /// Forgets last cycle's reservation failures (the memory side calls it first each cycle).
+    pub fn begin_cycle(&mut self) {
+        self.fails.clear();
+        if let Some(c) = self.cache.as_mut() {
+            c.skip_silent();
+        }
+    }
+
+    /// One request from MEM0; `tag` names the instruction for its reply.
+    pub fn access(&mut self, a: &Access, tag: u64, now: u64) -> L1Outcome {
+        let addr = match a.space {
+            DataSpace::Local => a.addr + self.local_offset,
+            DataSpace::Global => a.addr,
+        };
+        let bypass = a.kind == AccessKind::Atomic || self.cache.is_none();
+        let outcome = if bypass {
+            self.bypass(a, addr, tag)
+        } else {
+            self.cached(a, addr, tag, now)
+        };
+        if let L1Outcome::Fail(r) = outcome {
+            self.fails.push(r);
+        }
+        outcome
+    }
+
+    fn cached(&mut self, a: &Access, addr: u64, tag: u64, now: u64) -> L1Outcome {
+        let Some(cache) = self.cache.as_mut() else {
+            return L1Outcome::Fail(FailReason::MissQueue);
+        };
+        let req = CacheRequest {
+            addr,
+            size: a.size,
+            kind: a.kind,
+            space: a.space,
+            bytes: a.bytes,
+            sm: self.sm,
+        };
+        match (cache.access(&req, tag, now), a.kind) {
+            (Outcome::Fail(r), _) => L1Outcome::Fail(r),
+            (_, AccessKind::Write) => L1Outcome::Stored,
+            (Outcome::Hit, _) => L1Outcome::Hit,
+            _ => L1Outcome::Pending,
+        }
+    }
+
+    fn bypass(&mut self, a: &Access, addr: u64, tag: u64) -> L1Outcome {
+        let kind = match a.kind {
+            AccessKind::Read => FetchKind::Read,
+            AccessKind::Write => FetchKind::Write,
+            AccessKind::Atomic => FetchKind::Atomic,
+        };
+        let fetch = Fetch {
+            addr,
+            size: a.size,
+            kind,
+            space: a.space,
+            sm: self.sm,
+            token: tag,
+            bypass: true,
+            bytes: a.bytes,
+            parent: NO_PARENT,
+        };
+        let taken = match self.cache.as_mut() {
+            Some(c) => c.push_bypass(fetch),
+            None if self.direct.len() < DIRECT_QUEUE => {
+                self.direct.push_back(fetch);
+                true
+            }
+            None => false,
+        };
+        match (taken, a.kind) {
+            (false, _) => {
+                self.bypass_fails += 1;
+                L1Outcome::Fail(FailReason::MissQueue)
+            }
+            (true, AccessKind::Write) => L1Outcome::Stored,
+            (true, _) => L1Outcome::Pending,
+        }
+    }
+
+    /// The instruction tag of the next request whose data came back (one per cycle).
+    pub fn next_response(&mut self) -> Option<u64> {
+        if let Some(t) = self.responses.pop_front() {
+            return Some(t);
+        }
+        let cache = self.cache.as_mut()?;
+        while let Some(w) = cache.next_ready() {
+            if let Waiter::Reply(tag) = w {
+                return Some(tag);
+            }
+        }
+        None
+    }
+
+    /// A reply from the interconnect.
+    pub fn fill(&mut self, fetch: &Fetch, now: u64) {
+        if fetch.bypass {
+            self.responses.push_back(fetch.token);
+        } else if let Some(c) = self.cache.as_mut() {
+            c.fill(fetch, now);
+        }
+    }
+
+    /// The oldest request for the interconnect.
+    pub fn outgoing(&self) -> Option<&Fetch> {
+        match &self.cache {
+            Some(c) => c.miss_front(),
+            None => self.direct.front(),
+        }
+    }
+
+    pub fn pop_outgoing(&mut self) -> Option<Fetch> {
+        match self.cache.as_mut() {
+            Some(c) => c.pop_miss(),
+            None => self.direct.pop_front(),
+        }
+    }
+
+    /// Nothing outstanding, queued or waiting for the LD/ST unit.
+    pub fn is_idle(&self) -> bool {
+        self.direct.is_empty()
+            && self.responses.is_empty()
+            && self.cache.as_ref().map_or(true, |c| c.is_idle())
+    }
+
+    /// Reservation failures of the current cycle.
+    pub fn fails(&self) -> &[FailReason] {
+        &self.fails
+    }
+
+    pub fn stats(&self) -> L1dStats {
+        let c = self.cache.as_ref().map(|c| c.stats).unwrap_or_default();
+        L1dStats::from_cache(&c, self.bypass_fails)
+    }
+
+    /// The cache, if there is one.
+    pub fn cache(&self) -> Option<&DataCache<u64>> {
+        self.cache.as_ref()
+    }
+
+    /// Everything the memory view draws.
+    pub fn view(&self) -> L1dView {
+        let (sets, mshrs) = match &self.cache {
+            Some(c) => (c.sets_view(), c.mshr_view()),
+            None => (Vec::new(), Vec::new()),
+        };
+        let queue: Vec<FetchView> = match &self.cache {
+            Some(c) => c.miss_queue().iter().map(FetchView::from).collect(),
+            None => self.direct.iter().map(FetchView::from).collect(),
+        };
+        L1dView {
+            sets,
+            mshrs,
+            miss_queue: queue,
+            fails: self.fails.clone(),
+            stats: self.stats(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::request::byte_mask;
+
+    fn l1(s: &str) -> L1d {
+        let spec = crate::config::cache_string::parse_optional(s).unwrap();
+        L1d::new(0, spec, &LocalMap::new(1536, 1))
+    }
+
+    fn access(addr: u64, kind: AccessKind) -> Access {
+        Access {
+            addr,
+            size: 128,
+            kind,
+            space: DataSpace::Global,
+            lanes: u32::MAX as u64,
+            bytes: byte_mask(0, 128),
+            sectors: 0b1111,
+        }
+    }
+
+    #[test]
+    fn two_warps_merge_into_one_pending_line() {
+        let mut l = l1("N:32:128:4,L:L:m:N:L,A:32:8,8");
+        let a = access(0x1_0000_0000, AccessKind::Read);
+        assert_eq!(l.access(&a, 1, 0), L1Outcome::Pending);
+        assert_eq!(l.access(&a, 2, 1), L1Outcome::Pending);
+        assert_eq!(l.stats().mshr_merges, 1);
+        let f = l.pop_outgoing().unwrap();
+        assert!(l.pop_outgoing().is_none(), "one fetch for both");
+        l.fill(&f, 10);
+        assert_eq!(l.next_response(), Some(1));
+        assert_eq!(l.next_response(), Some(2));
+        assert_eq!(l.access(&a, 3, 12), L1Outcome::Hit);
+        assert!(l.is_idle());
+    }
+
+    #[test]
+    fn atomics_bypass_and_reply_directly() {
+        let mut l = l1("N:32:128:4,L:L:m:N:H,S:64:8,8");
+        let a = access(0x1_0000_0000, AccessKind::Atomic);
+        assert_eq!(l.access(&a, 5, 0), L1Outcome::Pending);
+        let f = l.pop_outgoing().unwrap();
+        assert!(f.bypass);
+        assert_eq!(f.kind, FetchKind::Atomic);
+        l.fill(&f, 3);
+        assert_eq!(l.next_response(), Some(5));
+        assert_eq!(l.stats().accesses, 0);
+    }
+
+    #[test]
+    fn stores_are_done_when_taken() {
+        let mut l = l1("N:32:128:4,L:L:m:N:H,S:64:8,8");
+        let a = access(0x1_0000_0000, AccessKind::Write);
+        assert_eq!(l.access(&a, 5, 0), L1Outcome::Stored);
+        assert_eq!(l.pop_outgoing().map(|f| f.kind), Some(FetchKind::Write));
+    }
+
+    #[test]
+    fn without_an_l1d_everything_goes_through() {
+        let mut l = l1("none");
+        let a = access(0x1_0000_0000, AccessKind::Read);
+        for t in 0..8 {
+            assert_eq!(l.access(&a, t, 0), L1Outcome::Pending);
+        }
+        assert_eq!(l.access(&a, 9, 0), L1Outcome::Fail(FailReason::MissQueue));
+        assert_eq!(l.fails(), &[FailReason::MissQueue]);
+        assert_eq!(l.stats().reservation_fails.miss_queue, 1);
+        assert!(l.view().sets.is_empty());
+    }
+
+    #[test]
+    fn local_addresses_move_by_the_sm_offset() {
+        let spec =
+            crate::config::cache_string::parse_optional("N:32:128:4,L:L:m:N:L,A:32:8,8").unwrap();
+        let map = LocalMap::new(1536, 2);
+        let mut l = L1d::new(1, spec, &map);
+        let mut a = access(crate::mem::coalescer::LOCAL_BASE, AccessKind::Read);
+        a.space = DataSpace::Local;
+        l.access(&a, 0, 0);
+        assert_eq!(
+            l.pop_outgoing().map(|f| f.addr),
+            Some(crate::mem::coalescer::LOCAL_BASE + 4 * 1536)
+        );
+    }
+}

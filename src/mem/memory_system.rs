@@ -1,0 +1,349 @@
+//! The memory system below the LD/ST units, owned by the `Sim` (MODEL.md sections 1 and 9: "L2
+//! and DRAM are shared"): one L1D per SM, the interconnect, the L2 slices and the DRAM channels.
+//!
+//! Addresses are interleaved over the memory partitions every `l2.interleave_bytes` (256 B, book
+//! section 4.2): chunk c = addr / interleave goes to channel c mod channels (GPGPU-Sim's
+//! `dramid@8`) and, within it, to sub-partition (c / channels) mod sub_partitions_per_channel;
+//! each sub-partition is one L2 slice. A channel sees the address with the channel digit removed.
+//!
+//! [`MemorySystem::cycle`] runs once per cycle, before the SMs (GPGPU-Sim's `gpgpu_sim::cycle`
+//! order), in this order:
+//! 1. each SM's L1D takes one reply that has crossed the interconnect (its fill port);
+//! 2. each L2 slice hands its oldest reply to the interconnect;
+//! 3. each DRAM channel takes one request from its slices (round-robin), schedules one (FR-FCFS)
+//!    and returns one finished read to the slice that sent it;
+//! 4. each slice takes one request that has crossed the interconnect, then runs its cycle;
+//! 5. each L1D hands its oldest miss (or bypassing request) to the interconnect.
+//!
+//! The SMs then run their cycle; an SM reaches its own L1D through `SmContext`.
+
+use super::coalescer::LocalMap;
+use super::dram::{DramChannel, DramStats};
+use super::icnt::{Icnt, IcntStats};
+use super::l1d::{L1d, L1dStats};
+use super::l2::{L2Slice, L2Stats};
+use crate::config::Config;
+use serde::Serialize;
+
+/// Counters of the global memory path (`warpstep run --json`'s `l1d`, `l2`, `dram`, `icnt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct MemoryStats {
+    pub l1d: L1dStats,
+    pub l2: L2Stats,
+    pub dram: DramStats,
+    pub icnt: IcntStats,
+}
+
+/// The memory system (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct MemorySystem {
+    l1d: Vec<L1d>,
+    icnt: Icnt,
+    slices: Vec<L2Slice>,
+    channels: Vec<DramChannel>,
+    interleave: u64,
+    n_channels: u64,
+    subparts: u64,
+    /// Per channel: the sub-partition whose request it takes first next time.
+    next_sub: Vec<u64>,
+}
+
+impl MemorySystem {
+    /// The memory system of `config` (an unparsable cache string is an error naming its key;
+    /// so is a cache too large to simulate).
+    pub fn new(config: &Config) -> Result<MemorySystem, String> {
+        let l1 = config.l1d_cache().map_err(|e| e.to_string())?;
+        let l2 = config.l2_cache().map_err(|e| e.to_string())?;
+        check_size("l1d.config", l1.as_ref())?;
+        check_size("l2.config", l2.as_ref())?;
+        let local = LocalMap::for_config(config);
+        let n_channels = config.dram.channels.max(1);
+        let subparts = config.l2.sub_partitions_per_channel.max(1);
+        let n_slices = n_channels * subparts;
+        let interleave = u64::from(config.l2.interleave_bytes.max(1));
+        let slices = (0..n_slices)
+            .map(|_| {
+                L2Slice::new(
+                    l2,
+                    config.l2.latency,
+                    config.l2.queue_entries,
+                    interleave,
+                    u64::from(n_slices),
+                )
+            })
+            .collect();
+        Ok(MemorySystem {
+            l1d: (0..config.num_sms.max(1))
+                .map(|sm| L1d::new(sm, l1, &local))
+                .collect(),
+            icnt: Icnt::new(config.num_sms.max(1), n_slices, &config.icnt),
+            slices,
+            channels: (0..n_channels)
+                .map(|_| DramChannel::new(&config.dram))
+                .collect(),
+            interleave,
+            n_channels: u64::from(n_channels),
+            subparts: u64::from(subparts),
+            next_sub: vec![0; n_channels as usize],
+        })
+    }
+
+    /// The L2 slice (memory sub-partition) of `addr`.
+    pub fn slice_of(&self, addr: u64) -> usize {
+        let chunk = addr / self.interleave;
+        let channel = chunk % self.n_channels;
+        let sub = (chunk / self.n_channels) % self.subparts;
+        (channel * self.subparts + sub) as usize
+    }
+
+    /// `addr` within its channel (the channel digit removed).
+    pub fn channel_local(&self, addr: u64) -> u64 {
+        let chunk = addr / self.interleave;
+        (chunk / self.n_channels) * self.interleave + addr % self.interleave
+    }
+
+    /// One cycle of the memory side (see the module documentation for the order).
+    pub fn cycle(&mut self, now: u64) {
+        for l in &mut self.l1d {
+            l.begin_cycle();
+        }
+        if self.is_quiet() {
+            return;
+        }
+        self.deliver_replies(now);
+        self.send_replies(now);
+        for ch in 0..self.channels.len() {
+            self.dram_cycle(ch, now);
+        }
+        self.deliver_requests(now);
+        self.send_requests(now);
+    }
+
+    /// Nothing below the L1Ds and nothing in their outgoing queues.
+    fn is_quiet(&self) -> bool {
+        // Cheapest to refute first: DRAM is busiest in memory-bound phases.
+        self.channels.iter().all(DramChannel::is_idle)
+            && self.slices.iter().all(L2Slice::is_idle)
+            && self.l1d.iter().all(|l| l.outgoing().is_none())
+            && self.icnt.is_idle()
+    }
+
+    fn deliver_replies(&mut self, now: u64) {
+        for (sm, l1) in self.l1d.iter_mut().enumerate() {
+            if let Some(f) = self.icnt.to_sm.peek(now, sm).copied() {
+                l1.fill(&f, now);
+                self.icnt.to_sm.pop(sm);
+            }
+        }
+    }
+
+    fn send_replies(&mut self, now: u64) {
+        for (s, slice) in self.slices.iter_mut().enumerate() {
+            if let Some(f) = slice.reply_front().copied() {
+                if self.icnt.send_reply(now, s, f) {
+                    slice.pop_reply();
+                }
+            }
+        }
+    }
+
+    fn dram_cycle(&mut self, ch: usize, now: u64) {
+        let subs = self.subparts;
+        for k in 0..subs {
+            let sub = (self.next_sub[ch] + k) % subs;
+            let s = ch * subs as usize + sub as usize;
+            let Some(f) = self.slices[s].dram_front().copied() else {
+                continue;
+            };
+            if !self.channels[ch].can_accept() {
+                break;
+            }
+            let local = self.channel_local(f.addr);
+            self.channels[ch].push(f, local, s as u32);
+            self.slices[s].pop_dram();
+            self.next_sub[ch] = (sub + 1) % subs;
+            break;
+        }
+        self.channels[ch].cycle(now);
+        if let Some((s, f)) = self.channels[ch].completed(now) {
+            let (s, f) = (s as usize, *f);
+            if let Some(slice) = self.slices.get_mut(s) {
+                if slice.can_take_dram_reply() {
+                    slice.push_dram_reply(f);
+                    self.channels[ch].pop_completed();
+                }
+            }
+        }
+    }
+
+    fn deliver_requests(&mut self, now: u64) {
+        for (s, slice) in self.slices.iter_mut().enumerate() {
+            if let Some(f) = self.icnt.to_mem.peek(now, s).copied() {
+                if slice.can_accept(&f) {
+                    slice.push(f, now);
+                    self.icnt.to_mem.pop(s);
+                }
+            }
+            slice.cycle(now);
+        }
+    }
+
+    fn send_requests(&mut self, now: u64) {
+        for sm in 0..self.l1d.len() {
+            let Some(f) = self.l1d[sm].outgoing().copied() else {
+                continue;
+            };
+            let slice = self.slice_of(f.addr);
+            if self.icnt.send_request(now, sm, slice, f) {
+                self.l1d[sm].pop_outgoing();
+            }
+        }
+    }
+
+    /// Nothing in flight anywhere (stores have reached the L2 or DRAM).
+    pub fn is_idle(&self) -> bool {
+        self.is_quiet() && self.l1d.iter().all(L1d::is_idle)
+    }
+
+    /// The L1Ds, indexed by SM.
+    pub fn l1ds(&self) -> &[L1d] {
+        &self.l1d
+    }
+
+    /// The L1Ds, for the SMs' cycles.
+    pub fn l1ds_mut(&mut self) -> &mut [L1d] {
+        &mut self.l1d
+    }
+
+    pub fn slices(&self) -> &[L2Slice] {
+        &self.slices
+    }
+
+    pub fn channels(&self) -> &[DramChannel] {
+        &self.channels
+    }
+
+    pub fn icnt(&self) -> &Icnt {
+        &self.icnt
+    }
+
+    /// Counters summed over SMs, slices and channels.
+    pub fn stats(&self) -> MemoryStats {
+        let mut s = MemoryStats {
+            icnt: self.icnt.stats,
+            ..MemoryStats::default()
+        };
+        for l in &self.l1d {
+            s.l1d.add(&l.stats());
+        }
+        for sl in &self.slices {
+            s.l2.add(&sl.stats());
+        }
+        for ch in &self.channels {
+            s.dram.add(&ch.stats);
+        }
+        s
+    }
+}
+
+/// Most lines one simulated cache may have (a 128 MB cache of 128-byte lines).
+pub const MAX_CACHE_LINES: u64 = 1 << 20;
+
+fn check_size(key: &str, spec: Option<&crate::config::CacheSpec>) -> Result<(), String> {
+    let Some(s) = spec else { return Ok(()) };
+    let lines = u64::from(s.sets) * u64::from(s.assoc);
+    if lines > MAX_CACHE_LINES {
+        return Err(format!(
+            "{key}: {} sets x {} ways is {lines} lines, more than warpstep simulates ({MAX_CACHE_LINES})",
+            s.sets, s.assoc
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::request::{Access, AccessKind, DataSpace};
+    use crate::mem::L1Outcome;
+
+    fn run_until_response(m: &mut MemorySystem, start: u64) -> (u64, u64) {
+        for now in start..start + 100_000 {
+            m.cycle(now);
+            if let Some(t) = m.l1ds_mut()[0].next_response() {
+                return (now, t);
+            }
+        }
+        panic!("no response")
+    }
+
+    fn line_read(addr: u64) -> Access {
+        Access {
+            addr,
+            size: 128,
+            kind: AccessKind::Read,
+            space: DataSpace::Global,
+            lanes: u32::MAX as u64,
+            bytes: u128::MAX,
+            sectors: 0b1111,
+        }
+    }
+
+    #[test]
+    fn huge_caches_are_refused_by_name() {
+        let c = Config::default()
+            .with_overrides(&["l2.config=N:65536:128:1024,L:B:m:W:L,A:32:4,4"])
+            .unwrap();
+        let e = MemorySystem::new(&c).unwrap_err();
+        assert!(e.starts_with("l2.config: 65536 sets x 1024 ways"), "{e}");
+    }
+
+    #[test]
+    fn interleaving() {
+        let m = MemorySystem::new(&Config::default()).unwrap();
+        // fermi: 6 channels x 2 sub-partitions, 256 B.
+        assert_eq!(m.slice_of(0), 0);
+        assert_eq!(m.slice_of(256), 2);
+        assert_eq!(m.slice_of(5 * 256), 10);
+        assert_eq!(m.slice_of(6 * 256), 1);
+        assert_eq!(m.slice_of(12 * 256), 0);
+        assert_eq!(m.channel_local(6 * 256 + 4), 256 + 4);
+    }
+
+    #[test]
+    fn a_miss_goes_to_dram_and_back_and_then_hits() {
+        let mut m = MemorySystem::new(&Config::default()).unwrap();
+        let a = line_read(0x1_0000_0000);
+        assert_eq!(m.l1ds_mut()[0].access(&a, 42, 0), L1Outcome::Pending);
+        let (t, tag) = run_until_response(&mut m, 0);
+        assert_eq!(tag, 42);
+        // icnt 5 + ROP 120 + DRAM >= 118 + icnt 5: a few hundred cycles.
+        assert!((250..800).contains(&t), "round trip {t}");
+        let s = m.stats();
+        assert_eq!((s.l1d.misses, s.l2.misses, s.dram.reads), (1, 4, 4));
+        assert_eq!(s.icnt.packets, 2);
+        assert!(m.is_idle());
+        // The L1D hits now; a second SM-side miss to a line the L2 holds skips DRAM.
+        assert_eq!(m.l1ds_mut()[0].access(&a, 43, t + 1), L1Outcome::Hit);
+    }
+
+    #[test]
+    fn an_l2_hit_is_faster_than_a_dram_access() {
+        let mut m = MemorySystem::new(&Config::preset("tesla-c2050-s").unwrap()).unwrap();
+        let a = line_read(0x1_0000_0000);
+        m.l1ds_mut()[0].access(&a, 1, 0);
+        let (t1, _) = run_until_response(&mut m, 0);
+        // Evict it from the L1D with a store (write-evict), then read again: an L2 hit.
+        let w = Access {
+            kind: AccessKind::Write,
+            ..a
+        };
+        assert_eq!(m.l1ds_mut()[0].access(&w, 2, t1 + 1), L1Outcome::Stored);
+        assert_eq!(m.l1ds_mut()[0].access(&a, 3, t1 + 1), L1Outcome::Pending);
+        let (t2, tag) = run_until_response(&mut m, t1 + 1);
+        assert_eq!(tag, 3);
+        assert!(t2 - t1 < t1, "L2 hit {} vs miss {t1}", t2 - t1);
+        // The store and the read both hit the L2.
+        assert_eq!(m.stats().l2.hits, 2);
+    }
+}

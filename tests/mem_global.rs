@@ -1,0 +1,349 @@
+//! The global memory path in whole runs (issue 5, "Tests: coalescing" and "L1"): request counts
+//! from the coalescer, associativity stalls of a column walk with and without Fermi's set-index
+//! hash, MSHR merging, write-evict for global and write-back for local stores
+//! (`tests/data/mem/global_access.ptx`, `tests/data/mem/column_walk.ptx`).
+
+mod common;
+
+use common::*;
+use warpstep::mem::L1dStats;
+use warpstep::sim::Sim;
+
+fn global(kernel: &str, flags: &[&str]) -> Sim {
+    let ptx = data("mem/global_access.ptx");
+    let mut f = vec!["--kernel", kernel];
+    f.extend_from_slice(flags);
+    assert_timing_matches_functional(&ptx, &f)
+}
+
+/// L1D requests of one warp loading with `stride` elements of `ty` and storing 32 words.
+fn load_requests(kernel: &str, ty: &str, stride: u32) -> u64 {
+    let input = format!("{ty}[2048]=iota");
+    let s = stride.to_string();
+    let sim = global(
+        kernel,
+        &[
+            "--block",
+            "32",
+            "--arg",
+            &input,
+            "--arg",
+            "u32[32]=0",
+            "--arg",
+            &s,
+        ],
+    );
+    // Everything misses: the accesses are the load's requests plus one for the store.
+    let l1 = sim.stats().l1d;
+    assert_eq!(l1.hits, 0);
+    l1.accesses - 1
+}
+
+#[test]
+fn consecutive_words_are_one_request_and_stride_32_floats_is_32() {
+    assert_eq!(load_requests("load_u32", "u32", 1), 1);
+    assert_eq!(load_requests("load_u32", "u32", 2), 2);
+    assert_eq!(load_requests("load_u32", "u32", 32), 32);
+}
+
+#[test]
+fn bytes_and_halves_use_smaller_segments() {
+    // 32 halves = 64 bytes: one 64-byte segment; at stride 2 they span two.
+    assert_eq!(load_requests("load_u16", "u16", 1), 1);
+    assert_eq!(load_requests("load_u16", "u16", 2), 2);
+    // 32 bytes: one 32-byte segment; at stride 2 two, at stride 4 four (a 4-byte load
+    // spanning 128 bytes would be one request).
+    assert_eq!(load_requests("load_u8", "u8", 1), 1);
+    assert_eq!(load_requests("load_u8", "u8", 2), 2);
+    assert_eq!(load_requests("load_u8", "u8", 4), 4);
+}
+
+fn column_walk(preset: &str, warps: u32) -> Sim {
+    let ptx = data("mem/column_walk.ptx");
+    let block = (32 * warps).to_string();
+    let out = format!("f32[{}]=0", 32 * warps);
+    // Rows of 1024 floats: 4 KB apart.
+    let a = format!("f32[{}]=rand:1", 1024 * 32 * warps);
+    // A thrashing walk runs long stretches of loads with no store: well past the default
+    // deadlock window of a forward-progress detector that does not count loads.
+    assert_timing_matches_functional(
+        &ptx,
+        &[
+            "--config",
+            preset,
+            "--set",
+            "core.deadlock_cycles=10000000",
+            "--block",
+            &block,
+            "--arg",
+            &a,
+            "--arg",
+            &out,
+            "--arg",
+            "1024",
+            "--arg",
+            "64",
+        ],
+    )
+}
+
+#[test]
+fn a_4kb_column_walk_fails_on_associativity_and_the_fermi_hash_spreads_it() {
+    // tesla-c2050-s: 32 sets x 4 ways, linear index: a warp's 32 rows share one set.
+    let linear = column_walk("tesla-c2050-s", 1);
+    let l1 = linear.stats().l1d;
+    // 64 loads x 32 rows, every one a miss (the set thrashes), plus the store.
+    assert_eq!((l1.accesses, l1.hits, l1.misses), (2049, 0, 2049));
+    assert!(l1.reservation_fails.assoc > 10_000, "{l1:?}");
+    assert_eq!(l1.reservation_fails.mshr, 0);
+    // fermi: the same cache size with the Fermi hash puts the 32 rows in 8 sets of 4 ways:
+    // no associativity stall, and each line is fetched once.
+    let hashed = column_walk("fermi", 1);
+    let h = hashed.stats().l1d;
+    assert_eq!(h.reservation_fails.assoc, 0, "{h:?}");
+    assert_eq!((h.misses, h.hits), (2 * 32 + 1, 2049 - 65));
+    assert!(hashed.cycle() * 5 < linear.cycle());
+    // Two warps: rows 32-63 go to 8 other sets.
+    let two = column_walk("fermi", 2).stats().l1d;
+    assert_eq!(two.reservation_fails.assoc, 0);
+    let two_linear = column_walk("tesla-c2050-s", 2).stats().l1d;
+    assert!(two_linear.reservation_fails.assoc > l1.reservation_fails.assoc);
+}
+
+#[test]
+fn two_warps_reading_one_pending_line_merge_in_an_mshr() {
+    for preset in ["fermi", "tesla-c2050-s"] {
+        let sim = global(
+            "same_word",
+            &[
+                "--config",
+                preset,
+                "--block",
+                "64",
+                "--arg",
+                "u32[32]=iota",
+                "--arg",
+                "u32[64]=0",
+            ],
+        );
+        let l1 = sim.stats().l1d;
+        // Warp 0 misses, warp 1 merges into its MSHR; the two stores miss (no write-allocate).
+        assert_eq!(
+            (l1.accesses, l1.hits, l1.misses, l1.mshr_merges),
+            (4, 0, 3, 1),
+            "{preset}"
+        );
+        // One fetch of the line for both warps.
+        assert_eq!(sim.stats().icnt.packets, 2 + 2, "{preset}");
+    }
+}
+
+fn reload(store: &str) -> L1dStats {
+    global(
+        "reload",
+        &[
+            "--block",
+            "32",
+            "--arg",
+            "u32[32]=iota",
+            "--arg",
+            "u32[32]=0",
+            "--arg",
+            store,
+        ],
+    )
+    .stats()
+    .l1d
+}
+
+#[test]
+fn a_global_store_evicts_its_line() {
+    // Without the store the dependent second load hits.
+    let keep = reload("0");
+    assert_eq!((keep.accesses, keep.hits, keep.misses), (3, 1, 2));
+    // A global store hit writes through and evicts the line (write-evict, counted as a hit), so
+    // the second load misses again.
+    let evict = reload("1");
+    assert_eq!((evict.accesses, evict.hits, evict.misses), (4, 1, 3));
+}
+
+#[test]
+fn a_local_store_writes_back() {
+    let sim = global("local_reload", &["--block", "32", "--arg", "u32[32]=0"]);
+    let l1 = sim.stats().l1d;
+    // Load miss, store hit (the line becomes modified, nothing is sent), load hit, global
+    // store miss.
+    assert_eq!((l1.accesses, l1.hits, l1.misses), (4, 2, 2));
+    // The L2 sees the local line's fetch (4 sectors) and the global store (4 sectors) only.
+    let l2 = sim.stats().l2;
+    assert_eq!(l2.accesses, 8);
+    assert_eq!(sim.stats().icnt.packets, 3);
+}
+
+#[test]
+fn the_json_report_names_every_memory_counter() {
+    let ptx = data("kernels/vector_add.sm_52.ptx");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--grid",
+            "6",
+            "--block",
+            "256",
+            "--arg",
+            "f32[1536]=rand:1",
+            "--arg",
+            "f32[1536]=rand:2",
+            "--arg",
+            "f32[1536]=0",
+            "--arg",
+            "1536",
+        ],
+    );
+    let mut sim = p.into_sim(&[]).unwrap();
+    sim.run(10_000_000);
+    let report = warpstep::run::timing_report(&sim, &[]);
+    let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(
+        keys(&json["shared"]),
+        [
+            "accesses",
+            "bank_conflict_cycles",
+            "degree_histogram",
+            "instructions"
+        ]
+    );
+    assert_eq!(
+        keys(&json["l1d"]),
+        [
+            "accesses",
+            "hits",
+            "misses",
+            "mshr_merges",
+            "reservation_fails"
+        ]
+    );
+    assert_eq!(
+        keys(&json["l1d"]["reservation_fails"]),
+        ["assoc", "miss_queue", "mshr"]
+    );
+    assert_eq!(keys(&json["l2"]), ["accesses", "hits", "misses"]);
+    assert_eq!(
+        keys(&json["dram"]),
+        ["reads", "row_hits", "row_misses", "writes"]
+    );
+    assert_eq!(keys(&json["icnt"]), ["packets"]);
+    // 48 warps: two loads and one store each, one request apiece, all missing.
+    assert_eq!(json["l1d"]["accesses"], 144);
+    assert_eq!(json["l1d"]["misses"], 144);
+    // Each 128-byte line is four 32-byte DRAM reads through the sectored L2; the stores stay
+    // in the write-back L2.
+    assert_eq!(json["dram"]["reads"], 384);
+    assert_eq!(json["dram"]["writes"], 0);
+    assert_eq!(json["icnt"]["packets"], 96 * 2 + 48);
+    // A functional run has none of them.
+    let mut p = prepare_flags(
+        &ptx,
+        &[
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "32",
+        ],
+    );
+    let f = serde_json::to_value(p.run_functional(&[]).unwrap()).unwrap();
+    for k in ["shared", "l1d", "l2", "dram", "icnt"] {
+        assert!(f.get(k).is_none(), "{k}");
+    }
+}
+
+#[test]
+fn the_views_show_a_set_full_of_reserved_lines_when_mem0_stalls() {
+    let ptx = data("mem/column_walk.ptx");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--config",
+            "tesla-c2050-s",
+            "--block",
+            "32",
+            "--arg",
+            "f32[32768]=rand:1",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "1024",
+            "--arg",
+            "4",
+        ],
+    );
+    let mut sim = p.into_sim(&[]).unwrap();
+    while sim.sms()[0].ldst().stalled().is_none() {
+        assert!(sim.cycle() < 10_000, "no reservation failure");
+        sim.step();
+    }
+    assert_eq!(
+        sim.sms()[0].ldst().stalled(),
+        Some(warpstep::mem::FailReason::Assoc)
+    );
+    let view = sim.memory().l1ds()[0].view();
+    assert_eq!(view.fails, vec![warpstep::mem::FailReason::Assoc]);
+    assert_eq!((view.sets.len(), view.sets[0].len()), (32, 4));
+    // All 32 rows map to set 0: its four ways are reserved, in allocation order by rank.
+    let set = &view.sets[0];
+    assert!(set
+        .iter()
+        .all(|l| l.state == warpstep::mem::LineState::Reserved));
+    let mut ranks: Vec<u32> = set.iter().map(|l| l.rank).collect();
+    ranks.sort_unstable();
+    assert_eq!(ranks, vec![0, 1, 2, 3]);
+    assert_eq!(view.mshrs.len(), 4);
+    assert!(view.sets[1..]
+        .iter()
+        .flatten()
+        .all(|l| l.state == warpstep::mem::LineState::Invalid));
+    // The views are plain data.
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(json["fails"][0], "assoc");
+    assert_eq!(json["sets"][0][0]["state"], "reserved");
+}
+
+#[test]
+fn a_clone_mid_run_finishes_exactly_like_the_original() {
+    let ptx = data("kernels/vector_add.sm_52.ptx");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--grid",
+            "12",
+            "--block",
+            "128",
+            "--arg",
+            "f32[1536]=rand:1",
+            "--arg",
+            "f32[1536]=rand:2",
+            "--arg",
+            "f32[1536]=0",
+            "--arg",
+            "1536",
+        ],
+    );
+    let mut a = p.into_sim(&[]).unwrap();
+    a.run_for(700);
+    let mut b = a.clone();
+    a.run(1_000_000);
+    b.run(1_000_000);
+    assert_eq!(a.status(), &warpstep::sim::Status::Completed);
+    assert_eq!(a.cycle(), b.cycle());
+    assert_eq!(a.stats(), b.stats());
+}
