@@ -302,7 +302,7 @@ impl Sim {
         let last_progress = self.sms.iter().map(Sm::last_progress).max().unwrap_or(0);
         if self.cycle.saturating_sub(last_progress) >= deadlock {
             self.status = Status::Failed(self.stuck(format!(
-                "deadlock: no forward progress for {deadlock} cycles (core.deadlock_cycles): no warp exited, no barrier completed and no store or atomic changed memory while warps remain"
+                "deadlock: no forward progress for {deadlock} cycles (core.deadlock_cycles): while warps remain, no instruction changed a register or memory value, no warp exited and no barrier or CTA completed"
             )));
             return;
         }

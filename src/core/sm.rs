@@ -171,7 +171,7 @@ pub struct Sm {
     record_warp_states: bool,
     /// Every warp slot's state in recent cycles (recorded with `record_warp_states`).
     timeline: super::timeline::WarpTimeline,
-    /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
+    /// The last cycle this SM made forward progress (a register or memory value changed, a warp exited, a
     /// barrier released or a CTA completed), for deadlock detection.
     last_progress: u64,
     pub stats: SmStats,
@@ -381,7 +381,7 @@ impl Sm {
         self.fault.take()
     }
 
-    /// The last cycle this SM made forward progress (a memory value changed, a warp exited, a
+    /// The last cycle this SM made forward progress (a register or memory value changed, a warp exited, a
     /// barrier released or a CTA completed). A spin lock keeps issuing without progress.
     pub fn last_progress(&self) -> u64 {
         self.last_progress
@@ -676,6 +676,7 @@ impl Sm {
         let Some(state) = warps.get_mut(warp_in_cta) else {
             return false;
         };
+        state.changed = false;
         let done = match execute(&env, &mut mem, state, &mut self.record) {
             Ok(done) => done,
             Err(fault) => {
@@ -688,6 +689,7 @@ impl Sm {
         }
         let new_pc = state.simt.pc();
         let finished = state.is_finished();
+        let changed_registers = state.changed;
         let depth = state.simt.max_depth();
         if let Some(trace) = ctx.trace.as_deref_mut() {
             trace.push(IssueEvent {
@@ -729,7 +731,7 @@ impl Sm {
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return false;
         };
-        let progress = changed_memory || (finished && !w.finished);
+        let progress = changed_memory || changed_registers || (finished && !w.finished);
         w.in_flight += 1;
         w.scoreboard.reserve(d.dests.as_slice(), d.long);
         if let Flow::Barrier(arrival) = done.flow {

@@ -278,7 +278,12 @@ fn lane_wise(
             return Err(unsupported(env, warp, pc, exec, &format!("`{}`", instr.op)));
         };
         match dst_row {
-            Some(row) => warp.regs[row + l] = out.d & dst_mask,
+            Some(row) => {
+                let value = out.d & dst_mask;
+                let slot = &mut warp.regs[row + l];
+                warp.changed |= *slot != value;
+                *slot = value;
+            }
             None => write(env, warp, dst, lane, out.d, out.q),
         }
     }

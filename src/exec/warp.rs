@@ -25,6 +25,10 @@ pub struct WarpState {
     pub local_bytes: u32,
     /// Thread indices of each lane within the CTA.
     pub tids: Vec<[u32; 3]>,
+    /// Set when an instruction wrote a register value different from the one it held: the
+    /// warp's state moved (a loop counter, an address), which a spin lock never does. The timing
+    /// model reads and clears it for deadlock detection (MODEL.md section 3).
+    pub changed: bool,
 }
 
 impl WarpState {
@@ -61,6 +65,7 @@ impl WarpState {
             local: vec![0; local_bytes as usize * warp_size as usize],
             local_bytes,
             tids,
+            changed: false,
         }
     }
 
@@ -79,7 +84,9 @@ impl WarpState {
     #[inline]
     pub fn set_reg(&mut self, r: usize, lane: u32, value: u64) {
         let ws = self.warp_size as usize;
-        self.regs[r * ws + lane as usize] = value;
+        let slot = &mut self.regs[r * ws + lane as usize];
+        self.changed |= *slot != value;
+        *slot = value;
     }
 }
 
