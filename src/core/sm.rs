@@ -166,6 +166,9 @@ pub struct Sm {
     resident_warps: u32,
     /// Set when a warp may have finished and drained this cycle (so CTA retirement is checked).
     maybe_drained: bool,
+    /// Bit w set while warp slot w holds a warp with threads still running (the schedulers'
+    /// candidates), so ordering warps touches no warp state.
+    live: u128,
     /// Record every warp's state every cycle (for the warp timeline and the views); off, only
     /// what timing and the statistics need is computed.
     record_warp_states: bool,
@@ -249,6 +252,7 @@ impl Sm {
             resident_ctas: 0,
             resident_warps: 0,
             maybe_drained: false,
+            live: 0,
             record_warp_states: true,
             timeline: super::timeline::WarpTimeline::new(core.max_warps_per_sm as usize),
             last_progress: 0,
@@ -306,6 +310,9 @@ impl Sm {
                 state.is_finished(),
             );
             let age = warp.age;
+            if !warp.finished {
+                self.live |= 1 << slot;
+            }
             self.warps[slot] = Some(warp);
             let scheduler = slot % self.schedulers.len();
             self.schedulers[scheduler].warp_arrived(slot as u32, age);
@@ -511,13 +518,8 @@ impl Sm {
             });
         }
         let mut order = std::mem::take(&mut self.scratch_order);
-        {
-            let warps = &self.warps;
-            self.schedulers[s].order(
-                |w| warps[w as usize].as_ref().is_some_and(|x| !x.finished),
-                &mut order,
-            );
-        }
+        let live = self.live;
+        self.schedulers[s].order(|w| live >> w & 1 == 1, &mut order);
         let mut result = SchedulerCycle {
             issued: None,
             stall: WarpCycle::Idle,
@@ -739,6 +741,9 @@ impl Sm {
             w.barrier_pc = pc;
         }
         w.finished = finished;
+        if finished {
+            self.live &= !(1 << slot);
+        }
         self.maybe_drained |= finished;
         match (finished, new_pc) {
             (true, _) | (_, None) => w.redirect(pc),
@@ -888,6 +893,7 @@ impl Sm {
             };
             for &ws in &cta.warp_slots {
                 self.warps[ws as usize] = None;
+                self.live &= !(1 << ws);
                 let s = ws as usize % self.schedulers.len();
                 self.schedulers[s].warp_left(ws);
             }
