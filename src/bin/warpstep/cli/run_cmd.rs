@@ -182,6 +182,7 @@ fn print_report(report: &Report, json: bool) {
         "{} warp instructions, {} thread instructions, {} cycles",
         report.warp_instructions, report.thread_instructions, report.cycles
     );
+    print_timing(report);
     for (index, values) in &report.buffers {
         let shown: Vec<String> = values.iter().take(16).map(|v| v.to_string()).collect();
         let more = if values.len() > 16 {
@@ -233,4 +234,53 @@ fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(),
         out.flush().map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// The timing statistics of a timing run, a line each.
+fn print_timing(report: &Report) {
+    if let (Some(ipc), Some(simt)) = (report.ipc, &report.simt) {
+        println!(
+            "IPC {ipc:.2} thread instructions/cycle, SIMD efficiency {:.0}%, {} divergent branches, SIMT stack depth up to {}",
+            simt.simd_efficiency * 100.0,
+            simt.divergent_branches,
+            simt.max_stack_depth
+        );
+    }
+    if let Some(stalls) = &report.stalls {
+        let mut top: Vec<(&String, &u64)> = stalls.iter().collect();
+        top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let shown: Vec<String> = top
+            .iter()
+            .take(4)
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        if !shown.is_empty() {
+            println!("scheduler stall cycles: {}", shown.join(", "));
+        }
+    }
+    if let Some(sh) = report.shared.as_ref().filter(|s| s.instructions > 0) {
+        println!(
+            "shared memory: {} instructions, {} bank-conflict cycles",
+            sh.instructions, sh.bank_conflict_cycles
+        );
+    }
+    if let Some(l1) = report.l1d.as_ref().filter(|l| l.accesses > 0) {
+        println!(
+            "L1D: {} accesses, {:.1}% hits, {} MSHR merges, reservation fails assoc {} mshr {} miss_queue {}",
+            l1.accesses,
+            100.0 * l1.hits as f64 / l1.accesses as f64,
+            l1.mshr_merges,
+            l1.reservation_fails.assoc,
+            l1.reservation_fails.mshr,
+            l1.reservation_fails.miss_queue
+        );
+    }
+    if let (Some(l2), Some(dram)) = (&report.l2, &report.dram) {
+        if l2.accesses > 0 {
+            println!(
+                "L2: {} accesses, {} hits; DRAM: {} reads, {} writes, {} row hits, {} row misses",
+                l2.accesses, l2.hits, dram.reads, dram.writes, dram.row_hits, dram.row_misses
+            );
+        }
+    }
 }
