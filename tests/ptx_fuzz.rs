@@ -255,7 +255,15 @@ fn mutate_once(rng: &mut XorShift, data: &mut Vec<u8>, seeds: &[Vec<u8>]) {
 fn check(input: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(input).into_owned();
     catch_unwind(AssertUnwindSafe(|| {
-        let _ = ptx::load(&text);
+        // Everything the simulator derives from a program when it launches it must cope too:
+        // register pressure and the SM's decode table.
+        if let Ok(program) = ptx::load(&text) {
+            let units = warpstep::config::Config::default().units;
+            for func in program.functions.iter().filter(|f| f.defined) {
+                let _ = warpstep::ptx::liveness::max_live_registers(func);
+                let _ = warpstep::core::decode::decode_kernel(func, &units);
+            }
+        }
     }))
     .map_err(|e| {
         e.downcast_ref::<String>()
