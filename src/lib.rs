@@ -17,6 +17,7 @@ pub mod run;
 pub mod sim;
 pub mod snapshot;
 pub mod trace;
+pub mod trace_hash;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
