@@ -36,3 +36,84 @@ pub fn run_fingerprint(sim: &mut Sim, max_cycles: u64) -> u64 {
     let stats = serde_json::to_string(&sim.stats()).unwrap_or_default();
     fnv1a(fnv1a(hash, &sim.cycle().to_le_bytes()), stats.as_bytes())
 }
+
+/// The runs whose fingerprints `tests/data/golden/determinism.txt` records: (name, PTX, launch
+/// flags). The native and the wasm tests both run exactly these.
+pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
+    (
+        "histogram_fermi",
+        include_str!("../tests/data/kernels/histogram.sm_80.ptx"),
+        &[
+            "--grid",
+            "6",
+            "--block",
+            "128",
+            "--arg",
+            "u8[4000]=rand:9",
+            "--arg",
+            "4000",
+            "--arg",
+            "u32[64]=0",
+        ],
+    ),
+    (
+        "divergence_teaching",
+        include_str!("../tests/data/kernels/divergence.sm_52.ptx"),
+        &[
+            "--config",
+            "teaching",
+            "--block",
+            "16",
+            "--arg",
+            "u32[64]=rand:3:0:1",
+            "--arg",
+            "u32[64]=rand:4:0:1",
+            "--arg",
+            "4",
+            "--arg",
+            "u32[16]=0",
+            "--arg",
+            "u32[16]=0",
+            "--arg",
+            "u32[16]=0",
+        ],
+    ),
+    (
+        "transpose_tesla",
+        include_str!("../tests/data/kernels/transpose.sm_52.ptx"),
+        &[
+            "--config",
+            "tesla-c2050-s",
+            "--kernel",
+            "transpose_naive",
+            "--grid",
+            "2,2",
+            "--block",
+            "32,32",
+            "--arg",
+            "f32[4096]=rand:5",
+            "--arg",
+            "f32[4096]=0",
+            "--arg",
+            "64",
+            "--arg",
+            "64",
+        ],
+    ),
+];
+
+/// One line per [`DETERMINISM_CASES`] run: `name fingerprint cycles`.
+pub fn determinism_fingerprints() -> Result<String, String> {
+    let mut out = String::new();
+    for (name, ptx, flags) in DETERMINISM_CASES {
+        let flags = crate::launch::LaunchFlags::parse_tokens(flags).map_err(|e| e.to_string())?;
+        let config_for = |p: &str| crate::config::Config::preset(p).map_err(|e| e.to_string());
+        let no_files = |p: &str| Err(format!("no file {p}"));
+        let prepared =
+            crate::run::prepare(ptx, flags, &config_for, &no_files).map_err(|e| e.to_string())?;
+        let mut sim = prepared.into_sim(&[]).map_err(|e| e.to_string())?;
+        let hash = run_fingerprint(&mut sim, 10_000_000);
+        out += &format!("{name} {hash:016x} {}\n", sim.cycle());
+    }
+    Ok(out)
+}
