@@ -20,8 +20,10 @@ pub const SEARCH_ACCESS_LIMIT: usize = 512;
 /// A search as the panel shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchView {
-    pub method: Method,
-    pub family: Family,
+    /// `exhaustive`, `gh` or `mih` (the CLI's names).
+    pub method: String,
+    /// `bvxor`, `bwperm` or `bwxor`.
+    pub family: String,
     /// The chosen configuration's SPEC (`shmem.hash`).
     pub hash: String,
     pub banks: u32,
@@ -158,8 +160,8 @@ fn view(
         })
         .collect();
     SearchView {
-        method,
-        family,
+        method: method.to_string(),
+        family: family.to_string(),
         hash: r.hash.to_string(),
         banks: space.banks,
         addr_bits: space.addr_bits,

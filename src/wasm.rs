@@ -114,10 +114,16 @@ pub fn tables() -> String {
 
 /// A bank index function for the address-bit panel (XOR Fig. 5): `spec` (`shmem.hash` syntax)
 /// checked against `banks` banks, as JSON `{spec, banks, bank_bits, configurable, sources:
-/// [{bank_bit, word_bits}], highest_bit, rank}`. Throws the configuration's error message when
-/// the SPEC does not parse or does not fit the bank count.
+/// [{bank_bit, word_bits}], highest_bit, rank, addr_bits}`, where `addr_bits` is the word-address
+/// width of a shared memory of `size_bytes` in `bank_width`-byte words. Throws the configuration's
+/// error message when the SPEC does not parse or does not fit the bank count.
 #[wasm_bindgen(js_name = bankFunction)]
-pub fn bank_function(spec: &str, banks: u32) -> Result<String, JsError> {
+pub fn bank_function(
+    spec: &str,
+    banks: u32,
+    size_bytes: u32,
+    bank_width: u32,
+) -> Result<String, JsError> {
     let hash: BankHash = spec
         .trim()
         .parse()
@@ -133,6 +139,7 @@ pub fn bank_function(spec: &str, banks: u32) -> Result<String, JsError> {
         "sources": f.sources(),
         "highest_bit": f.highest_bit(),
         "rank": f.rank(),
+        "addr_bits": crate::search_view::addr_bits_for(size_bytes, bank_width, banks),
     })
     .to_string())
 }

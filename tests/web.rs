@@ -354,7 +354,8 @@ fn the_bank_grid_carries_the_mod_baseline_when_hashed() {
 #[wasm_bindgen_test]
 fn bank_function_exports_the_xor_sources_of_fig_5() {
     let f: serde_json::Value =
-        serde_json::from_str(&wasm::bank_function("bvxor:2,8,7", 32).unwrap()).unwrap();
+        serde_json::from_str(&wasm::bank_function("bvxor:2,8,7", 32, 48 * 1024, 4).unwrap())
+            .unwrap();
     let sources: Vec<Vec<u64>> = f["sources"]
         .as_array()
         .unwrap()
@@ -374,9 +375,10 @@ fn bank_function_exports_the_xor_sources_of_fig_5() {
     );
     assert_eq!(f["configurable"], true);
     assert_eq!(f["rank"], 5);
-    let err = wasm::bank_function("bwxor:0,1^6", 32).unwrap_err();
+    assert_eq!(f["addr_bits"], 14);
+    let err = wasm::bank_function("bwxor:0,1^6", 32, 48 * 1024, 4).unwrap_err();
     assert!(message(err.into()).contains("log2(32) = 5"));
-    assert!(wasm::bank_function("nope", 32).is_err());
+    assert!(wasm::bank_function("nope", 32, 48 * 1024, 4).is_err());
 }
 
 #[wasm_bindgen_test]

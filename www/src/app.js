@@ -1,7 +1,7 @@
 // The app: owns the wasm Session, the selection (SM, warp), the run loop and the redraw. It never
 // computes hardware behaviour: it asks the Session to step and draws the snapshots it returns.
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
-import { Session } from '../../pkg/warpstep.js';
+import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
 import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
@@ -28,17 +28,19 @@ export class App {
     this.mode = null; // null | 'run' | 'goto'
     this.gotoTarget = 0;
     this.budget = 2000;
+    this.hashCache = null;
+    this.builds = 0;
     this.carry = 0;
     this.lastTime = 0;
     this.focused = null;
     this.loaded = null; // {ptx, launch, preset, sets, example}
     this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
-    this.setup = createSetupPanel(document);
+    this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.views = createViews($('views'), this);
     this.fillExamples();
     this.bindTabs();
     this.changeSpeed(0);
-    window.addEventListener('resize', () => this.draw());
+    window.addEventListener('resize', () => this.draw(true));
   }
 
   // ----- loading ------------------------------------------------------------------------
@@ -118,6 +120,7 @@ export class App {
     }
     if (this.session) this.session.free();
     this.session = session;
+    this.builds += 1;
     this.loaded = input;
     this.hideInputError();
     this.hideBanner();
@@ -132,7 +135,7 @@ export class App {
     this.history = [];
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
-    this.draw();
+    this.draw(true);
     return true;
   }
 
@@ -301,7 +304,7 @@ export class App {
     const n = this.snap.sm.warps.length;
     this.warp = ((i % n) + n) % n;
     this.prev = null;
-    this.draw();
+    this.draw(true);
   }
 
   selectSm(i) {
@@ -310,28 +313,78 @@ export class App {
     this.sm = ((i % n) + n) % n;
     $('sm-select').value = this.sm;
     this.prev = null;
-    this.draw();
+    this.draw(true);
   }
 
-  draw() {
+  // Redraws the panels whose inputs changed (all visible ones with `force`). The snapshot is
+  // parsed once; the flat buffers (warp timeline, L1D lines) are read from wasm only when a
+  // panel on screen asks for them.
+  draw(force = false) {
     if (!this.session) return;
-    const s = this.session;
-    const snap = JSON.parse(s.snapshot(this.sm));
+    const snap = JSON.parse(this.session.snapshot(this.sm));
     if (this.warp >= snap.sm.warps.length) this.warp = 0;
     this.sampleHistory(snap);
-    const frame = {
-      snap,
-      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
-      warp: this.warp,
-      tables: this.tables,
-      config: this.config,
-      history: this.history,
-      timeline: { bytes: s.timeline(this.sm), first: s.timelineFirst(this.sm), slots: s.warpSlots() },
-    };
-    for (const v of this.views) v.draw(frame);
+    const frame = this.makeFrame(snap);
+    for (const v of this.views) v.update(frame, force);
     this.prev = snap;
     this.snap = snap;
     this.showState(snap);
+  }
+
+  makeFrame(snap) {
+    const s = this.session;
+    const sm = this.sm;
+    let timeline = null;
+    let lines = null;
+    return {
+      snap,
+      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
+      warp: this.warp,
+      sm,
+      tables: this.tables,
+      config: this.config,
+      history: this.history,
+      running: this.mode !== null,
+      build: this.builds,
+      now: performance.now(),
+      get timeline() {
+        timeline ||= { bytes: s.timeline(sm), first: s.timelineFirst(sm), slots: s.warpSlots() };
+        return timeline;
+      },
+      l1Lines: () => (lines ||= s.l1Lines(sm)),
+      hash: () => this.hashFunction(),
+    };
+  }
+
+  // The bank function the address-bit panel shows: the SPEC and bank count typed in the Setup
+  // tab (live, before Apply), checked by the model; cached per input.
+  hashFunction() {
+    const { spec, banks } = this.setup.hashInput();
+    const sh = this.config.shmem;
+    const key = `${spec}|${banks}|${sh.size_bytes}|${sh.bank_width}`;
+    if (this.hashCache && this.hashCache.key === key) return this.hashCache.value;
+    let value;
+    try {
+      value = { ok: true, spec, fn: JSON.parse(bankFunction(spec, banks, sh.size_bytes, sh.bank_width)) };
+    } catch (err) {
+      value = { ok: false, spec, banks, error: err.message };
+    }
+    this.hashCache = { key, value };
+    this.setup.showHashError(value.ok ? null : value.error);
+    return value;
+  }
+
+  drawHashPanel() {
+    const v = this.views.find((x) => x.id === 'hash');
+    if (v && v.frame) v.update(v.frame);
+  }
+
+  // Sets `shmem.hash` in the Setup tab's overrides and rebuilds the simulation (the search
+  // panel's "apply"). Returns whether the new configuration loaded.
+  applyHash(spec) {
+    this.setup.setOverride('shmem.hash', spec);
+    this.apply();
+    return this.loaded && this.config.shmem.hash === spec;
   }
 
   sampleHistory(snap) {
@@ -340,7 +393,10 @@ export class App {
     const last = h[h.length - 1];
     const thr = snap.stats.thread_instructions;
     const ipc = last ? (thr - last.thr) / Math.max(1, snap.cycle - last.cycle) : 0;
-    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc });
+    const { accesses, hits } = snap.stats.l1d;
+    const dAcc = last ? accesses - last.l1Acc : accesses;
+    const hit = dAcc > 0 ? (hits - (last ? last.l1Hits : 0)) / dAcc : null;
+    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc, l1Acc: accesses, l1Hits: hits, hit, hitTotal: accesses ? hits / accesses : null });
     if (h.length > MAX_HISTORY) this.history = h.filter((_, i) => i % 2 === 0 || i === h.length - 1);
   }
 
@@ -428,7 +484,7 @@ export class App {
     if (this.focused && this.focused !== target) this.focused.classList.remove('focused');
     if (!target) return;
     this.focused = target.classList.toggle('focused') ? target : null;
-    this.draw();
+    this.draw(true);
   }
 
   toggleHelp(show) {
