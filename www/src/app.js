@@ -236,10 +236,13 @@ export class App {
     requestAnimationFrame((t) => this.frame(t));
   }
 
+  // Stops running; views that thin out their redraws while running (stats) draw the final state.
   pause() {
+    const was = this.mode;
     this.mode = null;
     $('btn-run').textContent = '▶ Run';
     $('btn-run').classList.remove('running');
+    if (was && this.session) this.draw();
   }
 
   // One animation frame of running: a cycle budget (full speed) or the cycles due at the
