@@ -3,16 +3,18 @@
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
 import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { onCanvasResize } from './canvas.js';
+import { nextBudget } from './pacing.js';
 import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
 import { shareUrl, decodeState, stateInUrl } from './share.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
-// animation frame sized to take ~10 ms).
+// animation frame; pacing.js sizes it).
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
-const FRAME_BUDGET_MS = 10;
 const MAX_HISTORY = 1500;
+const MARK_MS = 200;
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +32,8 @@ export class App {
     this.budget = 2000;
     this.hashCache = null;
     this.builds = 0;
+    this.markedAt = 0;
+    this.drawMs = 2;
     this.carry = 0;
     this.lastTime = 0;
     this.focused = null;
@@ -41,6 +45,7 @@ export class App {
     this.bindTabs();
     this.changeSpeed(0);
     window.addEventListener('resize', () => this.draw(true));
+    onCanvasResize(() => this.draw(true));
   }
 
   // ----- loading ------------------------------------------------------------------------
@@ -262,10 +267,12 @@ export class App {
     const t0 = performance.now();
     const stop = n > 0 ? this.advance(n) : 'budget';
     const dt = performance.now() - t0;
-    if (speed === Infinity && n > 0) {
-      this.budget = Math.max(100, Math.min(1_000_000, Math.round(this.budget * Math.min(2, Math.max(0.25, FRAME_BUDGET_MS / Math.max(dt, 0.1))))));
+    if (speed === Infinity && n > 0) this.budget = nextBudget(this.budget, dt, this.drawMs);
+    if (n > 0) {
+      const d0 = performance.now();
+      this.draw();
+      this.drawMs = 0.8 * this.drawMs + 0.2 * (performance.now() - d0);
     }
-    if (n > 0) this.draw();
     if (stop !== 'budget') {
       this.pause();
       if (stop === 'breakpoint') this.setStatus(`breakpoint: line ${this.session.breakLine()}`);
@@ -409,7 +416,13 @@ export class App {
     document.body.dataset.status = snap.status;
     const w = snap.sm.warps[this.warp];
     const errorLine = snap.status === 'failed' ? this.session.errorLine() : 0;
-    this.editor.mark(w && w.line ? w.line : 0, errorLine);
+    // While running, the editor's current-line mark follows at most five times a second (each
+    // CodeMirror update reads the DOM selection); stepping and pausing always update it.
+    const now = performance.now();
+    if (this.mode !== 'run' || now - this.markedAt > MARK_MS) {
+      this.editor.mark(w && w.line ? w.line : 0, errorLine);
+      this.markedAt = now;
+    }
     if (w && w.line && this.mode !== 'run') this.editor.reveal(w.line);
     if (snap.status === 'failed') {
       this.setStatus('failed', 'failed');

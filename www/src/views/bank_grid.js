@@ -4,7 +4,7 @@
 // in one pass (a broadcast) share one joined cell. When `shmem.hash` is not `mod`, the same access
 // under `mod` (the model's baseline, snapshot bank_grid.baseline) is drawn on the left and the
 // configured hash on the right, on the same row scale, each with its degree and extra cycles.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { laneColour, inkOn, OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -31,7 +31,7 @@ export function createBankGridView(el) {
     if (sides.length > 1) divider(ctx, sideW + GAP / 2, TOP - 30, passes * rowH + 34);
     const model = (s, c) => ({ hash: s.hash, degree: s.degree, passes: s.cycles, extra: s.extra_cycles, lanes: s.lanes.length, broadcasts: c.filter((x) => x.lanes.length > 1).length });
     const mine = model(g, cells[cells.length - 1]);
-    canvas.dataset.model = JSON.stringify({ banks: g.banks, ...mine, hashLatency: g.hash_latency, baseline: g.baseline ? model(g.baseline, cells[0]) : null });
+    setModel(canvas, { banks: g.banks, ...mine, hashLatency: g.hash_latency, baseline: g.baseline ? model(g.baseline, cells[0]) : null });
   }
   return { draw, key };
 }

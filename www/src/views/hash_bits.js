@@ -3,7 +3,7 @@
 // and the XOR gates that combine them. It draws the function the model compiled from the SPEC
 // typed in the Setup tab (wasm bankFunction: BankFunction::sources), so it follows each edit;
 // an invalid SPEC shows the model's own error message.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI, inkOn } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -40,7 +40,7 @@ export function createHashBitsView(el) {
     drawWires(ctx, f, addr, banks, busY, gateY);
     drawGatesAndBanks(canvas, ctx, f, banks, gateY, bankY);
     drawFormulas(ctx, f, width - formulaW - 8, ADDR_Y + BOX_H + 14, formulaW);
-    canvas.dataset.model = JSON.stringify({
+    setModel(canvas, {
       spec: f.spec,
       banks: f.banks,
       bankBits: m,
@@ -59,7 +59,7 @@ function drawError(canvas, h) {
   text(ctx, h.error, 8, 40, { colour: OKABE.vermillion, maxWidth: width - 16 });
   text(ctx, 'Fix the SPEC in the Setup tab; the simulation keeps the configuration in effect.', 8, 64, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 16 });
   region(canvas, 0, 0, width, 80, GLOSSARY.hashbits);
-  canvas.dataset.model = JSON.stringify({ spec: h.spec, error: h.error });
+  setModel(canvas, { spec: h.spec, error: h.error });
 }
 
 // Address bits a(n-1) ... a(0), most significant left; returns each bit's box centre.

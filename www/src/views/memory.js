@@ -4,7 +4,7 @@
 // Session.l1Lines), its MSHRs and miss queue (snapshot sm.l1), and this cycle's reservation
 // failures drawn where they happened: an `assoc` failure on its set, an `mshr` failure on the
 // MSHR table (or the entry of its line), a `miss_queue` failure on the queue.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -33,7 +33,7 @@ export function createMemoryView(el, app) {
     if (!l1) {
       text(ctx, 'No L1 data cache in this configuration (l1d.config = none): every global access goes to the L2.', 8, BANKS_H + 20, { colour: UI.muted, maxWidth: width - 16 });
       region(canvas, 0, BANKS_H, width, 40, GLOSSARY.l1);
-      canvas.dataset.model = JSON.stringify({ banks: snap.sm.register_banks.map((b) => b.kind), l1: false });
+      setModel(canvas, { banks: snap.sm.register_banks.map((b) => b.kind), l1: false });
       return;
     }
     const y0 = BANKS_H;
@@ -41,7 +41,7 @@ export function createMemoryView(el, app) {
     const lineModel = readLines(lines, l1, frame.tables);
     const gridW = drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel);
     drawQueues(canvas, ctx, 8 + gridW + 16, y0 + 40, width - gridW - 32, l1);
-    canvas.dataset.model = JSON.stringify({
+    setModel(canvas, {
       banks: snap.sm.register_banks.map((b) => b.kind),
       l1: true,
       sets: l1.sets,

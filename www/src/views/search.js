@@ -4,7 +4,7 @@
 // model searches), steps through the search's recorded decisions, and applies the result
 // (`shmem.hash`) to the configuration and re-runs, with the cycles before and after (both from
 // the model: Session.reportAtEnd runs a copy of the simulation to its end).
-import { prepare, region, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -130,7 +130,7 @@ function paint(canvas, state) {
     text(ctx, 'Pick a method and a family, then Search: the kernel runs functionally and its shared-memory', 8, 14, { colour: UI.muted, maxWidth: width - 16 });
     text(ctx, 'warp accesses become the access sets (XOR paper §5, trace-based). exhaustive pairs with bvxor.', 8, 34, { colour: UI.muted, maxWidth: width - 16 });
     region(canvas, 0, 0, width, 64, GLOSSARY.search);
-    canvas.dataset.model = JSON.stringify({ result: null });
+    setModel(canvas, { result: null });
     return;
   }
   const s = r.steps[state.step];
@@ -139,7 +139,7 @@ function paint(canvas, state) {
   drawSummary(canvas, ctx, width, state);
   if (s && s.kind === 'select') drawSelect(canvas, ctx, width, s, r);
   else if (s) drawExhaustive(canvas, ctx, width, r, state.step);
-  canvas.dataset.model = JSON.stringify({
+  setModel(canvas, {
     method: r.method, family: r.family, hash: r.hash, sets: r.sets, steps: r.steps.length, step: state.step,
     kind: s ? s.kind : null, costBefore: r.cost_before, costAfter: r.cost_after, stale: state.stale,
     compare: state.compare ? { before: state.compare.before.cycles, after: state.compare.after.cycles, conflictBefore: state.compare.before.shared.bank_conflict_cycles, conflictAfter: state.compare.after.shared.bank_conflict_cycles } : null,

@@ -5,7 +5,7 @@
 // (a plot cannot be read faster); a step or a pause always redraws it.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { prepare, region, text, FONT_SMALL, FONT_BOLD } from '../canvas.js';
+import { prepare, region, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { stateColour, OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -29,7 +29,7 @@ export function createStatsView(el) {
     drawHistogram(hist, snap);
     drawCounters(counters, snap);
     drawStalls(bars, snap);
-    el.dataset.model = JSON.stringify({ ipc: snap.stats.ipc, samples: history.length, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
+    setModel(el, { ipc: snap.stats.ipc, samples: history.length, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
   }
   return { draw, key };
 }
