@@ -9,7 +9,7 @@ import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
 const BANKS_H = 64;
-const ROWS_PER_BLOCK = 16;
+const QUEUES_W = 300;
 const FAIL = OKABE.vermillion;
 
 // Line states: fill and the letter written in the cell (colour is never the only cue).
@@ -26,9 +26,9 @@ export function createMemoryView(el, app) {
     const { snap } = frame;
     const l1 = snap.sm.l1;
     const lines = l1 ? frame.l1Lines() : null;
-    const layout = l1 ? gridLayout(l1) : null;
-    const height = BANKS_H + (l1 ? 44 + Math.max(layout.height + 34, 200) : 60);
+    const height = BANKS_H + (l1 ? 44 + Math.max(gridRows(l1).height + 34, 200) : 60);
     const { ctx, width } = prepare(canvas, height);
+    const layout = l1 ? gridLayout(l1, width) : null;
     drawRegisterBanks(canvas, ctx, width, snap.sm.register_banks);
     if (!l1) {
       text(ctx, 'No L1 data cache in this configuration (l1d.config = none): every global access goes to the L2.', 8, BANKS_H + 20, { colour: UI.muted, maxWidth: width - 16 });
@@ -80,20 +80,29 @@ function drawL1Heading(canvas, ctx, width, y, l1, app) {
   region(canvas, 0, y, width, 36, fails ? `${GLOSSARY.resfail}\n\n${note}` : GLOSSARY.l1);
 }
 
-// Sets in blocks of 16 rows side by side; each row is the set index and its ways.
-function gridLayout(l1) {
-  const blocks = Math.max(1, Math.ceil(l1.sets / ROWS_PER_BLOCK));
-  const rows = Math.min(l1.sets, ROWS_PER_BLOCK);
-  const tight = blocks * l1.ways > 24;
-  const roomy = blocks * l1.ways <= 8;
-  const cell = tight ? 14 : roomy ? 30 : 24;
-  const rowH = tight ? 13 : 17;
-  const label = 28;
-  const blockW = label + l1.ways * cell + 10;
-  return { blocks, rows, cell, rowH, label, blockW, height: 16 + rows * rowH };
+// Sets in blocks of rows side by side (16 rows for up to 32 sets, else 32), each row the set
+// index and its ways; cells as wide as the room left of the MSHR and miss-queue panel allows.
+function gridRows(l1) {
+  const rows = Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
+  const rowH = rows <= 16 ? 17 : 13;
+  return { rows, rowH, height: 16 + rows * rowH };
 }
 
+function gridLayout(l1, width) {
+  const { rows, rowH, height } = gridRows(l1);
+  const blocks = Math.ceil(l1.sets / rows);
+  const label = 28;
+  const avail = Math.max(200, width - 16 - QUEUES_W);
+  const cell = Math.max(12, Math.min(30, Math.floor((avail - blocks * (label + 10)) / (blocks * l1.ways))));
+  const blockW = label + l1.ways * cell + 10;
+  return { blocks, rows, cell, rowH, label, blockW, height };
+}
+
+// Sector states in the line buffer use the same codes as lines (tables().line_states).
+let SECTOR_NAMES = ['invalid', 'reserved', 'valid', 'modified'];
+
 function readLines(lines, l1, tables) {
+  SECTOR_NAMES = tables.line_states;
   const L = tables.l1_line;
   const out = [];
   for (let i = 0; i + L.words <= lines.length; i += L.words) {
@@ -117,8 +126,8 @@ function drawSets(canvas, ctx, x0, y0, g, l1, lineModel) {
     for (let w = 0; w < l1.ways; w++) if (g.cell >= 20 || w % 2 === 0) text(ctx, `w${w}`, bx + g.label + w * g.cell + g.cell / 2, y0 + 6, { font: FONT_SMALL, colour: UI.muted, align: 'center' });
   }
   for (let set = 0; set < l1.sets; set++) {
-    const bx = x0 + Math.floor(set / ROWS_PER_BLOCK) * g.blockW;
-    const y = y0 + 14 + (set % ROWS_PER_BLOCK) * g.rowH;
+    const bx = x0 + Math.floor(set / g.rows) * g.blockW;
+    const y = y0 + 14 + (set % g.rows) * g.rowH;
     text(ctx, set, bx + g.label - 4, y + g.rowH / 2, { font: FONT_SMALL, colour: failedSets.has(set) ? FAIL : UI.muted, align: 'right' });
     for (let w = 0; w < l1.ways; w++) drawLine(canvas, ctx, bx + g.label + w * g.cell, y, g, set, w, l1, lineModel[set * l1.ways + w]);
     if (failedSets.has(set)) {
@@ -136,6 +145,7 @@ function drawLine(canvas, ctx, x, y, g, set, way, l1, line) {
   box(ctx, x, y, g.cell - 1, g.rowH - 1, { fill: st.fill, stroke: '#0b0f14' });
   if (line.state === 'reserved') hatch(ctx, x, y, g.cell - 1, g.rowH - 1);
   const label = line.state === 'invalid' ? st.letter : g.cell >= 20 ? `${st.letter}${line.rank}` : st.letter;
+  if (g.rowH < 12 && line.state === 'invalid') return region(canvas, x, y, g.cell, g.rowH, () => lineTip(set, way, l1, line));
   text(ctx, label, x + (g.cell - 1) / 2, y + g.rowH / 2, { font: FONT_SMALL, colour: line.state === 'invalid' ? UI.muted : inkOn(st.fill), align: 'center' });
   region(canvas, x, y, g.cell, g.rowH, () => lineTip(set, way, l1, line));
 }
@@ -144,7 +154,8 @@ function lineTip(set, way, l1, line) {
   const rank = `LRU rank ${line.rank} of ${l1.ways} (0 = most recently used; the highest rank is evicted next).`;
   const block = `Block 0x${line.block.toString(16)}.`;
   const what = GLOSSARY[`line_${line.state}`];
-  return `Set ${set}, way ${way}: ${line.state.toUpperCase()}.\n${what}${line.state === 'invalid' ? '' : `\n${block} ${rank}`}`;
+  const sectors = l1.sectors > 1 ? `\nSectors (32 B each): ${Array.from({ length: l1.sectors }, (_, i) => SECTOR_NAMES[(line.sectors >> (2 * i)) & 3]).join(', ')}.` : '';
+  return `Set ${set}, way ${way}: ${line.state.toUpperCase()}.\n${what}${line.state === 'invalid' ? '' : `\n${block} ${rank}${sectors}`}`;
 }
 
 // Diagonal stripes over a reserved line, so it differs from a valid one without colour.
