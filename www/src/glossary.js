@@ -19,7 +19,7 @@ export const GLOSSARY = {
   broadcast: 'Broadcast: these lanes read the same word in this bank, so one access serves all of them in the same pass.',
   degree: 'Conflict degree: the most passes any sub-warp needs (the most distinct words in one bank). Extra cycles = passes - 1 per sub-warp.',
   timeline: 'Warp timeline: one row per warp slot, one column per cycle (newest at the right), coloured by what the warp did: issued or why it stalled.',
-  l1: 'L1 data cache: sets x ways of 128-byte lines, each invalid, reserved, valid or modified, ranked by recent use (LRU). A miss allocates a line (it becomes RESERVED until its data comes back), takes an MSHR and goes to the miss queue (book §4.1; MRPB §2.1).',
+  l1: 'L1 data cache: sets x ways of lines, each invalid, reserved, valid or modified, ranked by recent use (LRU). A miss allocates a line (it becomes RESERVED until its data comes back), takes an MSHR and goes to the miss queue (book §4.1; MRPB §2.1).',
   line_invalid: 'Invalid: the way holds no data; a miss to this set may allocate it.',
   line_reserved: 'Reserved: allocated on a miss, waiting for its data from the L2 (an MSHR tracks it). It cannot be evicted until the fill arrives; if every way of a set is reserved, another miss to the set fails (assoc) and retries.',
   line_valid: 'Valid: holds a clean copy of the line; reads hit here.',

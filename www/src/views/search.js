@@ -19,8 +19,6 @@ export const SEARCH_BODY = `<div class="search-controls">
   <span class="s-result"></span>
 </div><p class="error search-error" hidden></p><canvas></canvas>`;
 
-const LONG = 'Searching…';
-
 export function createSearchView(el, app) {
   const $ = (c) => el.querySelector(c);
   const canvas = el.querySelector('canvas');
@@ -65,7 +63,6 @@ function fillFamilies(ui, methods) {
 
 function run(app, ui, state, repaint) {
   if (!app.session) return;
-  ui.result.textContent = LONG;
   try {
     state.result = JSON.parse(app.session.searchHash(ui.method.value, ui.family.value, 0));
     state.build = app.builds;
