@@ -14,6 +14,7 @@ pub mod launch;
 pub mod mem;
 pub mod ptx;
 pub mod run;
+pub mod search_view;
 pub mod sim;
 pub mod snapshot;
 pub mod trace;

@@ -4,10 +4,15 @@
 //! copy what the model holds. A snapshot is of one SM (the selected one) and describes the state
 //! after the last simulated cycle.
 
+use crate::config::Config;
 use crate::core::operand_collector::BankActivity;
 use crate::core::sm::Sm;
 use crate::core::{WarpCycle, EXIT_PC};
-use crate::mem::LaneAccess;
+use crate::mem::l1d::FetchView;
+use crate::mem::mshr::MshrView;
+use crate::mem::{
+    BankConflict, BankHash, FailReason, L1d, L1dStats, LaneAccess, LineState, SharedBanks,
+};
 use crate::ptx::{Function, Pc};
 use crate::sim::{Sim, SimStats, Status};
 use crate::trace::{mask_text, opcode_text};
@@ -128,15 +133,85 @@ pub struct UnitView {
     pub mem0: Option<(InUnitView, u32)>,
 }
 
-/// The latest shared-memory access's bank grid.
+/// The latest shared-memory access's bank grid under the configured bank function
+/// (`shmem.hash`), and, when that is not `mod`, the same access under `mod` (MODEL.md section 12:
+/// "baseline and hashed side by side"; XOR section 4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BankGridView {
     pub banks: u32,
+    /// The configured bank function's SPEC.
+    pub hash: String,
+    /// Cycles the configured function adds to every shared access (`shmem.hash_latency` for a
+    /// configurable function, 0 for `mod` and `fixed-xor`; XOR section 4.5).
+    pub hash_latency: u32,
+    pub degree: u32,
+    pub cycles: u32,
+    pub extra_cycles: u32,
+    pub lanes: Vec<LaneAccess>,
+    /// Whether the access was an atomic (lanes on one word serialise instead of broadcasting).
+    pub atomic: bool,
+    /// The same access under `mod` (the unhashed baseline), when `hash` is not `mod`.
+    pub baseline: Option<BankSideView>,
+}
+
+/// One access costed under one bank function.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BankSideView {
+    pub hash: String,
+    pub hash_latency: u32,
     pub degree: u32,
     pub cycles: u32,
     pub extra_cycles: u32,
     pub lanes: Vec<LaneAccess>,
 }
+
+/// The L1 data cache of the selected SM (MODEL.md sections 9 and 12: "L1 sets and ways (valid /
+/// reserved / LRU order), MSHRs, miss queue"). The lines themselves (sets x ways) are a flat
+/// buffer, [`l1_lines`], since they are a regular grid drawn every frame (STYLE.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct L1View {
+    pub sets: u32,
+    pub ways: u32,
+    pub line_bytes: u32,
+    /// Sectors per line (1 for a normal cache, 4 for a sector cache).
+    pub sectors: u32,
+    /// The cache string's set-index function and replacement policy, in words.
+    pub set_index: &'static str,
+    pub replacement: &'static str,
+    /// Hit latency (`l1d.latency`).
+    pub latency: u32,
+    pub mshr_entries: u32,
+    pub mshr_max_merge: u32,
+    pub miss_queue_entries: u32,
+    /// Outstanding misses: line (or sector) address, requests merged, fill arrived.
+    pub mshrs: Vec<MshrView>,
+    /// Requests waiting for the interconnect, oldest first.
+    pub miss_queue: Vec<FetchView>,
+    /// This cycle's reservation failures, where they happened.
+    pub fails: Vec<FailView>,
+    /// This SM's L1D counters.
+    pub stats: L1dStats,
+}
+
+/// A reservation failure of this cycle, placed where it happened (MODEL.md section 9): an `assoc`
+/// failure in its set (every way RESERVED), an `mshr` failure at the MSHR entry of its line when
+/// one exists (merge list full; otherwise the table is full), a `miss_queue` failure at the queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FailView {
+    pub reason: FailReason,
+    pub addr: u64,
+    /// The set the request maps to.
+    pub set: Option<u32>,
+    /// Index into [`L1View::mshrs`] of the entry for the request's line, if there is one.
+    pub mshr: Option<u32>,
+}
+
+/// Line-state names by code, as [`l1_lines`] writes them (`LineState` in declaration order).
+pub const LINE_STATES: [&str; 4] = ["invalid", "reserved", "valid", "modified"];
+
+/// `u32` words per line in [`l1_lines`]: state code, LRU rank (0 = most recently used), block
+/// address high and low 32 bits, sector states (2 bits per sector, sector 0 lowest).
+pub const L1_LINE_WORDS: usize = 5;
 
 /// One SM.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -150,6 +225,8 @@ pub struct SmView {
     pub register_banks: Vec<BankView>,
     pub units: Vec<UnitView>,
     pub bank_grid: BankGridView,
+    /// `None` when the configuration has no L1D (`l1d.config` `none`).
+    pub l1: Option<L1View>,
     pub stats: crate::core::sm::SmStats,
 }
 
@@ -261,17 +338,143 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             })
             .collect(),
         units: unit_views(sim, sm),
-        bank_grid: {
-            let last = sm.memory().last_shared();
-            BankGridView {
-                banks: sim.config().shmem.banks,
-                degree: last.degree,
-                cycles: last.cycles,
-                extra_cycles: last.extra_cycles,
-                lanes: last.lanes.clone(),
-            }
-        },
+        bank_grid: bank_grid_view(sim.config(), sm.memory().last_shared()),
+        l1: sim
+            .memory()
+            .l1ds()
+            .get(sm.id as usize)
+            .and_then(|l| l1_view(sim.config(), l)),
         stats: sm.stats.clone(),
+    }
+}
+
+/// Cycles `hash` adds to a shared access under `config` (XOR section 4.5).
+fn hash_latency(config: &Config, hash: &BankHash) -> u32 {
+    if hash.is_configurable() {
+        config.shmem.hash_latency
+    } else {
+        0
+    }
+}
+
+fn bank_grid_view(config: &Config, last: &BankConflict) -> BankGridView {
+    let hash = &config.shmem.hash;
+    BankGridView {
+        banks: config.shmem.banks,
+        hash: hash.to_string(),
+        hash_latency: hash_latency(config, hash),
+        degree: last.degree,
+        cycles: last.cycles,
+        extra_cycles: last.extra_cycles,
+        lanes: last.lanes.clone(),
+        atomic: last.atomic,
+        baseline: (*hash != BankHash::Mod).then(|| {
+            let base = recost(config, last, &BankHash::Mod);
+            BankSideView {
+                hash: BankHash::Mod.to_string(),
+                hash_latency: 0,
+                degree: base.degree,
+                cycles: base.cycles,
+                extra_cycles: base.extra_cycles,
+                lanes: base.lanes,
+            }
+        }),
+    }
+}
+
+/// The access `last` costed again by the shared-memory model ([`SharedBanks`], same banks,
+/// width, broadcast rule and sub-warps) under bank function `hash`. Bank functions read word
+/// addresses only, so each lane's byte address is its word times the bank width; an atomic is
+/// costed as an atomic.
+pub fn recost(config: &Config, last: &BankConflict, hash: &BankHash) -> BankConflict {
+    let s = &config.shmem;
+    let Ok(banks) = SharedBanks::new(s.banks, s.bank_width, hash, s.broadcast, s.warp_parts) else {
+        return BankConflict::default();
+    };
+    let lanes = (config.core.warp_size as usize).min(crate::mem::shared_banks::MAX_LANES);
+    let shift = s.bank_width.trailing_zeros();
+    let mut addrs = vec![0u64; lanes];
+    let mut active = 0u64;
+    for l in last.lanes.iter().filter(|l| (l.lane as usize) < lanes) {
+        addrs[l.lane as usize] = l.word << shift;
+        active |= 1 << l.lane;
+    }
+    if last.atomic {
+        banks.atomic(&addrs, active)
+    } else {
+        banks.access(&addrs, active)
+    }
+}
+
+fn l1_view(config: &Config, l1: &L1d) -> Option<L1View> {
+    let cache = l1.cache()?;
+    let spec = cache.spec();
+    let tags = cache.tags();
+    let mshrs = cache.mshr_view();
+    let fails = l1
+        .fails()
+        .iter()
+        .map(|f| {
+            let key = cache.mshr_key(f.addr);
+            FailView {
+                reason: f.reason,
+                addr: f.addr,
+                set: Some(tags.set_index(f.addr)),
+                mshr: mshrs.iter().position(|m| m.addr == key).map(|i| i as u32),
+            }
+        })
+        .collect();
+    Some(L1View {
+        sets: spec.sets,
+        ways: spec.assoc,
+        line_bytes: spec.line_bytes,
+        sectors: if tags.sectored() { 4 } else { 1 },
+        set_index: spec.set_index.description(),
+        replacement: spec.replacement.description(),
+        latency: config.l1d.latency,
+        mshr_entries: spec.mshr_entries,
+        mshr_max_merge: spec.mshr_max_merge,
+        miss_queue_entries: spec.miss_queue,
+        mshrs,
+        miss_queue: cache.miss_queue().iter().map(FetchView::from).collect(),
+        fails,
+        stats: l1.stats(),
+    })
+}
+
+/// The lines of SM `sm`'s L1D, set by set and way by way, [`L1_LINE_WORDS`] words each (empty
+/// when there is no L1D), written into `out` (cleared first, so a caller can reuse it).
+pub fn l1_lines(sim: &Sim, sm: usize, out: &mut Vec<u32>) {
+    out.clear();
+    let Some(cache) = sim.memory().l1ds().get(sm).and_then(L1d::cache) else {
+        return;
+    };
+    let tags = cache.tags();
+    for set in 0..tags.sets() {
+        for line in tags.set_view(set) {
+            let sectors = line
+                .sectors
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &st)| acc | state_code(st) << (2 * i));
+            out.extend_from_slice(&[
+                state_code(line.state),
+                line.rank,
+                (line.block >> 32) as u32,
+                line.block as u32,
+                sectors,
+            ]);
+        }
+    }
+}
+
+/// A line state's code in [`LINE_STATES`].
+pub fn state_code(s: LineState) -> u32 {
+    match s {
+        LineState::Invalid => 0,
+        LineState::Reserved => 1,
+        LineState::Valid => 2,
+        LineState::Modified => 3,
     }
 }
 
@@ -365,4 +568,176 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
         finished: w.finished,
         in_flight: w.in_flight,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::LaunchFlags;
+
+    fn sim(ptx: &str, flags: &[&str], sets: &[&str]) -> Sim {
+        let mut flags = LaunchFlags::parse_tokens(flags).unwrap();
+        flags.sets.extend(sets.iter().map(|s| s.to_string()));
+        let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
+        let no_files = |p: &str| Err(format!("{p}: no files"));
+        crate::run::prepare(ptx, flags, &config_for, &no_files)
+            .unwrap()
+            .into_sim(&[])
+            .unwrap()
+    }
+
+    const TRANSPOSE: &str = include_str!("../tests/data/kernels/transpose.sm_52.ptx");
+    const TRANSPOSE_FLAGS: &[&str] = &[
+        "--kernel",
+        "transpose_naive",
+        "--grid",
+        "1,1",
+        "--block",
+        "32,32",
+        "--arg",
+        "f32[1024]=iota",
+        "--arg",
+        "f32[1024]=0",
+        "--arg",
+        "32",
+        "--arg",
+        "32",
+    ];
+
+    /// Steps until `found` accepts a snapshot's bank grid.
+    fn first_grid(s: &mut Sim, found: impl Fn(&BankGridView) -> bool) -> BankGridView {
+        while !s.finished() {
+            s.step();
+            let g = snapshot(s, 0).sm.bank_grid;
+            if found(&g) {
+                return g;
+            }
+        }
+        panic!("no such access");
+    }
+
+    #[test]
+    fn the_bank_grid_shows_the_mod_baseline_next_to_the_hash() {
+        let hash = "shmem.hash=bwxor:0^5,1^6,2^7,3^8,4^9";
+        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &[hash]);
+        // The column read: 32-way under mod (XOR section 3.1), conflict free under the hash.
+        let g = first_grid(&mut s, |g| {
+            g.baseline.as_ref().is_some_and(|b| b.degree > 1)
+        });
+        let b = g.baseline.unwrap();
+        assert_eq!((b.hash.as_str(), b.degree, b.extra_cycles), ("mod", 32, 31));
+        assert_eq!(
+            (g.hash.as_str(), g.degree, g.extra_cycles),
+            ("bwxor:0^5,1^6,2^7,3^8,4^9", 1, 0)
+        );
+        assert_eq!((g.hash_latency, b.hash_latency), (1, 0));
+        assert_eq!(b.lanes.len(), 32);
+        assert!(b.lanes.iter().all(|l| l.bank == b.lanes[0].bank));
+        assert_eq!(
+            b.lanes.iter().map(|l| l.word).collect::<Vec<_>>(),
+            g.lanes.iter().map(|l| l.word).collect::<Vec<_>>(),
+            "the same access"
+        );
+    }
+
+    #[test]
+    fn under_mod_there_is_no_baseline() {
+        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &[]);
+        let g = first_grid(&mut s, |g| g.degree == 32);
+        assert_eq!((g.hash.as_str(), g.hash_latency), ("mod", 0));
+        assert!(g.baseline.is_none());
+    }
+
+    #[test]
+    fn recosting_under_the_same_function_gives_the_same_grid() {
+        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &["shmem.hash=fixed-xor"]);
+        first_grid(&mut s, |g| !g.lanes.is_empty());
+        let last = s.sms()[0].memory().last_shared().clone();
+        assert_eq!(recost(s.config(), &last, &s.config().shmem.hash), last);
+    }
+
+    #[test]
+    fn l1_view_and_lines_describe_the_fermi_l1d() {
+        let ptx = include_str!("../tests/data/kernels/vector_add.sm_52.ptx");
+        let flags = [
+            "--grid",
+            "4",
+            "--block",
+            "128",
+            "--arg",
+            "f32[512]=1",
+            "--arg",
+            "f32[512]=2",
+            "--arg",
+            "f32[512]=0",
+            "--arg",
+            "512",
+        ];
+        let mut s = sim(ptx, &flags, &[]);
+        let mut saw_reserved = false;
+        let mut saw_mshr = false;
+        let mut lines = Vec::new();
+        while !s.finished() {
+            s.step();
+            let l1 = snapshot(&s, 0).sm.l1.unwrap();
+            assert_eq!(
+                (l1.sets, l1.ways, l1.line_bytes, l1.sectors),
+                (32, 4, 128, 1)
+            );
+            assert_eq!(
+                (l1.mshr_entries, l1.mshr_max_merge, l1.miss_queue_entries),
+                (64, 8, 8)
+            );
+            l1_lines(&s, 0, &mut lines);
+            assert_eq!(lines.len(), 32 * 4 * L1_LINE_WORDS);
+            let states: Vec<u32> = lines.chunks(L1_LINE_WORDS).map(|l| l[0]).collect();
+            saw_reserved |= states.contains(&state_code(LineState::Reserved));
+            saw_mshr |= !l1.mshrs.is_empty();
+            for set in lines.chunks(4 * L1_LINE_WORDS) {
+                let mut ranks: Vec<u32> = set.chunks(L1_LINE_WORDS).map(|l| l[1]).collect();
+                ranks.sort_unstable();
+                assert_eq!(ranks, [0, 1, 2, 3], "LRU ranks are a permutation");
+            }
+        }
+        assert!(saw_reserved && saw_mshr);
+        let l1 = snapshot(&s, 0).sm.l1.unwrap();
+        assert!(l1.stats.accesses > 0);
+        assert!(states_named_as_serde());
+    }
+
+    fn states_named_as_serde() -> bool {
+        [
+            LineState::Invalid,
+            LineState::Reserved,
+            LineState::Valid,
+            LineState::Modified,
+        ]
+        .iter()
+        .all(|&st| serde_json::to_value(st).unwrap() == LINE_STATES[state_code(st) as usize])
+    }
+
+    #[test]
+    fn without_an_l1d_there_is_no_l1_view() {
+        let ptx = include_str!("../tests/data/kernels/vector_add.sm_52.ptx");
+        let flags = [
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "f32[32]=1",
+            "--arg",
+            "f32[32]=2",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "32",
+        ];
+        let mut s = sim(ptx, &flags, &["l1d.config=none"]);
+        s.step();
+        assert!(snapshot(&s, 0).sm.l1.is_none());
+        let mut lines = vec![7];
+        l1_lines(&s, 0, &mut lines);
+        assert!(lines.is_empty());
+    }
 }

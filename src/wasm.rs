@@ -3,15 +3,18 @@
 //! a [`Session`] owns one [`Sim`] and its checkpoint [`Timeline`], steps it forwards (with a
 //! cycle budget, so the tab never freezes) and backwards (restore + replay), and hands the
 //! views their snapshots (MODEL.md section 12; STYLE.md "Snapshots to the renderer"): irregular
-//! data as JSON, the warp timeline as one flat byte buffer, and the enum tables once at startup.
+//! data as JSON, the warp timeline and the L1D lines as flat buffers, and the enum tables and
+//! record layouts once at startup. It also exposes the bank index functions (for the address-bit
+//! panel) and the XOR paper's searches over the session's kernel (for the search panel).
 
 use crate::checkpoint::Timeline;
 use crate::config::Config;
 use crate::core::WarpCycle;
 use crate::launch::{LaunchError, LaunchFlags};
-use crate::run::{prepare, InputError};
+use crate::mem::BankHash;
+use crate::run::{prepare, InputError, Prepared, DEFAULT_MAX_CYCLES};
 use crate::sim::{Sim, Status};
-use crate::snapshot::snapshot;
+use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
 use wasm_bindgen::prelude::*;
 
 /// Checkpoint interval in cycles. Stepping back replays at most this many cycles from the last
@@ -93,8 +96,52 @@ pub fn tables() -> String {
         "timeline_cycles": crate::core::timeline::TIMELINE_CYCLES,
         "checkpoint_interval": CHECKPOINT_INTERVAL,
         "checkpoint_dense": CHECKPOINT_DENSE,
+        "line_states": LINE_STATES,
+        "l1_line": {
+            "words": L1_LINE_WORDS, "state": 0, "rank": 1, "block_hi": 2, "block_lo": 3,
+            "sectors": 4, "sector_bits": 2,
+        },
+        "fail_reasons": ["assoc", "mshr", "miss_queue"],
+        "search_methods": [
+            { "method": "exhaustive", "families": ["bvxor"] },
+            { "method": "gh", "families": ["bwperm", "bwxor"] },
+            { "method": "mih", "families": ["bwperm", "bwxor"] },
+        ],
+        "search_access_limit": crate::search_view::SEARCH_ACCESS_LIMIT,
     })
     .to_string()
+}
+
+/// A bank index function for the address-bit panel (XOR Fig. 5): `spec` (`shmem.hash` syntax)
+/// checked against `banks` banks, as JSON `{spec, banks, bank_bits, configurable, sources:
+/// [{bank_bit, word_bits}], highest_bit, rank, addr_bits}`, where `addr_bits` is the word-address
+/// width of a shared memory of `size_bytes` in `bank_width`-byte words. Throws the configuration's
+/// error message when the SPEC does not parse or does not fit the bank count.
+#[wasm_bindgen(js_name = bankFunction)]
+pub fn bank_function(
+    spec: &str,
+    banks: u32,
+    size_bytes: u32,
+    bank_width: u32,
+) -> Result<String, JsError> {
+    let hash: BankHash = spec
+        .trim()
+        .parse()
+        .map_err(|e| JsError::new(&format!("{e}")))?;
+    let f = hash
+        .compile(banks)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(serde_json::json!({
+        "spec": hash.to_string(),
+        "banks": f.banks(),
+        "bank_bits": f.bank_bits(),
+        "configurable": hash.is_configurable(),
+        "sources": f.sources(),
+        "highest_bit": f.highest_bit(),
+        "rank": f.rank(),
+        "addr_bits": crate::search_view::addr_bits_for(size_bytes, bank_width, banks),
+    })
+    .to_string())
 }
 
 /// The standard benchmark kernels (`warpstep::bench::STANDARD`) as JSON `{name, about, ptx,
@@ -148,6 +195,10 @@ pub struct Session {
     break_line: u32,
     /// The effective launch (PTX `// warpstep:` lines overlaid by the user's) as JSON.
     launch: String,
+    /// The launch as prepared, before any cycle ran (searches and runs to the end copy it).
+    prepared: Prepared,
+    /// Reused buffer of [`Session::l1_lines`].
+    lines: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -173,6 +224,7 @@ impl Session {
         let no_files = |p: &str| Err(format!("file:{p}: the browser cannot read files"));
         let prepared = prepare(ptx, flags, &config_for, &no_files).map_err(|e| input_error(&e))?;
         let launch = launch_json(&prepared);
+        let pristine = prepared.clone();
         let sim = prepared.into_sim(&[]).map_err(|e| input_error(&e))?;
         let timeline = Timeline::new(&sim, CHECKPOINT_INTERVAL, CHECKPOINT_DENSE);
         let breakpoints = vec![false; sim.image().func().instrs.len()];
@@ -182,6 +234,8 @@ impl Session {
             breakpoints,
             break_line: 0,
             launch,
+            prepared: pristine,
+            lines: Vec::new(),
         })
     }
 
@@ -324,6 +378,46 @@ impl Session {
     pub fn timeline(&self, sm: u32) -> Vec<u8> {
         self.sm(sm)
             .map_or_else(Vec::new, |s| s.timeline().ordered())
+    }
+
+    /// The L1D lines of SM `sm`: sets x ways in order, `tables().l1_line.words` `u32`s per line
+    /// (state code into `tables().line_states`, LRU rank, block address high and low, sector
+    /// states); empty without an L1D. Geometry and queues are in the snapshot's `sm.l1`.
+    #[wasm_bindgen(js_name = l1Lines)]
+    pub fn l1_lines(&mut self, sm: u32) -> Vec<u32> {
+        l1_lines(&self.sim, sm as usize, &mut self.lines);
+        self.lines.clone()
+    }
+
+    /// Runs a bank-hash search of the XOR paper (`method` `exhaustive`, `gh` or `mih`; `family`
+    /// `bvxor`, `bwperm` or `bwxor`) over this kernel's shared-memory warp accesses, collected by a
+    /// functional run of the launch from the start (the session is not disturbed). `addr_bits` 0
+    /// means the configuration's shared memory size. Returns `crate::search_view::SearchView` as
+    /// JSON; throws the search's message (e.g. no shared accesses, unsupported pair).
+    #[wasm_bindgen(js_name = searchHash)]
+    pub fn search_hash(
+        &self,
+        method: &str,
+        family: &str,
+        addr_bits: u32,
+    ) -> Result<String, JsError> {
+        let method = method.parse().map_err(|e: String| JsError::new(&e))?;
+        let family = family.parse().map_err(|e: String| JsError::new(&e))?;
+        let view = crate::search_view::run_search(&self.prepared, method, family, addr_bits)
+            .map_err(|e| JsError::new(&e))?;
+        serde_json::to_string(&view).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The whole run's `warpstep run --json` report: a copy of the session's simulation run to
+    /// the end (without the views' warp-state recording, which does not change timing); the
+    /// session stays where it is. For "cycles before / after" comparisons.
+    #[wasm_bindgen(js_name = reportAtEnd)]
+    pub fn report_at_end(&self) -> String {
+        let mut sim = self.sim.clone();
+        sim.set_record_warp_states(false);
+        let max = self.prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
+        sim.run(max);
+        serde_json::to_string(&crate::run::timing_report(&sim, &[])).unwrap_or_default()
     }
 
     /// The oldest cycle the warp timeline of SM `sm` still holds.

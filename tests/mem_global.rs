@@ -304,6 +304,12 @@ fn the_views_show_a_set_full_of_reserved_lines_when_mem0_stalls() {
     let json = serde_json::to_value(&view).unwrap();
     assert_eq!(json["fails"][0], "assoc");
     assert_eq!(json["sets"][0][0]["state"], "reserved");
+    // The snapshot places the failure in set 0, the set whose ways are all reserved.
+    let l1 = warpstep::snapshot::snapshot(&sim, 0).sm.l1.unwrap();
+    assert_eq!(l1.fails.len(), 1);
+    assert_eq!(l1.fails[0].reason, warpstep::mem::FailReason::Assoc);
+    assert_eq!(l1.fails[0].set, Some(0));
+    assert_eq!(l1.fails[0].mshr, None, "the failing row has no MSHR yet");
 }
 
 #[test]

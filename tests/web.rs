@@ -290,3 +290,119 @@ fn step_back_across_checkpoints_equals_a_straight_run() {
     straight.step_back(1);
     assert_eq!(s.snapshot(0), straight.snapshot(0));
 }
+
+// ----- memory view, bank grids, address bits and searches (issues 6 and 7) -------------------
+
+const TRANSPOSE: &str = include_str!("data/kernels/transpose.sm_52.ptx");
+const TRANSPOSE_NAIVE: &str = "--kernel transpose_naive --grid 1,1 --block 32,32 \
+     --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32";
+const FOUND_HASH: &str = "bwxor:0^5,1^6,2^7,3^8,4^9";
+
+fn transpose(sets: &[&str]) -> wasm::Session {
+    let sets = sets.iter().map(|s| s.to_string()).collect();
+    wasm::Session::new(TRANSPOSE, TRANSPOSE_NAIVE, "fermi", sets).unwrap()
+}
+
+fn message(e: JsValue) -> String {
+    String::from(js_sys::Error::from(e).message())
+}
+
+#[wasm_bindgen_test]
+fn l1_lines_follow_the_exported_layout() {
+    let t: serde_json::Value = serde_json::from_str(&wasm::tables()).unwrap();
+    let words = t["l1_line"]["words"].as_u64().unwrap() as usize;
+    assert_eq!(t["line_states"][1], "reserved");
+    let case = &warpstep::bench::STANDARD[0];
+    let mut s = wasm::Session::new(case.ptx, &case.flags.join(" "), "fermi", vec![]).unwrap();
+    let mut reserved = false;
+    for _ in 0..300 {
+        s.step(10);
+        let v = snap(&s);
+        let l1 = &v["sm"]["l1"];
+        let (sets, ways) = (l1["sets"].as_u64().unwrap(), l1["ways"].as_u64().unwrap());
+        let lines = s.l1_lines(0);
+        assert_eq!(lines.len() as u64, sets * ways * words as u64);
+        let reserved_now = lines.chunks(words).filter(|l| l[0] == 1).count();
+        // Every reserved line waits for a fill that an MSHR tracks.
+        assert!(reserved_now <= l1["mshrs"].as_array().unwrap().len());
+        reserved |= reserved_now > 0;
+    }
+    assert!(reserved, "vector add allocates lines on its misses");
+}
+
+#[wasm_bindgen_test]
+fn the_bank_grid_carries_the_mod_baseline_when_hashed() {
+    let mut s = transpose(&[&format!("shmem.hash={FOUND_HASH}")]);
+    let grid = loop {
+        assert!(s.step(1) == 1, "the column read never came");
+        let v = snap(&s);
+        let g = v["sm"]["bank_grid"].clone();
+        if g["baseline"]["degree"].as_u64().unwrap_or(0) == 32 {
+            break g;
+        }
+    };
+    assert_eq!(grid["hash"], FOUND_HASH);
+    assert_eq!(grid["degree"], 1);
+    assert_eq!(grid["hash_latency"], 1);
+    assert_eq!(grid["baseline"]["hash"], "mod");
+    assert_eq!(grid["baseline"]["extra_cycles"], 31);
+    let mut plain = transpose(&[]);
+    plain.step(5);
+    assert!(snap(&plain)["sm"]["bank_grid"]["baseline"].is_null());
+}
+
+#[wasm_bindgen_test]
+fn bank_function_exports_the_xor_sources_of_fig_5() {
+    let f: serde_json::Value =
+        serde_json::from_str(&wasm::bank_function("bvxor:2,8,7", 32, 48 * 1024, 4).unwrap())
+            .unwrap();
+    let sources: Vec<Vec<u64>> = f["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s["word_bits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        vec![vec![2, 8], vec![3, 9], vec![4, 10], vec![5], vec![6]]
+    );
+    assert_eq!(f["configurable"], true);
+    assert_eq!(f["rank"], 5);
+    assert_eq!(f["addr_bits"], 14);
+    let err = wasm::bank_function("bwxor:0,1^6", 32, 48 * 1024, 4).unwrap_err();
+    assert!(message(err.into()).contains("log2(32) = 5"));
+    assert!(wasm::bank_function("nope", 32, 48 * 1024, 4).is_err());
+}
+
+#[wasm_bindgen_test]
+fn a_search_over_the_kernel_finds_the_hash_and_applying_it_saves_cycles() {
+    let s = transpose(&[]);
+    let v: serde_json::Value =
+        serde_json::from_str(&s.search_hash("mih", "bwxor", 0).unwrap()).unwrap();
+    assert_eq!(v["hash"], FOUND_HASH);
+    assert_eq!(
+        (v["cost_before"].as_u64(), v["cost_after"].as_u64()),
+        (Some(992), Some(0))
+    );
+    assert_eq!(v["sets"], 64);
+    assert_eq!(v["steps"].as_array().unwrap().len(), 5);
+    assert_eq!(v["steps"][0]["kind"], "select");
+    assert_eq!(s.cycle(), 0.0, "the session did not move");
+    let err = s.search_hash("exhaustive", "bwxor", 0).unwrap_err();
+    assert!(message(err.into()).contains("does not configure"));
+
+    let before: serde_json::Value = serde_json::from_str(&s.report_at_end()).unwrap();
+    let after = transpose(&[&format!("shmem.hash={}", v["hash"].as_str().unwrap())]);
+    let after: serde_json::Value = serde_json::from_str(&after.report_at_end()).unwrap();
+    assert_eq!(before["shared"]["bank_conflict_cycles"], 992);
+    assert_eq!(after["shared"]["bank_conflict_cycles"], 0);
+    assert!(after["cycles"].as_u64() < before["cycles"].as_u64());
+    assert_eq!(s.cycle(), 0.0);
+}

@@ -1,5 +1,6 @@
 // Runs bench.html in Debian's headless Chromium and prints its results (not a test):
 //   cd www && node bench-run.mjs      (needs `make wasm` first)
+//   cd www && node bench-run.mjs all  (every view drawn every frame, on screen or not)
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 
@@ -10,13 +11,14 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || 
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('pageerror', (e) => console.error('page error:', String(e)));
-  await page.goto(`http://127.0.0.1:${port}/bench.html`);
+  await page.goto(`http://127.0.0.1:${port}/bench.html${process.argv[2] === 'all' ? '?all' : ''}`);
   await page.waitForSelector('body[data-done=true]', { timeout: 300_000 });
   const { rows, back } = JSON.parse(await page.locator('body').getAttribute('data-results'));
   console.log('case            preset    warps   cycles/s   frames/s  frame ms avg/max  sim ms draw ms  sim-only cycles/s  step+redraw ms avg/max');
   for (const r of rows) {
     console.log(`${r.case.padEnd(15)} ${r.preset.padEnd(9)} ${String(r.warps).padStart(5)} ${Math.round(r.cyclesPerSec).toString().padStart(10)} ${r.fps.toFixed(1).padStart(10)}  ${r.frameAvg.toFixed(1).padStart(6)} / ${r.frameMax.toFixed(1).padEnd(8)} ${r.simAvg.toFixed(1).padStart(6)} ${r.drawAvg.toFixed(1).padStart(7)} ${Math.round(r.simCyclesPerSec).toString().padStart(17)}  ${r.stepAvg.toFixed(2).padStart(6)} / ${r.stepMax.toFixed(2)}`);
   }
+  console.log('draw ms per frame by view (full speed): ' + rows.map((r) => `\n  ${r.case}/${r.preset}: ${Object.entries(r.perView).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`).join(''));
   console.log(`step back one cycle at cycle ${back.at}: ${back.avg.toFixed(1)} ms avg, ${back.max.toFixed(1)} ms max; ${back.checkpoints} checkpoints; wasm memory ${back.memoryMB.toFixed(1)} MB; reached in ${back.reach.toFixed(1)} s`);
   await page.screenshot({ path: '../target/e2e/bench.png', fullPage: true });
 } finally {

@@ -15,7 +15,8 @@
 //!   GPGPU-Sim's `access_ready`/`next_access`);
 //! * stores complete when the L1D accepts them (no acknowledgement comes back).
 //!
-//! The reservation failures of the current cycle are kept for the views.
+//! The reservation failures of the current cycle are kept for the views, each with the address of
+//! the request that failed (so the memory view can mark the set, MSHR or miss queue it hit).
 
 use super::coalescer::LocalMap;
 use super::data_cache::{CacheRequest, CacheStats, DataCache, FailReason, Outcome, Waiter};
@@ -49,6 +50,14 @@ pub struct ReservationFails {
     pub assoc: u64,
     pub mshr: u64,
     pub miss_queue: u64,
+}
+
+/// A reservation failure of the current cycle: why, and the request's address as the cache saw it
+/// (local addresses already moved by the SM's offset), so a view can find its set and MSHR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    pub reason: FailReason,
+    pub addr: u64,
 }
 
 /// L1D counters (`warpstep run --json`'s `l1d`).
@@ -130,7 +139,7 @@ pub struct L1d {
     responses: VecDeque<u64>,
     local_offset: u64,
     bypass_fails: u64,
-    fails: Vec<FailReason>,
+    fails: Vec<Failure>,
 }
 
 impl L1d {
@@ -167,8 +176,8 @@ impl L1d {
         } else {
             self.cached(a, addr, tag, now)
         };
-        if let L1Outcome::Fail(r) = outcome {
-            self.fails.push(r);
+        if let L1Outcome::Fail(reason) = outcome {
+            self.fails.push(Failure { reason, addr });
         }
         outcome
     }
@@ -273,8 +282,8 @@ impl L1d {
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
     }
 
-    /// Reservation failures of the current cycle.
-    pub fn fails(&self) -> &[FailReason] {
+    /// Reservation failures of the current cycle, with the failing requests' addresses.
+    pub fn fails(&self) -> &[Failure] {
         &self.fails
     }
 
@@ -302,7 +311,7 @@ impl L1d {
             sets,
             mshrs,
             miss_queue: queue,
-            fails: self.fails.clone(),
+            fails: self.fails.iter().map(|f| f.reason).collect(),
             stats: self.stats(),
         }
     }
@@ -375,7 +384,13 @@ mod tests {
             assert_eq!(l.access(&a, t, 0), L1Outcome::Pending);
         }
         assert_eq!(l.access(&a, 9, 0), L1Outcome::Fail(FailReason::MissQueue));
-        assert_eq!(l.fails(), &[FailReason::MissQueue]);
+        assert_eq!(
+            l.fails(),
+            &[Failure {
+                reason: FailReason::MissQueue,
+                addr: 0x1_0000_0000
+            }]
+        );
         assert_eq!(l.stats().reservation_fails.miss_queue, 1);
         assert!(l.view().sets.is_empty());
     }

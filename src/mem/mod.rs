@@ -35,7 +35,7 @@ pub use bank_search::{
 };
 pub use coalescer::{Coalescer, LocalMap, WarpAccess};
 pub use data_cache::{FailReason, Outcome};
-pub use l1d::{L1Outcome, L1d, L1dStats, L1dView, ReservationFails};
+pub use l1d::{Failure, L1Outcome, L1d, L1dStats, L1dView, ReservationFails};
 pub use memory_system::{MemoryStats, MemorySystem};
 pub use request::{Access, AccessKind, DataSpace, Fetch, FetchKind};
 pub use shared_banks::{BankConflict, Broadcast, LaneAccess, SharedBanks, SharedBanksError};

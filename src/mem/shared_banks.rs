@@ -108,6 +108,9 @@ pub struct BankConflict {
     pub sub_warp_cycles: Vec<u32>,
     /// Active lanes in ascending lane order.
     pub lanes: Vec<LaneAccess>,
+    /// True for an atomic ([`SharedBanks::atomic`]: lanes on one word never merge), so a view
+    /// can re-cost the same access under another bank function the same way.
+    pub atomic: bool,
 }
 
 impl BankConflict {
@@ -325,6 +328,7 @@ impl SharedBanks {
             s.word[lane] = w;
             s.bank[lane] = self.function.bank(w);
         }
+        out.atomic = merge == Merge::None;
         out.degree = 0;
         out.cycles = 0;
         out.extra_cycles = 0;

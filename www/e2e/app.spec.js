@@ -2,10 +2,10 @@
 // to the end; the divergence example shows its SIMT stack push; breakpoints, share links, a
 // broken PTX and a damaged link behave; no console errors; a screenshot of every view.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, cycle, snapshot, model, runToEnd } from './helpers.js';
+import { watchConsole, open, snapshot, model, runToEnd, settle } from './helpers.js';
 
-const EXAMPLES = ['divergence', 'transpose-naive', 'transpose-padded', 'reduction', 'shuffle', 'vector-add', 'pathfinder', 'spinlock'];
-const VIEWS = ['pipeline', 'simt', 'timeline', 'banks', 'memory', 'stats', 'mrpb'];
+const EXAMPLES = ['divergence', 'transpose-naive', 'transpose-padded', 'transpose-hash', 'reduction', 'shuffle', 'vector-add', 'column-walk', 'pathfinder', 'spinlock'];
+const VIEWS = ['pipeline', 'simt', 'timeline', 'banks', 'hash', 'search', 'memory', 'stats', 'mrpb'];
 
 for (const id of EXAMPLES) {
   test(`example ${id}: step 10, back 5, run to the end`, async ({ page }) => {
@@ -158,6 +158,7 @@ test('screenshots of every view', async ({ page }) => {
   for (const v of VIEWS) {
     const el = page.locator(`#view-${v}`);
     await el.scrollIntoViewIfNeeded();
+    await settle(page);
     await el.screenshot({ path: `../target/e2e/view-${v}.png` });
   }
   const banks = await model(page, 'banks');

@@ -23,9 +23,37 @@ export async function snapshot(page) {
   return page.evaluate(() => window.warpstep.app.session.snapshot(window.warpstep.app.sm));
 }
 
+// Two animation frames: enough for an IntersectionObserver callback and the redraw it triggers.
+export async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+// The rendered model of a view (its data-model attribute). Views draw only while on screen, so
+// the view is scrolled into view first and given two frames to redraw.
 export async function model(page, view) {
-  const json = await page.locator(`#view-${view} canvas`).first().getAttribute('data-model');
+  const el = page.locator(`#view-${view}`);
+  await el.scrollIntoViewIfNeeded();
+  await settle(page);
+  const own = await el.getAttribute('data-model');
+  const json = own || (await page.locator(`#view-${view} canvas`).first().getAttribute('data-model'));
   return JSON.parse(json);
+}
+
+// Steps the session one cycle at a time (in the page, without redrawing) until `pred(snapshot)`
+// holds, then redraws; returns the cycle. `pred` is the source of a function of the snapshot.
+export async function stepUntil(page, pred, limit = 20_000) {
+  const cycle = await page.evaluate(([src, max]) => {
+    const app = window.warpstep.app;
+    const ok = new Function('snap', `return (${src})(snap);`);
+    for (let i = 0; i < max && !app.session.finished(); i++) {
+      app.session.step(1);
+      if (ok(JSON.parse(app.session.snapshot(app.sm)))) break;
+    }
+    app.draw(true);
+    return app.session.cycle();
+  }, [pred, limit]);
+  await settle(page);
+  return cycle;
 }
 
 // Runs at full speed until the kernel ends (completed or failed).

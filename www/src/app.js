@@ -1,18 +1,20 @@
 // The app: owns the wasm Session, the selection (SM, warp), the run loop and the redraw. It never
 // computes hardware behaviour: it asks the Session to step and draws the snapshots it returns.
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
-import { Session } from '../../pkg/warpstep.js';
+import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { onCanvasResize } from './canvas.js';
+import { nextBudget } from './pacing.js';
 import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
 import { shareUrl, decodeState, stateInUrl } from './share.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
-// animation frame sized to take ~10 ms).
+// animation frame; pacing.js sizes it).
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
-const FRAME_BUDGET_MS = 10;
 const MAX_HISTORY = 1500;
+const MARK_MS = 200;
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,17 +30,22 @@ export class App {
     this.mode = null; // null | 'run' | 'goto'
     this.gotoTarget = 0;
     this.budget = 2000;
+    this.hashCache = null;
+    this.builds = 0;
+    this.markedAt = 0;
+    this.drawMs = 2;
     this.carry = 0;
     this.lastTime = 0;
     this.focused = null;
     this.loaded = null; // {ptx, launch, preset, sets, example}
     this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
-    this.setup = createSetupPanel(document);
+    this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.views = createViews($('views'), this);
     this.fillExamples();
     this.bindTabs();
     this.changeSpeed(0);
-    window.addEventListener('resize', () => this.draw());
+    window.addEventListener('resize', () => this.draw(true));
+    onCanvasResize(() => this.draw(true));
   }
 
   // ----- loading ------------------------------------------------------------------------
@@ -118,6 +125,7 @@ export class App {
     }
     if (this.session) this.session.free();
     this.session = session;
+    this.builds += 1;
     this.loaded = input;
     this.hideInputError();
     this.hideBanner();
@@ -132,7 +140,7 @@ export class App {
     this.history = [];
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
-    this.draw();
+    this.draw(true);
     return true;
   }
 
@@ -233,10 +241,13 @@ export class App {
     requestAnimationFrame((t) => this.frame(t));
   }
 
+  // Stops running; views that thin out their redraws while running (stats) draw the final state.
   pause() {
+    const was = this.mode;
     this.mode = null;
     $('btn-run').textContent = '▶ Run';
     $('btn-run').classList.remove('running');
+    if (was && this.session) this.draw();
   }
 
   // One animation frame of running: a cycle budget (full speed) or the cycles due at the
@@ -256,10 +267,12 @@ export class App {
     const t0 = performance.now();
     const stop = n > 0 ? this.advance(n) : 'budget';
     const dt = performance.now() - t0;
-    if (speed === Infinity && n > 0) {
-      this.budget = Math.max(100, Math.min(1_000_000, Math.round(this.budget * Math.min(2, Math.max(0.25, FRAME_BUDGET_MS / Math.max(dt, 0.1))))));
+    if (speed === Infinity && n > 0) this.budget = nextBudget(this.budget, dt, this.drawMs);
+    if (n > 0) {
+      const d0 = performance.now();
+      this.draw();
+      this.drawMs = 0.8 * this.drawMs + 0.2 * (performance.now() - d0);
     }
-    if (n > 0) this.draw();
     if (stop !== 'budget') {
       this.pause();
       if (stop === 'breakpoint') this.setStatus(`breakpoint: line ${this.session.breakLine()}`);
@@ -301,7 +314,7 @@ export class App {
     const n = this.snap.sm.warps.length;
     this.warp = ((i % n) + n) % n;
     this.prev = null;
-    this.draw();
+    this.draw(true);
   }
 
   selectSm(i) {
@@ -310,28 +323,78 @@ export class App {
     this.sm = ((i % n) + n) % n;
     $('sm-select').value = this.sm;
     this.prev = null;
-    this.draw();
+    this.draw(true);
   }
 
-  draw() {
+  // Redraws the panels whose inputs changed (all visible ones with `force`). The snapshot is
+  // parsed once; the flat buffers (warp timeline, L1D lines) are read from wasm only when a
+  // panel on screen asks for them.
+  draw(force = false) {
     if (!this.session) return;
-    const s = this.session;
-    const snap = JSON.parse(s.snapshot(this.sm));
+    const snap = JSON.parse(this.session.snapshot(this.sm));
     if (this.warp >= snap.sm.warps.length) this.warp = 0;
     this.sampleHistory(snap);
-    const frame = {
-      snap,
-      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
-      warp: this.warp,
-      tables: this.tables,
-      config: this.config,
-      history: this.history,
-      timeline: { bytes: s.timeline(this.sm), first: s.timelineFirst(this.sm), slots: s.warpSlots() },
-    };
-    for (const v of this.views) v.draw(frame);
+    const frame = this.makeFrame(snap);
+    for (const v of this.views) v.update(frame, force);
     this.prev = snap;
     this.snap = snap;
     this.showState(snap);
+  }
+
+  makeFrame(snap) {
+    const s = this.session;
+    const sm = this.sm;
+    let timeline = null;
+    let lines = null;
+    return {
+      snap,
+      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
+      warp: this.warp,
+      sm,
+      tables: this.tables,
+      config: this.config,
+      history: this.history,
+      running: this.mode !== null,
+      build: this.builds,
+      now: performance.now(),
+      get timeline() {
+        timeline ||= { bytes: s.timeline(sm), first: s.timelineFirst(sm), slots: s.warpSlots() };
+        return timeline;
+      },
+      l1Lines: () => (lines ||= s.l1Lines(sm)),
+      hash: () => this.hashFunction(),
+    };
+  }
+
+  // The bank function the address-bit panel shows: the SPEC and bank count typed in the Setup
+  // tab (live, before Apply), checked by the model; cached per input.
+  hashFunction() {
+    const { spec, banks } = this.setup.hashInput();
+    const sh = this.config.shmem;
+    const key = `${spec}|${banks}|${sh.size_bytes}|${sh.bank_width}`;
+    if (this.hashCache && this.hashCache.key === key) return this.hashCache.value;
+    let value;
+    try {
+      value = { ok: true, spec, fn: JSON.parse(bankFunction(spec, banks, sh.size_bytes, sh.bank_width)) };
+    } catch (err) {
+      value = { ok: false, spec, banks, error: err.message };
+    }
+    this.hashCache = { key, value };
+    this.setup.showHashError(value.ok ? null : value.error);
+    return value;
+  }
+
+  drawHashPanel() {
+    const v = this.views.find((x) => x.id === 'hash');
+    if (v && v.frame) v.update(v.frame);
+  }
+
+  // Sets `shmem.hash` in the Setup tab's overrides and rebuilds the simulation (the search
+  // panel's "apply"). Returns whether the new configuration loaded.
+  applyHash(spec) {
+    this.setup.setOverride('shmem.hash', spec);
+    this.apply();
+    return this.loaded && this.config.shmem.hash === spec;
   }
 
   sampleHistory(snap) {
@@ -340,7 +403,10 @@ export class App {
     const last = h[h.length - 1];
     const thr = snap.stats.thread_instructions;
     const ipc = last ? (thr - last.thr) / Math.max(1, snap.cycle - last.cycle) : 0;
-    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc });
+    const { accesses, hits } = snap.stats.l1d;
+    const dAcc = last ? accesses - last.l1Acc : accesses;
+    const hit = dAcc > 0 ? (hits - (last ? last.l1Hits : 0)) / dAcc : null;
+    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc, l1Acc: accesses, l1Hits: hits, hit, hitTotal: accesses ? hits / accesses : null });
     if (h.length > MAX_HISTORY) this.history = h.filter((_, i) => i % 2 === 0 || i === h.length - 1);
   }
 
@@ -350,7 +416,13 @@ export class App {
     document.body.dataset.status = snap.status;
     const w = snap.sm.warps[this.warp];
     const errorLine = snap.status === 'failed' ? this.session.errorLine() : 0;
-    this.editor.mark(w && w.line ? w.line : 0, errorLine);
+    // While running, the editor's current-line mark follows at most five times a second (each
+    // CodeMirror update reads the DOM selection); stepping and pausing always update it.
+    const now = performance.now();
+    if (this.mode !== 'run' || now - this.markedAt > MARK_MS) {
+      this.editor.mark(w && w.line ? w.line : 0, errorLine);
+      this.markedAt = now;
+    }
     if (w && w.line && this.mode !== 'run') this.editor.reveal(w.line);
     if (snap.status === 'failed') {
       this.setStatus('failed', 'failed');
@@ -428,7 +500,7 @@ export class App {
     if (this.focused && this.focused !== target) this.focused.classList.remove('focused');
     if (!target) return;
     this.focused = target.classList.toggle('focused') ? target : null;
-    this.draw();
+    this.draw(true);
   }
 
   toggleHelp(show) {

@@ -1,30 +1,51 @@
 // The benchmark page (issue 6, "Speed"; not a test): runs warpstep::bench::STANDARD kernels
-// through the same wasm API as the app, at full speed with every view drawn each animation
-// frame, and reports simulated cycles/s, frames/s, one-step-and-redraw time, and the time to
+// through the same wasm API as the app, at full speed with the views drawn each animation frame
+// and the app's pacing (pacing.js), and reports simulated cycles/s, frames/s, one-step-and-redraw time, and the time to
 // step back one cycle at cycle 1,000,000. Results also land in body[data-results] as JSON.
-import init, { Session, tables, benchCases } from '../../pkg/warpstep.js';
+// The views redraw as in the app (only panels on screen, only when their inputs changed); with
+// `?all` every panel draws every frame, on screen or not.
+import init, { Session, tables, benchCases, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { nextBudget } from './pacing.js';
 
 const SECONDS = 3;
-const FRAME_TARGET_MS = 12; // simulation time per frame, leaving room for the redraw at 30+ fps
 const $ = (id) => document.getElementById(id);
+
+const FORCE_ALL = new URLSearchParams(location.search).has('all');
 
 let views;
 let tab;
+let builds = 0;
 
-function frameOf(session, warp, history) {
+// The frame the app hands its views (app.js makeFrame), for SM 0 and warp 0.
+function frameOf(session, history, running) {
   const snap = JSON.parse(session.snapshot(0));
-  history.push({ cycle: snap.cycle, thr: snap.stats.thread_instructions, ipc: snap.stats.ipc, ipcTotal: snap.stats.ipc });
+  const { accesses, hits } = snap.stats.l1d;
+  history.push({ cycle: snap.cycle, thr: snap.stats.thread_instructions, ipc: snap.stats.ipc, ipcTotal: snap.stats.ipc, hit: accesses ? hits / accesses : null, hitTotal: accesses ? hits / accesses : null });
   if (history.length > 600) history.splice(0, 300);
+  let timeline = null;
+  let lines = null;
+  const hash = { ok: true, spec: 'mod', fn: JSON.parse(bankFunction('mod', 32, 49152, 4)) };
   return {
-    snap, prev: null, warp, tables: tab, config: null, history,
-    timeline: { bytes: session.timeline(0), first: session.timelineFirst(0), slots: session.warpSlots() },
+    snap, prev: null, warp: 0, sm: 0, tables: tab, config: null, history, running, now: performance.now(), build: builds,
+    get timeline() {
+      timeline ||= { bytes: session.timeline(0), first: session.timelineFirst(0), slots: session.warpSlots() };
+      return timeline;
+    },
+    l1Lines: () => (lines ||= session.l1Lines(0)),
+    hash: () => hash,
   };
 }
 
-function drawAll(session, history) {
-  const f = frameOf(session, 0, history);
-  for (const v of views) v.draw(f);
+// Draws the frame; adds each view's drawing time (ms) to `perView` when given.
+function drawAll(session, history, running = false, perView = null) {
+  const f = frameOf(session, history, running);
+  for (const v of views) {
+    const t0 = performance.now();
+    if (FORCE_ALL) v.view.draw(f);
+    else v.update(f);
+    if (perView) perView[v.id] = (perView[v.id] || 0) + performance.now() - t0;
+  }
   return f.snap;
 }
 
@@ -41,6 +62,8 @@ async function fullSpeed(session) {
   let cycles = 0;
   let simMs = 0;
   let drawMs = 0;
+  let drawAvgMs = 2;
+  const perView = {};
   while (performance.now() - start < SECONDS * 1000) {
     await nextFrame();
     const t0 = performance.now();
@@ -54,17 +77,19 @@ async function fullSpeed(session) {
       if (session.finished()) session.reset();
     }
     const t1 = performance.now();
-    drawAll(session, history);
+    drawAll(session, history, true, perView);
     const t2 = performance.now();
     simMs += t1 - t0;
     drawMs += t2 - t1;
-    budget = Math.max(100, Math.round(budget * Math.min(2, Math.max(0.5, FRAME_TARGET_MS / Math.max(0.1, t1 - t0)))));
+    budget = nextBudget(budget, t1 - t0, drawAvgMs);
+    drawAvgMs = 0.8 * drawAvgMs + 0.2 * (t2 - t1);
     frames += 1;
     maxFrame = Math.max(maxFrame, t2 - last);
     last = t2;
   }
   const secs = (performance.now() - start) / 1000;
-  return { cycles, cyclesPerSec: cycles / secs, simCyclesPerSec: cycles / (simMs / 1000), fps: frames / secs, frameAvg: (secs * 1000) / frames, frameMax: maxFrame, simAvg: simMs / frames, drawAvg: drawMs / frames };
+  for (const k of Object.keys(perView)) perView[k] /= frames;
+  return { cycles, cyclesPerSec: cycles / secs, simCyclesPerSec: cycles / (simMs / 1000), fps: frames / secs, frameAvg: (secs * 1000) / frames, frameMax: maxFrame, simAvg: simMs / frames, drawAvg: drawMs / frames, perView };
 }
 
 // One cycle and a redraw, as the step button does, 30 times.
@@ -82,6 +107,7 @@ function stepAndRedraw(session) {
 }
 
 function makeSession(c, preset, extra) {
+  builds += 1;
   return new Session(c.ptx, `${c.flags} ${extra}`.trim(), preset, []);
 }
 
@@ -153,7 +179,7 @@ async function start() {
   const wasm = await init();
   const t = JSON.parse(tables());
   tab = { ...t, byName: Object.fromEntries(t.warp_states.map((s) => [s.name, s])) };
-  views = createViews($('bench-views'), { selectWarp() {}, toggleFocus() {} });
+  views = createViews($('bench-views'), { tables: tab, sm: 0, selectWarp() {}, toggleFocus() {} });
   const memory = () => { wasmMemory = wasm.memory.buffer.byteLength; };
   setInterval(memory, 200);
   $('start').addEventListener('click', run);

@@ -86,6 +86,7 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
     view.dispatch({ effects: toggleBreakpoint.of(line.from) });
     return true;
   };
+  let marked = null; // the marks last dispatched ("current|error"), to skip repeats each frame
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -107,6 +108,7 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
         syntaxHighlighting(highlight),
         theme,
         EditorView.updateListener.of((u) => {
+          if (u.docChanged) marked = null;
           if (u.transactions.some((t) => t.effects.some((e) => e.is(toggleBreakpoint) || e.is(setBreakpoints))) || (u.docChanged && u.state.field(breakpointField).size)) {
             onBreakpoints(breakpointLines(u.state));
           }
@@ -118,11 +120,15 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
     view,
     getText: () => view.state.doc.toString(),
     setText(text) {
+      marked = null;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: setBreakpoints.of([]) });
     },
     setBreakpoints(lines) { view.dispatch({ effects: setBreakpoints.of(lines) }); },
     breakpoints: () => breakpointLines(view.state),
     mark(current, error) {
+      const key = `${current}|${error}`;
+      if (key === marked) return;
+      marked = key;
       view.dispatch({ effects: setMarks.of({ current, error }) });
     },
     reveal(line) {

@@ -9,8 +9,11 @@ import shuffle from '../../tests/data/kernels/shuffle_reduce.sm_52.ptx?raw';
 import vectorAdd from '../../tests/data/kernels/vector_add.sm_52.ptx?raw';
 import pathfinder from '../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx?raw';
 import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
+import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
 
 const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32';
+// What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
+const TRANSPOSE_HASH = 'bwxor:0^5,1^6,2^7,3^8,4^9';
 
 export const EXAMPLES = [
   {
@@ -41,6 +44,16 @@ export const EXAMPLES = [
     about: 'The same transpose with the tile padded to 33 columns. The column read now walks the banks diagonally, every lane hits a different bank, and each access is one pass (degree 1). Compare the cycle count and the conflict histogram with the naive version.',
   },
   {
+    id: 'transpose-hash',
+    title: 'Transpose, naive, with an XOR bank hash',
+    ptx: transpose,
+    launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
+    preset: 'fermi',
+    sets: [`shmem.hash=${TRANSPOSE_HASH}`],
+    hash: TRANSPOSE_HASH,
+    about: `The naive transpose again, unchanged, but shared memory picks banks with the bitwise XOR hash the Minimum Imbalance search finds for it (van den Braak et al.): bank bit i = address bit i XOR bit i+5, so a column of the 32x32 tile spreads over all 32 banks. The bank grid shows each access under mod (left: the column read is 32-way) beside the hash (right: one pass). Under mod the kernel takes 2404 cycles with 992 bank-conflict cycles; with the hash 1631 cycles and none, although every shared access pays one cycle more for the hash. Try the Hash search panel to find it yourself.`,
+  },
+  {
     id: 'reduction',
     title: 'Tree reduction in shared memory',
     ptx: reduction,
@@ -66,6 +79,15 @@ export const EXAMPLES = [
     preset: 'fermi',
     sets: [],
     about: 'Each thread loads a[i] and b[i] and stores their sum: neighbouring lanes touch neighbouring words, so a warp\'s access is one 128-byte request. The warps spend most cycles in long_scoreboard, waiting for global loads.',
+  },
+  {
+    id: 'column-walk',
+    title: 'Column walk: L1 associativity stalls',
+    ptx: columnWalk,
+    launch: '--block 32 --arg f32[32768]=rand:1 --arg f32[32]=0 --arg 1024 --arg 16',
+    preset: 'tesla-c2050-s',
+    sets: [],
+    about: 'Each thread sums one row of a matrix whose rows are 4 KB apart, so a warp reads one word from each of 32 rows per step (MRPB paper Fig. 2). With a linear set index all 32 lines fall in one L1 set: its 4 ways fill with RESERVED lines, and the next miss fails (assoc) and retries every cycle until a fill arrives. Watch set 0 in the Memory view and the reservation failures in the Stats counters; then pick the fermi preset, whose hashed set index spreads the rows over 8 sets.',
   },
   {
     id: 'pathfinder',

@@ -5,7 +5,7 @@ import { presetList, configJson } from '../../pkg/warpstep.js';
 
 const FROM_PTX = '';
 
-export function createSetupPanel(root) {
+export function createSetupPanel(root, { onHashEdit = () => {} } = {}) {
   const select = root.querySelector('#preset');
   const overrides = root.querySelector('#overrides');
   const launch = root.querySelector('#launch');
@@ -13,6 +13,9 @@ export function createSetupPanel(root) {
   const error = root.querySelector('#config-error');
   const json = root.querySelector('#config-json');
   const fields = [...root.querySelectorAll('[data-key]')];
+  const hashField = root.querySelector('#f-hash');
+  const banksField = root.querySelector('#f-banks');
+  const hashError = root.querySelector('#hash-error');
   const presets = JSON.parse(presetList());
 
   addOption(select, FROM_PTX, '(as the PTX says, else fermi)', 'Use the PTX\'s // warpstep: --config line, or the default preset');
@@ -56,9 +59,23 @@ export function createSetupPanel(root) {
     refresh();
   }
 
+  // Replaces (or adds) one `key=value` override line.
+  function setOverride(key, value) {
+    const lines = sets().filter((l) => !l.startsWith(`${key}=`));
+    lines.push(`${key}=${value}`);
+    overrides.value = lines.join('\n');
+    refresh();
+  }
+
   select.addEventListener('change', refresh);
   overrides.addEventListener('input', refresh);
   for (const f of fields) f.addEventListener('change', () => fieldChanged(f));
+  // The bank-hash field (and the bank count) redraw the address-bit panel as you type.
+  for (const f of [hashField, banksField]) f.addEventListener('input', () => onHashEdit());
+  hashField.addEventListener('focus', () => {
+    const v = document.getElementById('view-hash');
+    if (v) v.scrollIntoView({ block: 'nearest' });
+  });
 
   return {
     get: () => ({ launch: launch.value.trim().replace(/\s+/g, ' '), preset: select.value, sets: sets() }),
@@ -69,6 +86,14 @@ export function createSetupPanel(root) {
       refresh();
     },
     refresh,
+    setOverride,
+    // The SPEC and bank count as typed (the address-bit panel follows them before Apply).
+    hashInput: () => ({ spec: hashField.value.trim() || 'mod', banks: Number(banksField.value) || 32 }),
+    // Shows the bank function's error under the field (null clears it).
+    showHashError(message) {
+      hashError.textContent = message ? `shmem.hash: ${message}` : '';
+      hashError.hidden = !message;
+    },
     // The session's configuration in effect (when the PTX chose the preset).
     showConfig(text) { if (!select.value) { json.textContent = text; fillFields(JSON.parse(text)); } },
   };

@@ -1,7 +1,12 @@
 // The view panels: one JS module per view under views/, each drawing a snapshot on its canvas.
+// A panel redraws only when it is on screen (an IntersectionObserver watches each one; a panel
+// scrolled into view draws the latest frame at once) and when its inputs changed: a view may
+// give `key(frame)`, and a frame with the same key as the last one drawn is skipped.
 import { createPipelineView } from './views/pipeline.js';
 import { createSimtStackView } from './views/simt_stack.js';
 import { createBankGridView } from './views/bank_grid.js';
+import { createHashBitsView } from './views/hash_bits.js';
+import { createSearchView, SEARCH_BODY } from './views/search.js';
 import { createTimelineView } from './views/timeline.js';
 import { createMemoryView } from './views/memory.js';
 import { createMrpbView } from './views/mrpb.js';
@@ -9,25 +14,65 @@ import { createStatsView } from './views/stats.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
+const STATS_BODY = '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: CANVAS, create: createPipelineView },
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: CANVAS, create: createSimtStackView },
   { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>`, create: createTimelineView },
-  { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM', body: CANVAS, create: createBankGridView },
-  { id: 'memory', help: 'l1', title: 'Memory', note: 'register banks now; L1 / MSHRs / miss queue when the memory system lands', body: CANVAS, create: createMemoryView },
-  { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, stalls, conflicts', body: '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit muted"></div><canvas class="histogram"></canvas></div></div><canvas class="stalls"></canvas>', create: createStatsView },
+  { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
+  { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },
+  { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },
+  { id: 'memory', help: 'l1', title: 'Memory', note: 'register banks; L1D sets × ways, MSHRs, miss queue', body: CANVAS, create: createMemoryView },
+  { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, L1 hit rate, stalls, conflicts, memory counters', body: STATS_BODY, create: createStatsView },
   { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'reserved', body: CANVAS, create: createMrpbView },
 ];
 
 export function createViews(container, app) {
-  return PANELS.map((p) => {
+  const views = PANELS.map((p) => {
     const el = document.createElement('section');
     el.className = 'view';
     el.id = `view-${p.id}`;
     el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
     container.append(el);
     el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
-    const view = p.create(el, app);
-    return { id: p.id, el, draw: (frame) => view.draw(frame) };
+    return panel(p.id, el, p.create(el, app));
   });
+  watchVisibility(views);
+  return views;
+}
+
+// A panel's redraw state: the last frame handed to it, whether it is on screen, whether it
+// missed a frame while off screen, and the key of what it last drew.
+function panel(id, el, view) {
+  const p = {
+    id, el, view, frame: null, visible: true, dirty: true, lastKey: undefined, drawMs: 0,
+    // Draws `frame` if the panel is visible and its inputs changed (or `force`).
+    update(frame, force = false) {
+      p.frame = frame;
+      if (!p.visible) { p.dirty = true; return false; }
+      const key = view.key ? view.key(frame) : undefined;
+      if (!force && !p.dirty && key !== undefined && key === p.lastKey) return false;
+      const t0 = performance.now();
+      view.draw(frame);
+      p.drawMs = performance.now() - t0;
+      p.lastKey = key;
+      p.dirty = false;
+      return true;
+    },
+    draw(frame) { return p.update(frame, true); },
+  };
+  return p;
+}
+
+function watchVisibility(views) {
+  if (typeof IntersectionObserver === 'undefined') return;
+  const byEl = new Map(views.map((v) => [v.el, v]));
+  const io = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const v = byEl.get(e.target);
+      v.visible = e.isIntersecting;
+      if (v.visible && v.dirty && v.frame) v.update(v.frame, true);
+    }
+  });
+  for (const v of views) io.observe(v.el);
 }

@@ -1,35 +1,232 @@
-// Memory view (MODEL.md section 12): what the memory side of the selected SM does this cycle.
-// Register-file banks (the operand collector's reads and writes) are drawn now; the L1 data
-// cache (sets x ways: valid / reserved / LRU), its MSHRs and the miss queue have a reserved,
-// labelled panel until the memory-system model exports them in the snapshot.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+// Memory view (MODEL.md sections 9 and 12): what the memory side of the selected SM does this
+// cycle. Top: the register-file banks (the operand collector's reads and writes). Below: the L1
+// data cache as sets x ways (each line's state and LRU rank, from the model's flat line buffer,
+// Session.l1Lines), its MSHRs and miss queue (snapshot sm.l1), and this cycle's reservation
+// failures drawn where they happened: an `assoc` failure on its set, an `mshr` failure on the
+// MSHR table (or the entry of its line), a `miss_queue` failure on the queue.
+import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
-export function createMemoryView(el) {
+const BANKS_H = 64;
+const QUEUES_W = 300;
+const FAIL = OKABE.vermillion;
+
+// Line states: fill and the letter written in the cell (colour is never the only cue).
+const LINE_STYLE = {
+  invalid: { fill: '#1c232c', letter: '·' },
+  reserved: { fill: OKABE.orange, letter: 'R' },
+  valid: { fill: OKABE.sky, letter: 'V' },
+  modified: { fill: OKABE.purple, letter: 'M' },
+};
+
+export function createMemoryView(el, app) {
   const canvas = el.querySelector('canvas');
-  function draw({ snap }) {
-    const { ctx, width } = prepare(canvas, 190);
-    const banks = snap.sm.register_banks;
-    text(ctx, 'Register-file banks this cycle', 8, 12, { font: FONT_BOLD, colour: UI.accent });
-    const cw = Math.max(40, Math.min(110, Math.floor((width - 16) / Math.max(1, banks.length)) - 4));
-    banks.forEach((b, i) => {
-      const x = 8 + i * (cw + 4);
-      const fill = b.kind === 'read' ? OKABE.sky : b.kind === 'write' ? OKABE.orange : '#1c232c';
-      box(ctx, x, 26, cw, 44, { fill });
-      text(ctx, cw >= 56 ? `bank ${i}` : `b${i}`, x + 4, 36, { font: FONT_SMALL, colour: b.kind === 'idle' ? UI.muted : inkOn(fill) });
-      text(ctx, b.kind === 'idle' ? 'idle' : `${b.kind === 'read' ? 'R' : 'W'} W${b.warp} ${b.reg}`, x + 4, 56, { font: FONT_SMALL, colour: b.kind === 'idle' ? UI.muted : inkOn(fill), maxWidth: cw - 6 });
-      region(canvas, x, 26, cw, 44, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
-    });
-    const y = 84;
-    box(ctx, 8, y, width - 16, 96, { fill: '#161b22', dash: [6, 4] });
+  function draw(frame) {
+    const { snap } = frame;
     const l1 = snap.sm.l1;
-    text(ctx, 'L1 data cache · MSHRs · miss queue', 18, y + 16, { font: FONT_BOLD, colour: UI.accent });
-    text(ctx, l1 ? 'The snapshot carries L1 state; its drawing lands with the memory-system issue.' : 'Not in the model yet: the memory-system issue adds L1 sets x ways (valid / reserved / LRU),', 18, y + 42, { colour: UI.muted, maxWidth: width - 40 });
-    if (!l1) text(ctx, 'MSHRs and the miss queue to the snapshot; this panel will draw them.', 18, y + 62, { colour: UI.muted, maxWidth: width - 40 });
-    text(ctx, `Global requests so far: ${snap.sm.stats.global_requests} (fixed-latency placeholder memory).`, 18, y + 84, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 40 });
-    region(canvas, 8, y, width - 16, 96, GLOSSARY.l1);
-    canvas.dataset.model = JSON.stringify({ banks: banks.map((b) => b.kind), l1: Boolean(l1) });
+    const lines = l1 ? frame.l1Lines() : null;
+    const height = BANKS_H + (l1 ? 44 + Math.max(gridRows(l1).height + 34, 200) : 60);
+    const { ctx, width } = prepare(canvas, height);
+    const layout = l1 ? gridLayout(l1, width) : null;
+    drawRegisterBanks(canvas, ctx, width, snap.sm.register_banks);
+    if (!l1) {
+      text(ctx, 'No L1 data cache in this configuration (l1d.config = none): every global access goes to the L2.', 8, BANKS_H + 20, { colour: UI.muted, maxWidth: width - 16 });
+      region(canvas, 0, BANKS_H, width, 40, GLOSSARY.l1);
+      setModel(canvas, { banks: snap.sm.register_banks.map((b) => b.kind), l1: false });
+      return;
+    }
+    const y0 = BANKS_H;
+    drawL1Heading(canvas, ctx, width, y0, l1, app);
+    const lineModel = readLines(lines, l1, frame.tables);
+    const gridW = drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel);
+    drawQueues(canvas, ctx, 8 + gridW + 16, y0 + 40, width - gridW - 32, l1);
+    setModel(canvas, {
+      banks: snap.sm.register_banks.map((b) => b.kind),
+      l1: true,
+      sets: l1.sets,
+      ways: l1.ways,
+      states: countStates(lineModel),
+      mshrs: l1.mshrs.length,
+      missQueue: l1.miss_queue.length,
+      fails: l1.fails.map((f) => ({ reason: f.reason, set: f.set, mshr: f.mshr })),
+    });
   }
   return { draw };
+}
+
+function drawRegisterBanks(canvas, ctx, width, banks) {
+  text(ctx, 'Register-file banks this cycle', 8, 10, { font: FONT_BOLD, colour: UI.accent });
+  const cw = Math.max(40, Math.min(110, Math.floor((width - 16) / Math.max(1, banks.length)) - 4));
+  banks.forEach((b, i) => {
+    const x = 8 + i * (cw + 4);
+    const fill = b.kind === 'read' ? OKABE.sky : b.kind === 'write' ? OKABE.orange : '#1c232c';
+    const ink = b.kind === 'idle' ? UI.muted : inkOn(fill);
+    box(ctx, x, 20, cw, 38, { fill });
+    text(ctx, cw >= 56 ? `bank ${i}` : `b${i}`, x + 4, 29, { font: FONT_SMALL, colour: ink });
+    text(ctx, b.kind === 'idle' ? 'idle' : `${b.kind === 'read' ? 'R' : 'W'} W${b.warp} ${b.reg}`, x + 4, 47, { font: FONT_SMALL, colour: ink, maxWidth: cw - 6 });
+    region(canvas, x, 20, cw, 38, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
+  });
+}
+
+function drawL1Heading(canvas, ctx, width, y, l1, app) {
+  const s = l1.stats;
+  const rate = s.accesses ? `${((100 * s.hits) / s.accesses).toFixed(1)}% hits` : 'no accesses yet';
+  const title = `L1D of SM ${app.sm}: ${l1.sets} sets × ${l1.ways} ways × ${l1.line_bytes} B · ${rate} (${s.hits}/${s.accesses})`;
+  text(ctx, title, 8, y + 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
+  const fails = l1.fails.length ? l1.fails.map((f) => `${f.reason} failure${f.set != null && f.reason === 'assoc' ? ` in set ${f.set}` : ''}`).join(', ') : null;
+  const note = fails ? `This cycle: ${fails}; the request stays in MEM0 and retries next cycle.` : `${l1.replacement}, ${l1.set_index} set index, hit latency ${l1.latency}`;
+  text(ctx, note, 8, y + 29, { font: FONT_SMALL, colour: fails ? FAIL : UI.muted, maxWidth: width - 16 });
+  region(canvas, 0, y, width, 36, fails ? `${GLOSSARY.resfail}\n\n${note}` : GLOSSARY.l1);
+}
+
+// Sets in blocks of rows side by side (16 rows for up to 32 sets, else 32), each row the set
+// index and its ways; cells as wide as the room left of the MSHR and miss-queue panel allows.
+function gridRows(l1) {
+  const rows = Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
+  const rowH = rows <= 16 ? 17 : 13;
+  return { rows, rowH, height: 16 + rows * rowH };
+}
+
+function gridLayout(l1, width) {
+  const { rows, rowH, height } = gridRows(l1);
+  const blocks = Math.ceil(l1.sets / rows);
+  const label = 28;
+  const avail = Math.max(200, width - 16 - QUEUES_W);
+  const cell = Math.max(12, Math.min(30, Math.floor((avail - blocks * (label + 10)) / (blocks * l1.ways))));
+  const blockW = label + l1.ways * cell + 10;
+  return { blocks, rows, cell, rowH, label, blockW, height };
+}
+
+// Sector states in the line buffer use the same codes as lines (tables().line_states).
+let SECTOR_NAMES = ['invalid', 'reserved', 'valid', 'modified'];
+
+function readLines(lines, l1, tables) {
+  SECTOR_NAMES = tables.line_states;
+  const L = tables.l1_line;
+  const out = [];
+  for (let i = 0; i + L.words <= lines.length; i += L.words) {
+    const block = lines[i + L.block_hi] * 2 ** 32 + lines[i + L.block_lo];
+    out.push({ state: tables.line_states[lines[i + L.state]], rank: lines[i + L.rank], block, sectors: lines[i + L.sectors] });
+  }
+  return out;
+}
+
+function countStates(lineModel) {
+  const c = { invalid: 0, reserved: 0, valid: 0, modified: 0 };
+  for (const l of lineModel) c[l.state] += 1;
+  return c;
+}
+
+function drawSets(canvas, ctx, x0, y0, g, l1, lineModel) {
+  const failedSets = new Set(l1.fails.filter((f) => f.reason === 'assoc').map((f) => f.set));
+  for (let b = 0; b < g.blocks; b++) {
+    const bx = x0 + b * g.blockW;
+    text(ctx, 'set', bx, y0 + 6, { font: FONT_SMALL, colour: UI.muted });
+    for (let w = 0; w < l1.ways; w++) if (g.cell >= 20 || w % 2 === 0) text(ctx, `w${w}`, bx + g.label + w * g.cell + g.cell / 2, y0 + 6, { font: FONT_SMALL, colour: UI.muted, align: 'center' });
+  }
+  for (let set = 0; set < l1.sets; set++) {
+    const bx = x0 + Math.floor(set / g.rows) * g.blockW;
+    const y = y0 + 14 + (set % g.rows) * g.rowH;
+    text(ctx, set, bx + g.label - 4, y + g.rowH / 2, { font: FONT_SMALL, colour: failedSets.has(set) ? FAIL : UI.muted, align: 'right' });
+    for (let w = 0; w < l1.ways; w++) drawLine(canvas, ctx, bx + g.label + w * g.cell, y, g, set, w, l1, lineModel[set * l1.ways + w]);
+    if (failedSets.has(set)) {
+      box(ctx, bx + g.label - 2, y - 1, l1.ways * g.cell + 4, g.rowH + 2, { fill: 'rgba(0,0,0,0)', stroke: FAIL, width: 3 });
+      region(canvas, bx, y, g.label, g.rowH, `${GLOSSARY.resfail}\n\nSet ${set}: every way is RESERVED (waiting for a fill), so this cycle's miss to the set could not allocate a line: an assoc reservation failure. The request stays in MEM0 and retries next cycle.`);
+    }
+  }
+  drawLineLegend(canvas, ctx, x0, y0 + 14 + g.rows * g.rowH + 6, g.blocks * g.blockW);
+  return g.blocks * g.blockW;
+}
+
+function drawLine(canvas, ctx, x, y, g, set, way, l1, line) {
+  if (!line) return;
+  const st = LINE_STYLE[line.state];
+  box(ctx, x, y, g.cell - 1, g.rowH - 1, { fill: st.fill, stroke: '#0b0f14' });
+  if (line.state === 'reserved') hatch(ctx, x, y, g.cell - 1, g.rowH - 1);
+  const label = line.state === 'invalid' ? st.letter : g.cell >= 20 ? `${st.letter}${line.rank}` : st.letter;
+  if (g.rowH < 12 && line.state === 'invalid') return region(canvas, x, y, g.cell, g.rowH, () => lineTip(set, way, l1, line));
+  text(ctx, label, x + (g.cell - 1) / 2, y + g.rowH / 2, { font: FONT_SMALL, colour: line.state === 'invalid' ? UI.muted : inkOn(st.fill), align: 'center' });
+  region(canvas, x, y, g.cell, g.rowH, () => lineTip(set, way, l1, line));
+}
+
+function lineTip(set, way, l1, line) {
+  const rank = `LRU rank ${line.rank} of ${l1.ways} (0 = most recently used; the highest rank is evicted next).`;
+  const block = `Block 0x${line.block.toString(16)}.`;
+  const what = GLOSSARY[`line_${line.state}`];
+  const sectors = l1.sectors > 1 ? `\nSectors (32 B each): ${Array.from({ length: l1.sectors }, (_, i) => SECTOR_NAMES[(line.sectors >> (2 * i)) & 3]).join(', ')}.` : '';
+  return `Set ${set}, way ${way}: ${line.state.toUpperCase()}.\n${what}${line.state === 'invalid' ? '' : `\n${block} ${rank}${sectors}`}`;
+}
+
+// Diagonal stripes over a reserved line, so it differs from a valid one without colour.
+function hatch(ctx, x, y, w, h) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x, y, w, h);
+  ctx.clip();
+  ctx.strokeStyle = 'rgba(0,0,0,0.35)';
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  for (let d = -h; d < w; d += 6) {
+    ctx.moveTo(x + d, y + h);
+    ctx.lineTo(x + d + h, y);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+function drawLineLegend(canvas, ctx, x, y, width) {
+  let lx = x;
+  for (const [name, st] of Object.entries(LINE_STYLE)) {
+    box(ctx, lx, y, 16, 14, { fill: st.fill, stroke: '#0b0f14' });
+    if (name === 'reserved') hatch(ctx, lx, y, 16, 14);
+    text(ctx, st.letter, lx + 8, y + 7, { font: FONT_SMALL, colour: name === 'invalid' ? UI.muted : inkOn(st.fill), align: 'center' });
+    text(ctx, name, lx + 20, y + 7, { font: FONT_SMALL, colour: UI.muted });
+    region(canvas, lx, y, 80, 14, GLOSSARY[`line_${name}`]);
+    lx += 104;
+  }
+  text(ctx, 'digit: LRU rank (0 = most recent)', x, y + 24, { font: FONT_SMALL, colour: UI.muted, maxWidth: width });
+}
+
+// MSHRs (one row per outstanding line, merged requests as small squares) and the miss queue.
+function drawQueues(canvas, ctx, x, y, w, l1) {
+  if (w < 150) return;
+  const mshrFail = l1.fails.find((f) => f.reason === 'mshr');
+  const qFail = l1.fails.find((f) => f.reason === 'miss_queue');
+  const rows = Math.min(8, Math.max(1, l1.mshrs.length));
+  const mh = 22 + rows * 17 + (l1.mshrs.length > rows ? 14 : 0);
+  box(ctx, x, y, w, mh, { stroke: mshrFail ? FAIL : UI.boxLine, width: mshrFail ? 3 : 1 });
+  text(ctx, `MSHRs: ${l1.mshrs.length} of ${l1.mshr_entries} in use (≤ ${l1.mshr_max_merge} requests each)`, x + 6, y + 10, { font: FONT_SMALL, colour: mshrFail ? FAIL : UI.muted, maxWidth: w - 12 });
+  region(canvas, x, y, w, 20, mshrFail ? `${GLOSSARY.mshr}\n\n${mshrFail.mshr != null ? 'This cycle a request to a pending line found its MSHR entry full (max merge reached)' : 'This cycle a miss found no free MSHR entry'}: an mshr reservation failure; the request retries next cycle.` : GLOSSARY.mshr);
+  l1.mshrs.slice(0, rows).forEach((m, i) => {
+    const ry = y + 20 + i * 17;
+    const failed = mshrFail && mshrFail.mshr === i;
+    text(ctx, `0x${m.addr.toString(16)}`, x + 6, ry + 7, { font: FONT_SMALL, colour: failed ? FAIL : UI.text, maxWidth: 110 });
+    for (let k = 0; k < l1.mshr_max_merge; k++) {
+      const filled = k < m.merged;
+      ctx.fillStyle = filled ? (m.ready ? OKABE.green : OKABE.orange) : '#2b3440';
+      ctx.fillRect(x + 122 + k * 11, ry + 1, 9, 12);
+    }
+    if (m.ready) text(ctx, 'filled', x + 126 + l1.mshr_max_merge * 11, ry + 7, { font: FONT_SMALL, colour: OKABE.green });
+    region(canvas, x, ry, w, 17, `${GLOSSARY.mshr}\n\nLine 0x${m.addr.toString(16)}: ${m.merged} request(s) wait for it${m.ready ? '; its fill arrived and they are being answered, one per cycle' : ''}.${failed ? '\nThis cycle another request to this line found the merge list full and must retry.' : ''}`);
+  });
+  if (l1.mshrs.length > rows) text(ctx, `+${l1.mshrs.length - rows} more`, x + 6, y + mh - 8, { font: FONT_SMALL, colour: UI.muted });
+  if (!l1.mshrs.length) text(ctx, 'none outstanding', x + 6, y + 28, { font: FONT_SMALL, colour: UI.muted });
+  drawMissQueue(canvas, ctx, x, y + mh + 8, w, l1, qFail);
+}
+
+function drawMissQueue(canvas, ctx, x, y, w, l1, qFail) {
+  const n = Math.max(1, l1.miss_queue_entries);
+  const slot = Math.max(14, Math.min(60, Math.floor((w - 12) / n) - 3));
+  box(ctx, x, y, w, 54, { stroke: qFail ? FAIL : UI.boxLine, width: qFail ? 3 : 1 });
+  text(ctx, `Miss queue: ${l1.miss_queue.length} of ${l1.miss_queue_entries} (oldest left, to the interconnect)`, x + 6, y + 10, { font: FONT_SMALL, colour: qFail ? FAIL : UI.muted, maxWidth: w - 12 });
+  for (let i = 0; i < n; i++) {
+    const f = l1.miss_queue[i];
+    const sx = x + 6 + i * (slot + 3);
+    const fill = f ? (f.kind === 'read' ? OKABE.sky : f.kind === 'atomic' ? OKABE.purple : OKABE.yellow) : '#1c232c';
+    box(ctx, sx, y + 22, slot, 24, { fill });
+    if (f && slot >= 24) text(ctx, f.kind === 'read' ? 'R' : f.kind === 'atomic' ? 'A' : 'W', sx + slot / 2, y + 34, { font: FONT_SMALL, colour: inkOn(fill), align: 'center' });
+    region(canvas, sx, y + 22, slot + 3, 24, f ? `${GLOSSARY.missqueue}\n\nSlot ${i}: ${f.kind} of ${f.size} B at 0x${f.addr.toString(16)}.` : `${GLOSSARY.missqueue}\n\nSlot ${i}: free.`);
+  }
+  region(canvas, x, y, w, 20, qFail ? `${GLOSSARY.missqueue}\n\nThis cycle the queue was full, so a miss could not be sent: a miss_queue reservation failure; the request retries next cycle.` : GLOSSARY.missqueue);
 }

@@ -1,6 +1,6 @@
 // MRPB queues (MODEL.md sections 10 and 12): a reserved panel. It reads the configuration in
 // effect and says whether MRPB is switched on; the MRPB issue fills it with one row per queue.
-import { prepare, region, box, text, FONT_BOLD } from '../canvas.js';
+import { prepare, region, box, text, FONT_BOLD, setModel } from '../canvas.js';
 import { UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -13,7 +13,7 @@ export function createMrpbView(el) {
     text(ctx, on ? 'MRPB is on, but its queues are not built yet.' : 'MRPB is off in this configuration (mrpb.enabled = false).', 18, 26, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 40 });
     text(ctx, 'When built, this panel shows one row per queue: slots, head/tail, age, and the queue chosen this cycle and why.', 18, 54, { colour: UI.muted, maxWidth: width - 40 });
     region(canvas, 8, 6, width - 16, 72, GLOSSARY.mrpb);
-    canvas.dataset.model = JSON.stringify({ enabled: on });
+    setModel(canvas, { enabled: on });
   }
   return { draw };
 }

@@ -2,7 +2,7 @@
 // and register banks, execution units with LD/ST MEM0, writeback; each box shows the warp and
 // instruction in it this cycle; a scheduler that issued nothing shows its stall reason in that
 // reason's colour. Below: every warp slot, coloured by what it did (click to select).
-import { prepare, region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -32,7 +32,7 @@ export function createPipelineView(el, app) {
       arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
     }
     drawWarpStrip(canvas, ctx, width, frame, app);
-    canvas.dataset.model = JSON.stringify(model);
+    setModel(canvas, model);
   }
   return { draw };
 }

@@ -2,7 +2,7 @@
 // first: next PC with its PTX line, reconvergence PC, and the active mask as lane squares.
 // Entries that changed since the previous drawn cycle are outlined (a push or a pop). At the
 // right, a compact stack for every warp slot (click one to select it).
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -19,7 +19,7 @@ export function createSimtStackView(el, app) {
     const leftW = Math.floor(width * 0.7);
     drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size);
     drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
-    canvas.dataset.model = JSON.stringify({
+    setModel(canvas, {
       warp,
       depth: w ? w.stack.length : 0,
       entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask })) : [],

@@ -1,51 +1,66 @@
-// Stats view (MODEL.md section 12): IPC over time and L1 hit rate over time (uPlot line plots),
-// the stall breakdown and the conflict-degree histogram (bars). Every number comes from the
-// snapshot's counters; the app samples them once per drawn frame into `history`.
+// Stats view (MODEL.md section 12): IPC and L1 hit rate over time (uPlot line plots), the
+// conflict-degree histogram, the memory counters (L1D, L2, DRAM, interconnect, shared memory) and
+// the stall breakdown. Every number comes from the snapshot's counters; the app samples them once
+// per drawn frame into `history`. While running, the panel redraws at most five times a second
+// (a plot cannot be read faster); a step or a pause always redraws it.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { prepare, region, text, FONT_SMALL, FONT_BOLD } from '../canvas.js';
+import { prepare, region, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { stateColour, OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
 const AXIS = { stroke: UI.muted, grid: { stroke: '#2b3440' }, ticks: { stroke: '#2b3440' }, font: '12px system-ui' };
+const PLOT_H = 150;
+const RUNNING_MS = 200;
 
 export function createStatsView(el) {
   const ipcBox = el.querySelector('.plot-ipc');
   const hitBox = el.querySelector('.plot-hit');
   const bars = el.querySelector('canvas.stalls');
   const hist = el.querySelector('canvas.histogram');
-  let ipcPlot = null;
-  let lastLen = -1;
-  function draw({ snap, history }) {
-    const w = Math.max(240, ipcBox.clientWidth - 4);
-    if (!ipcPlot) ipcPlot = makeIpcPlot(ipcBox, w);
-    if (history.length !== lastLen || ipcPlot.width !== w) {
-      if (ipcPlot.width !== w) ipcPlot.setSize({ width: w, height: 150 });
-      ipcPlot.setData([history.map((h) => h.cycle), history.map((h) => h.ipc), history.map((h) => h.ipcTotal)]);
-      lastLen = history.length;
-    }
-    hitBox.textContent = 'L1 hit rate over time: no L1 model yet (the memory-system issue adds it).';
-    hitBox.title = GLOSSARY.l1;
-    drawStalls(bars, snap);
-    drawHistogram(hist, snap);
-    el.dataset.model = JSON.stringify({ ipc: snap.stats.ipc, samples: history.length, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [] });
+  const counters = el.querySelector('canvas.counters');
+  hitBox.title = GLOSSARY.hitrate;
+  const plots = { ipc: null, hit: null, len: -1, w: 0 };
+  function key({ snap, sm, running, now }) {
+    return running ? `run:${Math.floor(now / RUNNING_MS)}` : `${sm}:${snap.cycle}:${snap.status}`;
   }
-  return { draw };
+  function draw({ snap, history }) {
+    drawPlots(plots, ipcBox, hitBox, history);
+    drawHistogram(hist, snap);
+    drawCounters(counters, snap);
+    drawStalls(bars, snap);
+    setModel(el, { ipc: snap.stats.ipc, samples: history.length, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
+  }
+  return { draw, key };
 }
 
-function makeIpcPlot(box, width) {
+function drawPlots(plots, ipcBox, hitBox, history) {
+  const w = Math.max(200, ipcBox.clientWidth - 4);
+  if (!plots.ipc) {
+    plots.ipc = makePlot(ipcBox, w, [{ label: 'interval', stroke: OKABE.sky, width: 2 }, { label: 'whole run', stroke: OKABE.orange, width: 2, dash: [6, 4] }], {});
+    plots.hit = makePlot(hitBox, w, [{ label: 'interval', stroke: OKABE.green, width: 2, spanGaps: true }, { label: 'whole run', stroke: OKABE.vermillion, width: 2, dash: [6, 4] }], { range: [0, 1] });
+  }
+  if (plots.w !== w) {
+    plots.ipc.setSize({ width: w, height: PLOT_H });
+    plots.hit.setSize({ width: w, height: PLOT_H });
+    plots.w = w;
+  }
+  if (history.length === plots.len && history.length && plots.lastCycle === history[history.length - 1].cycle) return;
+  const x = history.map((h) => h.cycle);
+  plots.ipc.setData([x, history.map((h) => h.ipc), history.map((h) => h.ipcTotal)]);
+  plots.hit.setData([x, history.map((h) => h.hit), history.map((h) => h.hitTotal)]);
+  plots.len = history.length;
+  plots.lastCycle = history.length ? history[history.length - 1].cycle : -1;
+}
+
+function makePlot(box, width, series, y) {
   return new uPlot({
-    width, height: 150,
-    title: '',
+    width, height: PLOT_H,
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: false } },
+    scales: { x: { time: false }, y },
     axes: [{ ...AXIS, label: 'cycle', size: 36 }, { ...AXIS, size: 40 }],
-    series: [
-      { label: 'cycle' },
-      { label: 'IPC (interval)', stroke: OKABE.sky, width: 2 },
-      { label: 'IPC (run)', stroke: OKABE.orange, width: 2, dash: [6, 4] },
-    ],
+    series: [{ label: 'cycle' }, ...series],
   }, [[], [], []], box);
 }
 
@@ -70,8 +85,8 @@ function drawStalls(canvas, snap) {
 
 function drawHistogram(canvas, snap) {
   const degrees = snap.sm.stats.conflict_degrees || [];
-  const { ctx, width, height } = prepare(canvas, 150);
-  text(ctx, 'Conflict-degree histogram (shared accesses; degrees seen)', 4, 10, { font: FONT_BOLD, colour: UI.accent });
+  const { ctx, width, height } = prepare(canvas, 170);
+  text(ctx, 'Conflict degrees (shared accesses)', 4, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 8 });
   region(canvas, 0, 0, width, 20, GLOSSARY.histogram);
   const ds = degrees.map((n, d) => [d, n]).filter(([d, n]) => d === 1 || (d > 1 && n > 0));
   if (!ds.length || ds.every(([, n]) => n === 0)) {
@@ -88,5 +103,29 @@ function drawHistogram(canvas, snap) {
     text(ctx, d, x + bw / 2, height - 12, { align: 'center', font: FONT_SMALL, colour: UI.muted });
     if (n) text(ctx, n, x + bw / 2, height - 30 - h, { align: 'center', font: FONT_SMALL });
     region(canvas, x, 20, bw + 4, height - 20, `Degree ${d}: ${n} access(es)${d > 1 ? `, each ${d - 1} extra cycle(s) per sub-warp` : ' (conflict free)'}.`);
+  });
+}
+
+// The memory counters as a small table: one row per level.
+function drawCounters(canvas, snap) {
+  const st = snap.stats;
+  const l1 = st.l1d;
+  const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
+  const rows = [
+    ['L1D', `${l1.accesses} accesses · ${l1.hits} hits (${pct(l1.hits, l1.accesses)}) · ${l1.misses} misses · ${l1.mshr_merges} merged`, GLOSSARY.l1],
+    ['L1D fails', `assoc ${l1.reservation_fails.assoc} · mshr ${l1.reservation_fails.mshr} · miss queue ${l1.reservation_fails.miss_queue}`, GLOSSARY.resfail],
+    ['L2', `${st.l2.accesses} accesses · ${st.l2.hits} hits (${pct(st.l2.hits, st.l2.accesses)}) · ${st.l2.misses} misses`, 'L2 slices: address-interleaved, shared by every SM (MODEL.md section 9).'],
+    ['DRAM', `${st.dram.reads} reads · ${st.dram.writes} writes · row hits ${pct(st.dram.row_hits, st.dram.row_hits + st.dram.row_misses)}`, 'DRAM channels: open-row policy, FR-FCFS scheduling (row hits first, then oldest).'],
+    ['interconnect', `${st.icnt.packets} packets`, 'Interconnect: packets between the SMs and the L2 slices, both ways.'],
+    ['shared', `${st.shared.instructions} instructions · ${st.shared.accesses} accesses · ${st.shared.bank_conflict_cycles} conflict cycles`, GLOSSARY.degree],
+  ];
+  const { ctx, width } = prepare(canvas, 28 + rows.length * 22);
+  text(ctx, 'Memory counters (whole GPU)', 4, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 8 });
+  region(canvas, 0, 0, width, 20, GLOSSARY.memcounters);
+  rows.forEach(([name, value, tip], i) => {
+    const y = 30 + i * 22;
+    text(ctx, name, 4, y, { font: FONT_SMALL, colour: UI.muted });
+    text(ctx, value, 112, y, { font: FONT_SMALL, colour: UI.text, maxWidth: width - 116 });
+    region(canvas, 0, y - 10, width, 22, `${tip}\n\n${name}: ${value}.`);
   });
 }

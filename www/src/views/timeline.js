@@ -2,7 +2,7 @@
 // warp did (issued, or its stall reason). The bytes come straight from the model's ring buffer
 // (Session.timeline: one state code per warp slot per cycle); the newest cycle is at the right,
 // so the picture scrolls left as the run advances. Hover a cell for the reason; click to select.
-import { prepare, region, text, FONT_SMALL, FONT_BOLD } from '../canvas.js';
+import { prepare, region, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { stateColour, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -10,6 +10,7 @@ const LABEL = 44;
 
 export function createTimelineView(el, app) {
   const canvas = el.querySelector('canvas');
+  const cells = { canvas: document.createElement('canvas'), image: null, colours: null, tables: null };
   const legend = el.querySelector('.legend');
   let legendFor = null;
   function draw(frame) {
@@ -25,14 +26,10 @@ export function createTimelineView(el, app) {
     text(ctx, `cycles ${firstShown}…${timeline.first + held - 1} (newest at the right)`, LABEL, 10, { font: FONT_SMALL, colour: UI.muted });
     region(canvas, 0, 0, width, 20, GLOSSARY.timeline);
     const codes = tables.warp_states;
+    drawCells(ctx, cells, timeline, codes, { shown, held, slots, cellW, rowH });
     for (let s = 0; s < slots; s++) {
       const y = 22 + s * rowH;
       if (rowH >= 10 || s % 4 === 0) text(ctx, `W${s}`, 4, y + rowH / 2, { font: rowH >= 12 ? FONT_BOLD : FONT_SMALL, colour: s === warp ? UI.selected : UI.muted });
-      for (let c = 0; c < shown; c++) {
-        const code = timeline.bytes[(held - shown + c) * slots + s];
-        ctx.fillStyle = stateColour(codes[code] ? codes[code].name : 'idle');
-        ctx.fillRect(LABEL + c * cellW, y, cellW, rowH - (rowH > 6 ? 1 : 0));
-      }
       if (s === warp) {
         ctx.strokeStyle = UI.selected;
         ctx.lineWidth = 2;
@@ -48,9 +45,48 @@ export function createTimelineView(el, app) {
     });
     canvas.onmousemove = (e) => { const r = canvas.getBoundingClientRect(); canvas.lastX = e.clientX - r.left; canvas.lastY = e.clientY - r.top; };
     if (legendFor !== tables) { fillLegend(legend, tables); legendFor = tables; }
-    canvas.dataset.model = JSON.stringify({ slots, held, first: timeline.first, last: held ? Array.from(timeline.bytes.slice((held - 1) * slots, held * slots)).map((c) => codes[c].name) : [] });
+    setModel(canvas, { slots, held, first: timeline.first, last: held ? Array.from(timeline.bytes.slice((held - 1) * slots, held * slots)).map((c) => codes[c].name) : [] });
   }
   return { draw };
+}
+
+// The cells as an image, one pixel per (cycle, warp), scaled up without smoothing: one
+// drawImage instead of a fillRect per cell. Rows are then separated by 1-pixel gaps.
+function drawCells(ctx, cells, timeline, codes, g) {
+  if (!g.shown || !g.slots) return;
+  if (cells.tables !== codes) {
+    cells.colours = new Uint32Array(codes.length).map((_, i) => rgba(stateColour(codes[i].name)));
+    cells.tables = codes;
+  }
+  const off = cells.canvas;
+  if (off.width !== g.shown || off.height !== g.slots) {
+    off.width = g.shown;
+    off.height = g.slots;
+    cells.image = null;
+  }
+  const octx = off.getContext('2d');
+  cells.image ||= octx.createImageData(g.shown, g.slots);
+  const px = new Uint32Array(cells.image.data.buffer);
+  const idle = rgba(stateColour('idle'));
+  const bytes = timeline.bytes;
+  const start = (g.held - g.shown) * g.slots;
+  for (let c = 0; c < g.shown; c++) {
+    const base = start + c * g.slots;
+    for (let s = 0; s < g.slots; s++) px[s * g.shown + c] = cells.colours[bytes[base + s]] ?? idle;
+  }
+  octx.putImageData(cells.image, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(off, LABEL, 22, g.shown * g.cellW, g.slots * g.rowH);
+  if (g.rowH > 6) {
+    ctx.fillStyle = '#1a2029';
+    for (let s = 1; s <= g.slots; s++) ctx.fillRect(LABEL, 22 + s * g.rowH - 1, g.shown * g.cellW, 1);
+  }
+}
+
+// '#rrggbb' as a little-endian RGBA pixel.
+function rgba(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return (0xff << 24) | ((n & 0xff) << 16) | (n & 0xff00) | (n >> 16);
 }
 
 function cellTip(canvas, timeline, tables, g) {
