@@ -406,3 +406,12 @@ fn a_search_over_the_kernel_finds_the_hash_and_applying_it_saves_cycles() {
     assert!(after["cycles"].as_u64() < before["cycles"].as_u64());
     assert_eq!(s.cycle(), 0.0);
 }
+
+/// The same kernels, configurations and launches give bit-identical traces and statistics in
+/// wasm as natively: the fingerprints must equal the golden file the native test checks.
+#[wasm_bindgen_test]
+fn determinism_fingerprints_match_native_golden_file() {
+    let golden = include_str!("data/golden/determinism.txt");
+    let wasm_side = warpstep::trace_hash::determinism_fingerprints().unwrap();
+    assert_eq!(wasm_side, golden);
+}
