@@ -15,6 +15,7 @@
 use crate::config::Config;
 use crate::core::decode::{decode_kernel, Decoded};
 use crate::core::sm::{IssueEvent, Sm, SmContext, SmStats};
+use crate::counter_history::{CounterHistory, CounterSample, RatePoint};
 use crate::exec::cta::{cta_index, CtaState};
 use crate::exec::fault::StuckWarp;
 use crate::exec::functional::register_masks;
@@ -102,6 +103,8 @@ pub struct Sim {
     status: Status,
     tracing: bool,
     trace: Vec<IssueEvent>,
+    /// Counters sampled for the over-time plots.
+    history: CounterHistory,
 }
 
 impl Sim {
@@ -137,7 +140,7 @@ impl Sim {
         let memory = MemorySystem::new(&config)?;
         let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
         let reg_masks: Rc<[u64]> = register_masks(&image).into();
-        Ok(Sim {
+        let mut sim = Sim {
             total_ctas: image.grid.count(),
             config: Rc::new(config),
             image: Rc::new(image),
@@ -153,7 +156,10 @@ impl Sim {
             status: Status::Running,
             tracing: false,
             trace: Vec::new(),
-        })
+            history: CounterHistory::default(),
+        };
+        sim.sample_counters();
+        Ok(sim)
     }
 
     /// Keeps an [`IssueEvent`] for every issued instruction (see [`Sim::take_trace`]).
@@ -239,6 +245,36 @@ impl Sim {
         }
         self.cycle += 1;
         self.check_end();
+        if self.history.due(self.cycle) {
+            self.sample_counters();
+        }
+    }
+
+    /// The running totals the over-time plots need, now.
+    fn counter_sample(&self) -> CounterSample {
+        let mut s = CounterSample {
+            cycle: self.cycle,
+            ..CounterSample::default()
+        };
+        for sm in &self.sms {
+            s.thread_instructions += sm.stats.thread_instructions;
+        }
+        for l1 in self.memory.l1ds() {
+            let l = l1.stats();
+            s.l1d_accesses += l.accesses;
+            s.l1d_hits += l.hits;
+        }
+        s
+    }
+
+    fn sample_counters(&mut self) {
+        let sample = self.counter_sample();
+        self.history.record(sample);
+    }
+
+    /// IPC and L1D hit rate over time: one point per sample, the last at the present cycle.
+    pub fn rate_history(&self) -> Vec<RatePoint> {
+        self.history.rates(self.counter_sample())
     }
 
     /// Runs until the kernel ends or `max_cycles` cycles have been simulated in all; returns

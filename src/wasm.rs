@@ -420,6 +420,27 @@ impl Session {
         serde_json::to_string(&crate::run::timing_report(&sim, &[])).unwrap_or_default()
     }
 
+    /// IPC and L1D hit rate over time, sampled by the model (`crate::counter_history`): five
+    /// numbers per point (cycle, interval IPC, whole-run IPC, interval hit rate, whole-run hit
+    /// rate; a hit rate is NaN where there were no L1D accesses), the last point at the present.
+    #[wasm_bindgen(js_name = rateHistory)]
+    pub fn rate_history(&self) -> Vec<f64> {
+        let nan = |r: Option<f64>| r.unwrap_or(f64::NAN);
+        self.sim
+            .rate_history()
+            .iter()
+            .flat_map(|p| {
+                [
+                    p.cycle as f64,
+                    p.ipc_interval,
+                    p.ipc_total,
+                    nan(p.hit_interval),
+                    nan(p.hit_total),
+                ]
+            })
+            .collect()
+    }
+
     /// The oldest cycle the warp timeline of SM `sm` still holds.
     #[wasm_bindgen(js_name = timelineFirst)]
     pub fn timeline_first(&self, sm: u32) -> f64 {

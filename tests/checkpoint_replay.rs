@@ -102,3 +102,42 @@ fn old_checkpoints_are_thinned() {
     );
     assert_eq!(kept[0], 0);
 }
+
+/// The Stats view's IPC and hit-rate history is sampled by the model: it ends at the present,
+/// agrees with the run's statistics, is the same however the run was stepped, and goes back
+/// with a rewind.
+#[test]
+fn rate_history_is_sampled_by_the_model_and_rewinds() {
+    let mut jump = sim();
+    jump.run(u64::MAX);
+    let points = jump.rate_history();
+    let last = points.last().unwrap();
+    assert_eq!(last.cycle, jump.cycle());
+    let stats = jump.stats();
+    assert!((last.ipc_total - stats.ipc).abs() < 1e-12);
+    let hit = stats.l1d.hits as f64 / stats.l1d.accesses as f64;
+    assert!((last.hit_total.unwrap() - hit).abs() < 1e-12);
+    assert!(points.len() > 10, "{} points", points.len());
+    // Interval rates weighted by interval length add up to the whole run's instructions.
+    let total: f64 = points
+        .windows(2)
+        .map(|w| w[1].ipc_interval * (w[1].cycle - w[0].cycle) as f64)
+        .sum();
+    assert!((total - stats.thread_instructions as f64).abs() < 1e-6);
+
+    let mut stepped = sim();
+    let mut timeline = Timeline::new(&stepped, 16, 4);
+    while !stepped.finished() {
+        stepped.step();
+        timeline.observe(&stepped);
+    }
+    assert_eq!(stepped.rate_history(), points);
+
+    let middle = jump.cycle() / 2;
+    let back = timeline.rewind(middle);
+    let before: Vec<_> = points.iter().filter(|p| p.cycle < middle).collect();
+    let rewound = back.rate_history();
+    assert_eq!(rewound.last().unwrap().cycle, middle);
+    assert_eq!(rewound.len(), before.len() + 1);
+    assert!(rewound.iter().zip(&before).all(|(a, b)| a == *b));
+}

@@ -3,6 +3,7 @@
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
 import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { historyPoints } from './views/stats.js';
 import { onCanvasResize } from './canvas.js';
 import { nextBudget } from './pacing.js';
 import { createEditor } from './editor.js';
@@ -13,7 +14,6 @@ import { shareUrl, decodeState, stateInUrl } from './share.js';
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
-const MAX_HISTORY = 1500;
 const MARK_MS = 200;
 
 const $ = (id) => document.getElementById(id);
@@ -26,7 +26,6 @@ export class App {
     this.warp = 0;
     this.snap = null;
     this.prev = null;
-    this.history = [];
     this.mode = null; // null | 'run' | 'goto'
     this.gotoTarget = 0;
     this.budget = 2000;
@@ -137,7 +136,6 @@ export class App {
     this.sm = 0;
     this.warp = 0;
     this.prev = null;
-    this.history = [];
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
     this.draw(true);
@@ -204,7 +202,6 @@ export class App {
     if (!this.session) return;
     this.pause();
     this.session.reset();
-    this.history = [];
     this.draw();
   }
 
@@ -333,7 +330,6 @@ export class App {
     if (!this.session) return;
     const snap = JSON.parse(this.session.snapshot(this.sm));
     if (this.warp >= snap.sm.warps.length) this.warp = 0;
-    this.sampleHistory(snap);
     const frame = this.makeFrame(snap);
     for (const v of this.views) v.update(frame, force);
     this.prev = snap;
@@ -346,6 +342,7 @@ export class App {
     const sm = this.sm;
     let timeline = null;
     let lines = null;
+    let history = null;
     return {
       snap,
       prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
@@ -353,7 +350,12 @@ export class App {
       sm,
       tables: this.tables,
       config: this.config,
-      history: this.history,
+      // IPC and L1 hit rate over time, sampled by the model every few cycles (read on demand:
+      // only the stats view asks, and only when it redraws).
+      get history() {
+        history ||= historyPoints(s.rateHistory());
+        return history;
+      },
       running: this.mode !== null,
       build: this.builds,
       now: performance.now(),
@@ -395,19 +397,6 @@ export class App {
     this.setup.setOverride('shmem.hash', spec);
     this.apply();
     return this.loaded && this.config.shmem.hash === spec;
-  }
-
-  sampleHistory(snap) {
-    const h = this.history;
-    while (h.length && h[h.length - 1].cycle >= snap.cycle) h.pop();
-    const last = h[h.length - 1];
-    const thr = snap.stats.thread_instructions;
-    const ipc = last ? (thr - last.thr) / Math.max(1, snap.cycle - last.cycle) : 0;
-    const { accesses, hits } = snap.stats.l1d;
-    const dAcc = last ? accesses - last.l1Acc : accesses;
-    const hit = dAcc > 0 ? (hits - (last ? last.l1Hits : 0)) / dAcc : null;
-    h.push({ cycle: snap.cycle, thr, ipc, ipcTotal: snap.stats.ipc, l1Acc: accesses, l1Hits: hits, hit, hitTotal: accesses ? hits / accesses : null });
-    if (h.length > MAX_HISTORY) this.history = h.filter((_, i) => i % 2 === 0 || i === h.length - 1);
   }
 
   showState(snap) {

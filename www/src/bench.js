@@ -7,6 +7,7 @@
 import init, { Session, tables, benchCases, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
 import { nextBudget } from './pacing.js';
+import { historyPoints } from './views/stats.js';
 
 const SECONDS = 3;
 const $ = (id) => document.getElementById(id);
@@ -18,16 +19,18 @@ let tab;
 let builds = 0;
 
 // The frame the app hands its views (app.js makeFrame), for SM 0 and warp 0.
-function frameOf(session, history, running) {
+function frameOf(session, running) {
   const snap = JSON.parse(session.snapshot(0));
-  const { accesses, hits } = snap.stats.l1d;
-  history.push({ cycle: snap.cycle, thr: snap.stats.thread_instructions, ipc: snap.stats.ipc, ipcTotal: snap.stats.ipc, hit: accesses ? hits / accesses : null, hitTotal: accesses ? hits / accesses : null });
-  if (history.length > 600) history.splice(0, 300);
   let timeline = null;
+  let history = null;
   let lines = null;
   const hash = { ok: true, spec: 'mod', fn: JSON.parse(bankFunction('mod', 32, 49152, 4)) };
   return {
-    snap, prev: null, warp: 0, sm: 0, tables: tab, config: null, history, running, now: performance.now(), build: builds,
+    snap, prev: null, warp: 0, sm: 0, tables: tab, config: null, running, now: performance.now(), build: builds,
+    get history() {
+      history ||= historyPoints(session.rateHistory());
+      return history;
+    },
     get timeline() {
       timeline ||= { bytes: session.timeline(0), first: session.timelineFirst(0), slots: session.warpSlots() };
       return timeline;
@@ -38,8 +41,8 @@ function frameOf(session, history, running) {
 }
 
 // Draws the frame; adds each view's drawing time (ms) to `perView` when given.
-function drawAll(session, history, running = false, perView = null) {
-  const f = frameOf(session, history, running);
+function drawAll(session, running = false, perView = null) {
+  const f = frameOf(session, running);
   for (const v of views) {
     const t0 = performance.now();
     if (FORCE_ALL) v.view.draw(f);
@@ -53,7 +56,6 @@ const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
 
 // Full speed for SECONDS: an adaptive cycle budget per frame, then a redraw of every view.
 async function fullSpeed(session) {
-  const history = [];
   let budget = 2000;
   let frames = 0;
   let maxFrame = 0;
@@ -77,7 +79,7 @@ async function fullSpeed(session) {
       if (session.finished()) session.reset();
     }
     const t1 = performance.now();
-    drawAll(session, history, true, perView);
+    drawAll(session, true, perView);
     const t2 = performance.now();
     simMs += t1 - t0;
     drawMs += t2 - t1;
@@ -94,13 +96,12 @@ async function fullSpeed(session) {
 
 // One cycle and a redraw, as the step button does, 30 times.
 function stepAndRedraw(session) {
-  const history = [];
   const times = [];
-  drawAll(session, history); // warm-up: the first draw creates the plots
+  drawAll(session); // warm-up: the first draw creates the plots
   for (let i = 0; i < 30 && !session.finished(); i++) {
     const t0 = performance.now();
     session.step(1);
-    drawAll(session, history);
+    drawAll(session);
     times.push(performance.now() - t0);
   }
   return { avg: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length), max: Math.max(...times) };

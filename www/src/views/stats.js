@@ -1,7 +1,8 @@
 // Stats view (MODEL.md section 12): IPC and L1 hit rate over time (uPlot line plots), the
 // conflict-degree histogram, the memory counters (L1D, L2, DRAM, interconnect, shared memory) and
-// the stall breakdown. Every number comes from the snapshot's counters; the app samples them once
-// per drawn frame into `history`. While running, the panel redraws at most five times a second
+// the stall breakdown. Every number comes from the model: the snapshot's counters, and the rate
+// history the simulator samples itself every few cycles (`Session.rateHistory`, read through
+// `historyPoints`). While running, the panel redraws at most five times a second
 // (a plot cannot be read faster); a step or a pause always redraws it.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -29,7 +30,7 @@ export function createStatsView(el) {
     drawHistogram(hist, snap);
     drawCounters(counters, snap);
     drawStalls(bars, snap);
-    setModel(el, { ipc: snap.stats.ipc, samples: history.length, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
+    setModel(el, { ipc: snap.stats.ipc, samples: history.length, historyEnd: history.length ? history[history.length - 1].cycle : null, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
   }
   return { draw, key };
 }
@@ -128,4 +129,14 @@ function drawCounters(canvas, snap) {
     text(ctx, value, 112, y, { font: FONT_SMALL, colour: UI.text, maxWidth: width - 116 });
     region(canvas, 0, y - 10, width, 22, `${tip}\n\n${name}: ${value}.`);
   });
+}
+
+// The model's rate history (five numbers per point, NaN for "no L1D accesses") as plot points.
+export function historyPoints(flat) {
+  const points = [];
+  const orNull = (v) => (Number.isNaN(v) ? null : v);
+  for (let i = 0; i + 4 < flat.length; i += 5) {
+    points.push({ cycle: flat[i], ipc: flat[i + 1], ipcTotal: flat[i + 2], hit: orNull(flat[i + 3]), hitTotal: orNull(flat[i + 4]) });
+  }
+  return points;
 }
