@@ -40,11 +40,14 @@ test('the divergence example pushes and pops the SIMT stack', async ({ page }) =
   await expect(page.locator('#example')).toHaveValue('divergence');
   let deepest = 0;
   let pushed = false;
+  let animated = false;
   for (let i = 0; i < 200 && (await page.locator('body').getAttribute('data-status')) === 'running'; i++) {
     await page.locator('body').press('ArrowRight');
     const m = await model(page, 'simt');
     deepest = Math.max(deepest, m.depth);
     pushed ||= m.changed === 'push';
+    // A single step animates the push (entries slide and fade in over a third of a second).
+    animated ||= m.changed === 'push' && m.animated;
     if (m.depth === 3) {
       // After the first branch (book Fig. 3.4): [(G,-,1111), (F,G,0001), (B,G,1110) top].
       expect(m.entries.map((e) => e.mask)).toEqual(['0x0000000f', '0x00000008', '0x00000007']);
@@ -52,7 +55,9 @@ test('the divergence example pushes and pops the SIMT stack', async ({ page }) =
     }
   }
   expect(pushed).toBe(true);
+  expect(animated).toBe(true);
   expect(deepest).toBe(3);
+  await page.waitForTimeout(400);
   await page.locator('#view-simt').screenshot({ path: '../target/e2e/view-simt-divergence.png' });
   expect(problems).toEqual([]);
 });

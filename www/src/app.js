@@ -13,6 +13,7 @@ import { shareUrl, decodeState, stateInUrl } from './share.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
+const MOTION_MS = 350;
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 const MARK_MS = 200;
 
@@ -279,6 +280,15 @@ export class App {
     requestAnimationFrame((t) => this.frame(t));
   }
 
+  // How long views animate a change between the drawn cycles: on steps and in slow motion (at
+  // most 10 cycles/s) a push or pop moves visibly; faster, changes just appear.
+  motionMs() {
+    if (this.mode === null) return MOTION_MS;
+    if (this.mode !== 'run') return 0;
+    const speed = SPEEDS[Number($('speed').value)];
+    return speed <= 10 ? Math.min(MOTION_MS, 700 / speed) : 0;
+  }
+
   advance(n) {
     const code = this.mode === 'goto' ? this.session.runUntil(this.gotoTarget, n) : this.session.runFor(n);
     return this.tables.stop_reasons[code];
@@ -357,6 +367,7 @@ export class App {
         return history;
       },
       running: this.mode !== null,
+      motionMs: this.motionMs(),
       build: this.builds,
       now: performance.now(),
       get timeline() {

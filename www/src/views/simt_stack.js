@@ -1,6 +1,7 @@
 // SIMT stack view (MODEL.md section 12; book §3.1.1): the selected warp's entries, top of stack
 // first: next PC with its PTX line, reconvergence PC, and the active mask as lane squares.
-// Entries that changed since the previous drawn cycle are outlined (a push or a pop). At the
+// Entries that changed since the previous drawn cycle are outlined (a push or a pop); in slow
+// motion and on single steps a push or pop is animated. At the
 // right, a compact stack for every warp slot (click one to select it).
 import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
@@ -11,22 +12,48 @@ const ROW = 30;
 
 export function createSimtStackView(el, app) {
   const canvas = el.querySelector('canvas');
-  function draw(frame) {
+  // A push or pop seen in slow motion (or on a single step) is animated over `frame.motionMs`:
+  // entries slide to their new rows, pushed ones fade in, popped ones fade out.
+  const motion = { frame: null, start: 0, request: 0 };
+  function render(frame, t) {
     const { ctx, width } = prepare(canvas, HEIGHT);
     const { snap, warp, prev } = frame;
     const w = snap.sm.warps[warp];
     const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].stack : null;
     const leftW = Math.floor(width * 0.7);
-    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size);
+    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t);
     drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
+    return { w, before };
+  }
+  function animate() {
+    const t = Math.min(1, (performance.now() - motion.start) / motion.frame.motionMs);
+    render(motion.frame, ease(t));
+    motion.request = t < 1 ? requestAnimationFrame(animate) : 0;
+  }
+  function draw(frame) {
+    if (motion.request) cancelAnimationFrame(motion.request);
+    motion.request = 0;
+    const { w, before } = render(frame, 1);
+    const kind = changeKind(before, w ? w.stack : null);
+    if (frame.motionMs > 0 && (kind === 'push' || kind === 'pop')) {
+      motion.frame = frame;
+      motion.start = performance.now();
+      animate();
+    }
     setModel(canvas, {
-      warp,
+      warp: frame.warp,
       depth: w ? w.stack.length : 0,
       entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask })) : [],
-      changed: changeKind(before, w ? w.stack : null),
+      changed: kind,
+      animated: motion.request !== 0,
     });
   }
   return { draw };
+}
+
+// Slow in, slow out.
+function ease(t) {
+  return t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t);
 }
 
 function changeKind(before, now) {
@@ -36,7 +63,7 @@ function changeKind(before, now) {
   return JSON.stringify(before) === JSON.stringify(now) ? 'none' : 'update';
 }
 
-function drawSelected(canvas, ctx, width, w, warp, before, warpSize) {
+function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1) {
   text(ctx, `Warp ${warp}${w ? ` (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta})` : ''}: SIMT stack, top first`, 8, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width });
   if (!w) {
     text(ctx, 'No warp in this slot.', 8, 44, { colour: UI.muted });
@@ -49,24 +76,54 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize) {
   text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted });
   region(canvas, cols.pc, y0 - 8, 130, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, 130, 16, GLOSSARY.rpc);
-  const entries = [...w.stack].reverse();
-  if (!entries.length) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
+  if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
   const kind = changeKind(before, w.stack);
   const maxRows = Math.floor((HEIGHT - y0 - 16) / ROW);
-  entries.slice(0, maxRows).forEach((e, i) => {
-    const y = y0 + 12 + i * ROW;
-    const depthIndex = w.stack.length - 1 - i;
-    const changed = before && (depthIndex >= before.length || JSON.stringify(before[depthIndex]) !== JSON.stringify(e));
-    box(ctx, 4, y, width - 8, ROW - 4, { fill: i === 0 ? '#2a3a4c' : '#1f2731', stroke: changed ? UI.changed : UI.boxLine, width: changed ? 3 : 1 });
-    text(ctx, `${i === 0 ? 'TOS ' : ''}${e.pc} (L${e.line})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
-    const rpc = e.rpc == null ? '—' : e.rpc === 4294967295 ? 'exit' : `${e.rpc} (L${e.rpc_line})`;
-    text(ctx, rpc, cols.rpc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
-    region(canvas, cols.pc, y, 140, ROW - 4, `${GLOSSARY.pc}\n\nEntry ${depthIndex} (${i === 0 ? 'top of stack' : `${i} below the top`}): next PC ${e.pc}, PTX line ${e.line}.`);
-    region(canvas, cols.rpc, y, 140, ROW - 4, `${GLOSSARY.rpc}\n\n${e.rpc == null ? 'The bottom entry has no reconvergence PC: it runs to the end of the kernel.' : `Reconverges at PC ${rpc}.`}`);
-    drawLanes(canvas, ctx, cols.lanes, y + 4, width - cols.lanes - 10, e.lanes);
-  });
-  if (entries.length > maxRows) text(ctx, `+${entries.length - maxRows} deeper entries`, 8, HEIGHT - 8, { colour: UI.muted });
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, y0 + 10, width, maxRows * ROW + 4);
+  ctx.clip();
+  for (const r of stackRows(w.stack, before, t)) {
+    if (r.row > maxRows - 0.01) continue;
+    const y = y0 + 12 + r.row * ROW;
+    const changed = before && (r.depth >= before.length || JSON.stringify(before[r.depth]) !== JSON.stringify(r.entry));
+    ctx.globalAlpha = r.alpha;
+    drawEntry(canvas, ctx, width, cols, y, r, changed && !r.popped);
+  }
+  ctx.restore();
+  const entries = w.stack.length;
+  if (entries > maxRows) text(ctx, `+${entries - maxRows} deeper entries`, 8, HEIGHT - 8, { colour: UI.muted });
   if (kind !== 'none') text(ctx, kind === 'push' ? 'pushed (divergence)' : kind === 'pop' ? 'popped (reconverged)' : 'top entry moved', width - 8, 12, { align: 'right', colour: UI.changed, font: FONT_BOLD });
+}
+
+// Where each entry is drawn at animation time `t` (0: the previous cycle's rows, 1: this
+// cycle's), top of stack at row 0. Entries keep their depth; pushed ones slide in from above
+// and fade in, popped ones slide out upwards and fade out.
+function stackRows(stack, before, t) {
+  const now = stack.length;
+  const old = before && t < 1 ? before.length : now;
+  const rows = [];
+  for (let d = now - 1; d >= 0; d--) {
+    const rowNow = now - 1 - d;
+    if (d < old) rows.push({ entry: stack[d], depth: d, row: old - 1 - d + (rowNow - (old - 1 - d)) * t, alpha: 1 });
+    else rows.push({ entry: stack[d], depth: d, row: rowNow - (1 - t) * (now - old), alpha: t });
+  }
+  for (let d = old - 1; d >= now; d--) {
+    rows.push({ entry: before[d], depth: d, row: old - 1 - d - t * (old - now), alpha: 1 - t, popped: true });
+  }
+  return rows;
+}
+
+function drawEntry(canvas, ctx, width, cols, y, { entry: e, depth, row }, changed) {
+  const top = Math.round(row) === 0;
+  box(ctx, 4, y, width - 8, ROW - 4, { fill: top ? '#2a3a4c' : '#1f2731', stroke: changed ? UI.changed : UI.boxLine, width: changed ? 3 : 1 });
+  text(ctx, `${top ? 'TOS ' : ''}${e.pc} (L${e.line})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
+  const rpc = e.rpc == null ? '—' : e.rpc === 4294967295 ? 'exit' : `${e.rpc} (L${e.rpc_line})`;
+  text(ctx, rpc, cols.rpc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
+  const below = Math.round(row);
+  region(canvas, cols.pc, y, 140, ROW - 4, `${GLOSSARY.pc}\n\nEntry ${depth} (${below === 0 ? 'top of stack' : `${below} below the top`}): next PC ${e.pc}, PTX line ${e.line}.`);
+  region(canvas, cols.rpc, y, 140, ROW - 4, `${GLOSSARY.rpc}\n\n${e.rpc == null ? 'The bottom entry has no reconvergence PC: it runs to the end of the kernel.' : `Reconverges at PC ${rpc}.`}`);
+  drawLanes(canvas, ctx, cols.lanes, y + 4, width - cols.lanes - 10, e.lanes);
 }
 
 function drawLanes(canvas, ctx, x, y, w, lanes) {
