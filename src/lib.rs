@@ -18,6 +18,8 @@ pub mod run;
 pub mod search_view;
 pub mod sim;
 pub mod snapshot;
+#[cfg(test)]
+mod test_launches;
 pub mod trace;
 pub mod trace_hash;
 

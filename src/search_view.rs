@@ -240,31 +240,10 @@ fn summed(histograms: &[Vec<u32>]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-    use crate::launch::LaunchFlags;
+    use crate::test_launches::{prepare, TRANSPOSE_NAIVE, VECTOR_ADD_32};
 
     fn transpose_naive() -> Prepared {
-        let ptx = include_str!("../tests/data/kernels/transpose.sm_52.ptx");
-        let flags = LaunchFlags::parse_tokens(&[
-            "--kernel",
-            "transpose_naive",
-            "--grid",
-            "1,1",
-            "--block",
-            "32,32",
-            "--arg",
-            "f32[1024]=iota",
-            "--arg",
-            "f32[1024]=0",
-            "--arg",
-            "32",
-            "--arg",
-            "32",
-        ])
-        .unwrap();
-        let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
-        let no_files = |p: &str| Err(format!("{p}: no files"));
-        crate::run::prepare(ptx, flags, &config_for, &no_files).unwrap()
+        prepare(TRANSPOSE_NAIVE, &[])
     }
 
     #[test]
@@ -320,25 +299,7 @@ mod tests {
 
     #[test]
     fn a_kernel_without_shared_accesses_says_so() {
-        let ptx = include_str!("../tests/data/kernels/vector_add.sm_52.ptx");
-        let flags = LaunchFlags::parse_tokens(&[
-            "--grid",
-            "1",
-            "--block",
-            "32",
-            "--arg",
-            "f32[32]=1",
-            "--arg",
-            "f32[32]=2",
-            "--arg",
-            "f32[32]=0",
-            "--arg",
-            "32",
-        ])
-        .unwrap();
-        let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
-        let no_files = |p: &str| Err(format!("{p}: no files"));
-        let p = crate::run::prepare(ptx, flags, &config_for, &no_files).unwrap();
+        let p = prepare(VECTOR_ADD_32, &[]);
         let err = run_search(&p, Method::Givargis, Family::BwPerm, 0).unwrap_err();
         assert!(err.contains("no shared-memory accesses"), "{err}");
     }

@@ -139,30 +139,41 @@ pub struct UnitView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BankGridView {
     pub banks: u32,
-    /// The configured bank function's SPEC.
-    pub hash: String,
-    /// Cycles the configured function adds to every shared access (`shmem.hash_latency` for a
-    /// configurable function, 0 for `mod` and `fixed-xor`; XOR section 4.5).
-    pub hash_latency: u32,
-    pub degree: u32,
-    pub cycles: u32,
-    pub extra_cycles: u32,
-    pub lanes: Vec<LaneAccess>,
+    /// The access under the configured bank function (its fields appear at this level in JSON).
+    #[serde(flatten)]
+    pub configured: BankSideView,
     /// Whether the access was an atomic (lanes on one word serialise instead of broadcasting).
     pub atomic: bool,
-    /// The same access under `mod` (the unhashed baseline), when `hash` is not `mod`.
+    /// The same access under `mod` (the unhashed baseline), when the configured function is not
+    /// `mod`.
     pub baseline: Option<BankSideView>,
 }
 
 /// One access costed under one bank function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BankSideView {
+    /// The bank function's SPEC.
     pub hash: String,
+    /// Cycles the function adds to every shared access (`shmem.hash_latency` for a
+    /// configurable function, 0 for `mod` and `fixed-xor`; XOR section 4.5).
     pub hash_latency: u32,
     pub degree: u32,
     pub cycles: u32,
     pub extra_cycles: u32,
     pub lanes: Vec<LaneAccess>,
+}
+
+impl BankSideView {
+    fn new(hash: &BankHash, hash_latency: u32, access: BankConflict) -> BankSideView {
+        BankSideView {
+            hash: hash.to_string(),
+            hash_latency,
+            degree: access.degree,
+            cycles: access.cycles,
+            extra_cycles: access.extra_cycles,
+            lanes: access.lanes,
+        }
+    }
 }
 
 /// The L1 data cache of the selected SM (MODEL.md sections 9 and 12: "L1 sets and ways (valid /
@@ -361,24 +372,10 @@ fn bank_grid_view(config: &Config, last: &BankConflict) -> BankGridView {
     let hash = &config.shmem.hash;
     BankGridView {
         banks: config.shmem.banks,
-        hash: hash.to_string(),
-        hash_latency: hash_latency(config, hash),
-        degree: last.degree,
-        cycles: last.cycles,
-        extra_cycles: last.extra_cycles,
-        lanes: last.lanes.clone(),
+        configured: BankSideView::new(hash, hash_latency(config, hash), last.clone()),
         atomic: last.atomic,
-        baseline: (*hash != BankHash::Mod).then(|| {
-            let base = recost(config, last, &BankHash::Mod);
-            BankSideView {
-                hash: BankHash::Mod.to_string(),
-                hash_latency: 0,
-                degree: base.degree,
-                cycles: base.cycles,
-                extra_cycles: base.extra_cycles,
-                lanes: base.lanes,
-            }
-        }),
+        baseline: (*hash != BankHash::Mod)
+            .then(|| BankSideView::new(&BankHash::Mod, 0, recost(config, last, &BankHash::Mod))),
     }
 }
 
@@ -573,36 +570,11 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::launch::LaunchFlags;
+    use crate::test_launches::{prepare, TRANSPOSE_NAIVE, VECTOR_ADD_32};
 
-    fn sim(ptx: &str, flags: &[&str], sets: &[&str]) -> Sim {
-        let mut flags = LaunchFlags::parse_tokens(flags).unwrap();
-        flags.sets.extend(sets.iter().map(|s| s.to_string()));
-        let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
-        let no_files = |p: &str| Err(format!("{p}: no files"));
-        crate::run::prepare(ptx, flags, &config_for, &no_files)
-            .unwrap()
-            .into_sim(&[])
-            .unwrap()
+    fn sim(launch: (&str, &[&str]), sets: &[&str]) -> Sim {
+        prepare(launch, sets).into_sim(&[]).unwrap()
     }
-
-    const TRANSPOSE: &str = include_str!("../tests/data/kernels/transpose.sm_52.ptx");
-    const TRANSPOSE_FLAGS: &[&str] = &[
-        "--kernel",
-        "transpose_naive",
-        "--grid",
-        "1,1",
-        "--block",
-        "32,32",
-        "--arg",
-        "f32[1024]=iota",
-        "--arg",
-        "f32[1024]=0",
-        "--arg",
-        "32",
-        "--arg",
-        "32",
-    ];
 
     /// Steps until `found` accepts a snapshot's bank grid.
     fn first_grid(s: &mut Sim, found: impl Fn(&BankGridView) -> bool) -> BankGridView {
@@ -619,12 +591,13 @@ mod tests {
     #[test]
     fn the_bank_grid_shows_the_mod_baseline_next_to_the_hash() {
         let hash = "shmem.hash=bwxor:0^5,1^6,2^7,3^8,4^9";
-        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &[hash]);
+        let mut s = sim(TRANSPOSE_NAIVE, &[hash]);
         // The column read: 32-way under mod (XOR section 3.1), conflict free under the hash.
         let g = first_grid(&mut s, |g| {
             g.baseline.as_ref().is_some_and(|b| b.degree > 1)
         });
         let b = g.baseline.unwrap();
+        let g = g.configured;
         assert_eq!((b.hash.as_str(), b.degree, b.extra_cycles), ("mod", 32, 31));
         assert_eq!(
             (g.hash.as_str(), g.degree, g.extra_cycles),
@@ -642,16 +615,17 @@ mod tests {
 
     #[test]
     fn under_mod_there_is_no_baseline() {
-        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &[]);
-        let g = first_grid(&mut s, |g| g.degree == 32);
-        assert_eq!((g.hash.as_str(), g.hash_latency), ("mod", 0));
+        let mut s = sim(TRANSPOSE_NAIVE, &[]);
+        let g = first_grid(&mut s, |g| g.configured.degree == 32);
         assert!(g.baseline.is_none());
+        let g = g.configured;
+        assert_eq!((g.hash.as_str(), g.hash_latency), ("mod", 0));
     }
 
     #[test]
     fn recosting_under_the_same_function_gives_the_same_grid() {
-        let mut s = sim(TRANSPOSE, TRANSPOSE_FLAGS, &["shmem.hash=fixed-xor"]);
-        first_grid(&mut s, |g| !g.lanes.is_empty());
+        let mut s = sim(TRANSPOSE_NAIVE, &["shmem.hash=fixed-xor"]);
+        first_grid(&mut s, |g| !g.configured.lanes.is_empty());
         let last = s.sms()[0].memory().last_shared().clone();
         assert_eq!(recost(s.config(), &last, &s.config().shmem.hash), last);
     }
@@ -673,7 +647,7 @@ mod tests {
             "--arg",
             "512",
         ];
-        let mut s = sim(ptx, &flags, &[]);
+        let mut s = sim((ptx, &flags), &[]);
         let mut saw_reserved = false;
         let mut saw_mshr = false;
         let mut lines = Vec::new();
@@ -718,22 +692,7 @@ mod tests {
 
     #[test]
     fn without_an_l1d_there_is_no_l1_view() {
-        let ptx = include_str!("../tests/data/kernels/vector_add.sm_52.ptx");
-        let flags = [
-            "--grid",
-            "1",
-            "--block",
-            "32",
-            "--arg",
-            "f32[32]=1",
-            "--arg",
-            "f32[32]=2",
-            "--arg",
-            "f32[32]=0",
-            "--arg",
-            "32",
-        ];
-        let mut s = sim(ptx, &flags, &["l1d.config=none"]);
+        let mut s = sim(VECTOR_ADD_32, &["l1d.config=none"]);
         s.step();
         assert!(snapshot(&s, 0).sm.l1.is_none());
         let mut lines = vec![7];
