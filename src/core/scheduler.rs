@@ -27,6 +27,11 @@ pub struct Scheduler {
     active_size: usize,
     /// GTO: resident warps, oldest first (kept sorted as warps arrive and leave).
     by_age: Vec<(u64, u32)>,
+    /// The order [`Scheduler::take_order`] computed last, and the live mask and last-issued
+    /// warp it was computed for (`None` once the warp sets changed). GTO's greedy warp and an
+    /// unchanged live mask give the same order, so most cycles reuse it.
+    cached: Vec<u32>,
+    cached_for: Option<(u128, Option<u32>)>,
 }
 
 impl Scheduler {
@@ -47,6 +52,8 @@ impl Scheduler {
             pending: VecDeque::new(),
             active_size: active_warps.max(1) as usize,
             by_age: Vec::new(),
+            cached: Vec::new(),
+            cached_for: None,
         }
     }
 
@@ -68,6 +75,7 @@ impl Scheduler {
     /// A warp was launched into `slot` with launch order `age` (two-level: it queues as
     /// pending; GTO: it takes its place by age).
     pub fn warp_arrived(&mut self, slot: u32, age: u64) {
+        self.cached_for = None;
         if self.policy == SchedulerPolicy::Gto {
             let at = self.by_age.partition_point(|&(a, s)| (a, s) < (age, slot));
             self.by_age.insert(at, (age, slot));
@@ -82,6 +90,7 @@ impl Scheduler {
 
     /// The warp in `slot` finished: it leaves every set.
     pub fn warp_left(&mut self, slot: u32) {
+        self.cached_for = None;
         self.by_age.retain(|&(_, s)| s != slot);
         self.active.retain(|&w| w != slot);
         self.pending.retain(|&w| w != slot);
@@ -102,6 +111,7 @@ impl Scheduler {
             return;
         }
         if let Some(i) = self.active.iter().position(|&w| w == slot) {
+            self.cached_for = None;
             self.active.remove(i);
             self.pending.push_back(slot);
         }
@@ -119,13 +129,17 @@ impl Scheduler {
             if keep(self.active[i]) {
                 i += 1;
             } else {
+                self.cached_for = None;
                 let w = self.active.remove(i);
                 self.pending.push_back(w);
             }
         }
         while self.policy == SchedulerPolicy::TwoLevel && self.active.len() < self.active_size {
             match self.pending.pop_front() {
-                Some(w) => self.active.push(w),
+                Some(w) => {
+                    self.cached_for = None;
+                    self.active.push(w);
+                }
                 None => break,
             }
         }
@@ -140,37 +154,44 @@ impl Scheduler {
                     .last_issued
                     .and_then(|l| self.slots.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
-                let n = self.slots.len();
-                out.extend(
-                    (0..n)
-                        .map(|k| self.slots[(start + k) % n])
-                        .filter(|&s| occupied(s)),
-                );
+                rotated_into(&self.slots, start, &occupied, out);
             }
             SchedulerPolicy::Gto => {
                 if let Some(l) = self.last_issued.filter(|&l| occupied(l)) {
                     out.push(l);
                 }
-                out.extend(
-                    self.by_age
-                        .iter()
-                        .map(|&(_, s)| s)
-                        .filter(|&s| occupied(s) && Some(s) != self.last_issued),
-                );
+                for &(_, s) in &self.by_age {
+                    if occupied(s) && Some(s) != self.last_issued {
+                        out.push(s);
+                    }
+                }
             }
             SchedulerPolicy::TwoLevel => {
                 let start = self
                     .last_issued
                     .and_then(|l| self.active.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
-                let n = self.active.len();
-                out.extend(
-                    (0..n)
-                        .map(|k| self.active[(start + k) % n])
-                        .filter(|&s| occupied(s)),
-                );
+                rotated_into(&self.active, start, &occupied, out);
             }
         }
+    }
+
+    /// The order to try warps in this cycle, for the live warps in bitmask `live` (bit w: slot w
+    /// holds a live warp): the same as [`Scheduler::order`], reused while nothing it depends on
+    /// changed. Hand it back with [`Scheduler::put_order`].
+    pub fn take_order(&mut self, live: u128) -> Vec<u32> {
+        let key = Some((live, self.last_issued));
+        let mut out = std::mem::take(&mut self.cached);
+        if self.cached_for != key {
+            self.order(|w| live >> w & 1 == 1, &mut out);
+            self.cached_for = key;
+        }
+        out
+    }
+
+    /// Returns the order [`Scheduler::take_order`] gave, for reuse.
+    pub fn put_order(&mut self, order: Vec<u32>) {
+        self.cached = order;
     }
 
     /// The scheduler issued from `slot`.
@@ -181,6 +202,16 @@ impl Scheduler {
     /// Two-level: whether `slot` is in the active set (other policies: always).
     pub fn is_active(&self, slot: u32) -> bool {
         self.policy != SchedulerPolicy::TwoLevel || self.active.contains(&slot)
+    }
+}
+
+/// Appends the `occupied` slots of `slots` starting at index `start` and wrapping around.
+fn rotated_into(slots: &[u32], start: usize, occupied: &impl Fn(u32) -> bool, out: &mut Vec<u32>) {
+    let (tail, head) = slots.split_at(start.min(slots.len()));
+    for &s in head.iter().chain(tail) {
+        if occupied(s) {
+            out.push(s);
+        }
     }
 }
 
