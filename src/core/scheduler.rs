@@ -30,8 +30,37 @@ pub struct Scheduler {
     /// The order [`Scheduler::take_order`] computed last, and the live mask and last-issued
     /// warp it was computed for (`None` once the warp sets changed). GTO's greedy warp and an
     /// unchanged live mask give the same order, so most cycles reuse it.
-    cached: Vec<u32>,
+    cached: Order,
     cached_for: Option<(u128, Option<u32>)>,
+}
+
+/// The order a scheduler tries its warps in one cycle ([`Scheduler::take_order`]): `lead`, then
+/// `list` from index `split` on, then `list` before `split`, leaving `skip` out of `list`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Order {
+    lead: Option<u32>,
+    list: Vec<u32>,
+    split: usize,
+    skip: Option<u32>,
+}
+
+impl Order {
+    /// The warp slots in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let (head, tail) = self.list.split_at(self.split.min(self.list.len()));
+        let skip = self.skip;
+        self.lead.into_iter().chain(
+            tail.iter()
+                .chain(head)
+                .copied()
+                .filter(move |&w| Some(w) != skip),
+        )
+    }
+
+    /// Whether there is no warp to try.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
 }
 
 impl Scheduler {
@@ -52,7 +81,7 @@ impl Scheduler {
             pending: VecDeque::new(),
             active_size: active_warps.max(1) as usize,
             by_age: Vec::new(),
-            cached: Vec::new(),
+            cached: Order::default(),
             cached_for: None,
         }
     }
@@ -177,20 +206,44 @@ impl Scheduler {
     }
 
     /// The order to try warps in this cycle, for the live warps in bitmask `live` (bit w: slot w
-    /// holds a live warp): the same as [`Scheduler::order`], reused while nothing it depends on
-    /// changed. Hand it back with [`Scheduler::put_order`].
-    pub fn take_order(&mut self, live: u128) -> Vec<u32> {
-        let key = Some((live, self.last_issued));
-        let mut out = std::mem::take(&mut self.cached);
-        if self.cached_for != key {
-            self.order(|w| live >> w & 1 == 1, &mut out);
-            self.cached_for = key;
+    /// holds a live warp): the same as [`Scheduler::order`]. The live warps in policy order are
+    /// kept while the live mask and the warp sets are unchanged (two-level: and the last issued
+    /// warp); GTO and LRR then only place the last issued warp. Hand it back with
+    /// [`Scheduler::put_order`].
+    pub fn take_order(&mut self, live: u128) -> Order {
+        let two_level = self.policy == SchedulerPolicy::TwoLevel;
+        let key = (live, if two_level { self.last_issued } else { None });
+        let mut order = std::mem::take(&mut self.cached);
+        let is_live = |w: u32| live >> w & 1 == 1;
+        if self.cached_for != Some(key) {
+            order.list.clear();
+            match self.policy {
+                SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => order
+                    .list
+                    .extend(self.slots.iter().copied().filter(|&w| is_live(w))),
+                SchedulerPolicy::Gto => order
+                    .list
+                    .extend(self.by_age.iter().map(|&(_, w)| w).filter(|&w| is_live(w))),
+                SchedulerPolicy::TwoLevel => self.order(is_live, &mut order.list),
+            }
+            self.cached_for = Some(key);
         }
-        out
+        let last = self.last_issued;
+        (order.lead, order.skip, order.split) = match self.policy {
+            // Slots ascend: after the last issued warp, wrapping around.
+            SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => (
+                None,
+                None,
+                last.map_or(0, |l| order.list.partition_point(|&w| w <= l)),
+            ),
+            SchedulerPolicy::Gto => (last.filter(|&l| is_live(l)), last, 0),
+            SchedulerPolicy::TwoLevel => (None, None, 0),
+        };
+        order
     }
 
     /// Returns the order [`Scheduler::take_order`] gave, for reuse.
-    pub fn put_order(&mut self, order: Vec<u32>) {
+    pub fn put_order(&mut self, order: Order) {
         self.cached = order;
     }
 
@@ -223,6 +276,45 @@ mod tests {
         let mut out = Vec::new();
         s.order(|w| live.contains(&w), &mut out);
         out
+    }
+
+    /// `take_order` (cached) gives what `order` computes, for every policy and history.
+    #[test]
+    fn the_cached_order_equals_the_computed_one() {
+        for policy in [
+            SchedulerPolicy::Lrr,
+            SchedulerPolicy::Gto,
+            SchedulerPolicy::TwoLevel,
+        ] {
+            let mut s = Scheduler::new(0, 2, 12, policy, 3);
+            for (i, w) in [4, 0, 10, 2, 8, 6].into_iter().enumerate() {
+                s.warp_arrived(w, (7 * i % 5) as u64);
+            }
+            let mut live: u128 = 0b101_0101_0101;
+            for step in 0..40u32 {
+                s.refill(|_| true);
+                let expected = order(
+                    &s,
+                    &(0..12).filter(|w| live >> w & 1 == 1).collect::<Vec<_>>(),
+                );
+                let got = s.take_order(live);
+                assert_eq!(
+                    got.iter().collect::<Vec<_>>(),
+                    expected,
+                    "{policy:?} step {step}"
+                );
+                if let Some(&w) = expected.get((step % 3) as usize) {
+                    s.issued(w);
+                }
+                s.put_order(got);
+                if step % 7 == 6 {
+                    live &= !(1 << (2 * (step % 6)));
+                }
+                if step % 11 == 10 {
+                    s.demote(expected.first().copied().unwrap_or(0));
+                }
+            }
+        }
     }
 
     #[test]

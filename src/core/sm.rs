@@ -566,7 +566,7 @@ impl Sm {
             issued: None,
             stall: WarpCycle::Idle,
         };
-        for &slot in &order {
+        for slot in order.iter() {
             let state = match self.check(slot, ctx.decoded) {
                 Ok(()) if result.issued.is_none() => {
                     *progress |= self.issue_warp(slot, now, ctx);
@@ -600,7 +600,7 @@ impl Sm {
             return result;
         }
         let mut tried = [0u64; 2];
-        for &slot in &order {
+        for slot in order.iter() {
             tried[(slot / 64) as usize % 2] |= 1 << (slot % 64);
         }
         for &slot in self.schedulers[s].slots() {
@@ -891,7 +891,11 @@ impl Sm {
         let n = self.warps.len() as u32;
         let instrs = ctx.decoded.len() as u32;
         for k in 0..n {
-            let slot = (self.fetch_next + k) % n;
+            // `fetch_next < n`, so one subtraction wraps.
+            let mut slot = self.fetch_next + k;
+            if slot >= n {
+                slot -= n;
+            }
             let Some(w) = self.warps[slot as usize].as_mut() else {
                 continue;
             };
