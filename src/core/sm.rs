@@ -566,15 +566,19 @@ impl Sm {
             issued: None,
             stall: WarpCycle::Idle,
         };
+        // Once a warp issued, the rest only matter for the per-warp record (and for the
+        // two-level scheduler, whose checks demote warps): stop when neither is wanted.
+        let stop_after_issue = !self.record_warp_states && !self.schedulers[s].demotes();
         for slot in order.iter() {
-            let state = match self.check(slot, ctx.decoded) {
+            // `check` has set the state of a warp that cannot issue.
+            let ready = match self.check(slot, ctx.decoded) {
                 Ok(()) if result.issued.is_none() => {
                     *progress |= self.issue_warp(slot, now, ctx);
                     self.schedulers[s].issued(slot);
                     result.issued = Some(slot);
-                    WarpCycle::Issued
+                    Some(WarpCycle::Issued)
                 }
-                Ok(()) => WarpCycle::NotSelected,
+                Ok(()) => Some(WarpCycle::NotSelected),
                 Err(reason) => {
                     if reason == WarpCycle::LongScoreboard {
                         self.schedulers[s].demote(slot);
@@ -582,16 +586,15 @@ impl Sm {
                     if result.issued.is_none() && result.stall == WarpCycle::Idle {
                         result.stall = reason;
                     }
-                    reason
+                    None
                 }
             };
-            if let Some(w) = self.warps[slot as usize].as_mut() {
-                w.state = state;
+            if let Some(state) = ready {
+                if let Some(w) = self.warps[slot as usize].as_mut() {
+                    w.state = state;
+                }
             }
-            // Once a warp issued, the rest only matter for the per-warp record (and for the
-            // two-level scheduler, whose checks demote warps): stop when neither is wanted.
-            if result.issued.is_some() && !self.record_warp_states && !self.schedulers[s].demotes()
-            {
+            if stop_after_issue && result.issued.is_some() {
                 break;
             }
         }
@@ -624,12 +627,15 @@ impl Sm {
     }
 
     /// Whether the warp in `slot` can issue its next instruction, or why not.
+    /// A warp that cannot issue also takes the reason as its state for the cycle (set here,
+    /// while the warp is at hand).
     fn check(&mut self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
         let limit = self.params.scoreboard_limit;
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return Err(WarpCycle::Idle);
         };
         if let Some(reason) = w.blocked {
+            w.state = reason;
             return Err(reason);
         }
         let reason = Self::warp_hazard(w, decoded, limit);
@@ -637,18 +643,22 @@ impl Sm {
             // Remember it: it holds until the I-buffer, the scoreboard, a barrier or a branch
             // of this warp changes, and each of those clears the memory.
             w.blocked = Some(r);
+            w.state = r;
             return Err(r);
         }
         let Some(&pc) = w.ibuffer.front() else {
+            w.state = WarpCycle::NoInstruction;
             return Err(WarpCycle::NoInstruction);
         };
         let unit = decoded[pc as usize].unit;
         if !self.collector.has_free(unit) {
-            return Err(match unit {
+            let reason = match unit {
                 UnitKind::Mem if decoded[pc as usize].shared => WarpCycle::MioThrottle,
                 UnitKind::Mem => WarpCycle::LgThrottle,
                 _ => WarpCycle::MathPipeThrottle,
-            });
+            };
+            w.state = reason;
+            return Err(reason);
         }
         Ok(())
     }
