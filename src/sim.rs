@@ -387,7 +387,7 @@ impl Sim {
     pub fn stats(&self) -> SimStats {
         let mut total = SmStats::default();
         for sm in &self.sms {
-            let s = &sm.stats;
+            let s = &sm.stats();
             total.warp_instructions += s.warp_instructions;
             total.thread_instructions += s.thread_instructions;
             total.divergent_branches += s.divergent_branches;

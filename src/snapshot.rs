@@ -355,7 +355,7 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .l1ds()
             .get(sm.id as usize)
             .and_then(|l| l1_view(sim.config(), l)),
-        stats: sm.stats.clone(),
+        stats: sm.stats(),
     }
 }
 

@@ -27,6 +27,40 @@ pub struct Scheduler {
     active_size: usize,
     /// GTO: resident warps, oldest first (kept sorted as warps arrive and leave).
     by_age: Vec<(u64, u32)>,
+    /// The order [`Scheduler::take_order`] computed last, and the live mask and last-issued
+    /// warp it was computed for (`None` once the warp sets changed). GTO's greedy warp and an
+    /// unchanged live mask give the same order, so most cycles reuse it.
+    cached: Order,
+    cached_for: Option<(u128, Option<u32>)>,
+}
+
+/// The order a scheduler tries its warps in one cycle ([`Scheduler::take_order`]): `lead`, then
+/// `list` from index `split` on, then `list` before `split`, leaving `skip` out of `list`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Order {
+    lead: Option<u32>,
+    list: Vec<u32>,
+    split: usize,
+    skip: Option<u32>,
+}
+
+impl Order {
+    /// The warp slots in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let (head, tail) = self.list.split_at(self.split.min(self.list.len()));
+        let skip = self.skip;
+        self.lead.into_iter().chain(
+            tail.iter()
+                .chain(head)
+                .copied()
+                .filter(move |&w| Some(w) != skip),
+        )
+    }
+
+    /// Whether there is no warp to try.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
 }
 
 impl Scheduler {
@@ -47,6 +81,8 @@ impl Scheduler {
             pending: VecDeque::new(),
             active_size: active_warps.max(1) as usize,
             by_age: Vec::new(),
+            cached: Order::default(),
+            cached_for: None,
         }
     }
 
@@ -68,6 +104,7 @@ impl Scheduler {
     /// A warp was launched into `slot` with launch order `age` (two-level: it queues as
     /// pending; GTO: it takes its place by age).
     pub fn warp_arrived(&mut self, slot: u32, age: u64) {
+        self.cached_for = None;
         if self.policy == SchedulerPolicy::Gto {
             let at = self.by_age.partition_point(|&(a, s)| (a, s) < (age, slot));
             self.by_age.insert(at, (age, slot));
@@ -82,6 +119,7 @@ impl Scheduler {
 
     /// The warp in `slot` finished: it leaves every set.
     pub fn warp_left(&mut self, slot: u32) {
+        self.cached_for = None;
         self.by_age.retain(|&(_, s)| s != slot);
         self.active.retain(|&w| w != slot);
         self.pending.retain(|&w| w != slot);
@@ -102,6 +140,7 @@ impl Scheduler {
             return;
         }
         if let Some(i) = self.active.iter().position(|&w| w == slot) {
+            self.cached_for = None;
             self.active.remove(i);
             self.pending.push_back(slot);
         }
@@ -119,13 +158,17 @@ impl Scheduler {
             if keep(self.active[i]) {
                 i += 1;
             } else {
+                self.cached_for = None;
                 let w = self.active.remove(i);
                 self.pending.push_back(w);
             }
         }
         while self.policy == SchedulerPolicy::TwoLevel && self.active.len() < self.active_size {
             match self.pending.pop_front() {
-                Some(w) => self.active.push(w),
+                Some(w) => {
+                    self.cached_for = None;
+                    self.active.push(w);
+                }
                 None => break,
             }
         }
@@ -140,37 +183,68 @@ impl Scheduler {
                     .last_issued
                     .and_then(|l| self.slots.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
-                let n = self.slots.len();
-                out.extend(
-                    (0..n)
-                        .map(|k| self.slots[(start + k) % n])
-                        .filter(|&s| occupied(s)),
-                );
+                rotated_into(&self.slots, start, &occupied, out);
             }
             SchedulerPolicy::Gto => {
                 if let Some(l) = self.last_issued.filter(|&l| occupied(l)) {
                     out.push(l);
                 }
-                out.extend(
-                    self.by_age
-                        .iter()
-                        .map(|&(_, s)| s)
-                        .filter(|&s| occupied(s) && Some(s) != self.last_issued),
-                );
+                for &(_, s) in &self.by_age {
+                    if occupied(s) && Some(s) != self.last_issued {
+                        out.push(s);
+                    }
+                }
             }
             SchedulerPolicy::TwoLevel => {
                 let start = self
                     .last_issued
                     .and_then(|l| self.active.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
-                let n = self.active.len();
-                out.extend(
-                    (0..n)
-                        .map(|k| self.active[(start + k) % n])
-                        .filter(|&s| occupied(s)),
-                );
+                rotated_into(&self.active, start, &occupied, out);
             }
         }
+    }
+
+    /// The order to try warps in this cycle, for the live warps in bitmask `live` (bit w: slot w
+    /// holds a live warp): the same as [`Scheduler::order`]. The live warps in policy order are
+    /// kept while the live mask and the warp sets are unchanged (two-level: and the last issued
+    /// warp); GTO and LRR then only place the last issued warp. Hand it back with
+    /// [`Scheduler::put_order`].
+    pub fn take_order(&mut self, live: u128) -> Order {
+        let two_level = self.policy == SchedulerPolicy::TwoLevel;
+        let key = (live, if two_level { self.last_issued } else { None });
+        let mut order = std::mem::take(&mut self.cached);
+        let is_live = |w: u32| live >> w & 1 == 1;
+        if self.cached_for != Some(key) {
+            order.list.clear();
+            match self.policy {
+                SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => order
+                    .list
+                    .extend(self.slots.iter().copied().filter(|&w| is_live(w))),
+                SchedulerPolicy::Gto => order
+                    .list
+                    .extend(self.by_age.iter().map(|&(_, w)| w).filter(|&w| is_live(w))),
+                SchedulerPolicy::TwoLevel => self.order(is_live, &mut order.list),
+            }
+            self.cached_for = Some(key);
+        }
+        let last = self.last_issued;
+        (order.lead, order.skip, order.split) = match self.policy {
+            // Slots ascend: after the last issued warp, wrapping around.
+            SchedulerPolicy::Lrr | SchedulerPolicy::BankConflictAware => (
+                None,
+                None,
+                last.map_or(0, |l| order.list.partition_point(|&w| w <= l)),
+            ),
+            SchedulerPolicy::Gto => (last.filter(|&l| is_live(l)), last, 0),
+            SchedulerPolicy::TwoLevel => (None, None, 0),
+        };
+        order
+    }
+
+    /// Returns the order [`Scheduler::take_order`] gave, for reuse.
+    pub fn put_order(&mut self, order: Order) {
+        self.cached = order;
     }
 
     /// The scheduler issued from `slot`.
@@ -184,6 +258,16 @@ impl Scheduler {
     }
 }
 
+/// Appends the `occupied` slots of `slots` starting at index `start` and wrapping around.
+fn rotated_into(slots: &[u32], start: usize, occupied: &impl Fn(u32) -> bool, out: &mut Vec<u32>) {
+    let (tail, head) = slots.split_at(start.min(slots.len()));
+    for &s in head.iter().chain(tail) {
+        if occupied(s) {
+            out.push(s);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +276,45 @@ mod tests {
         let mut out = Vec::new();
         s.order(|w| live.contains(&w), &mut out);
         out
+    }
+
+    /// `take_order` (cached) gives what `order` computes, for every policy and history.
+    #[test]
+    fn the_cached_order_equals_the_computed_one() {
+        for policy in [
+            SchedulerPolicy::Lrr,
+            SchedulerPolicy::Gto,
+            SchedulerPolicy::TwoLevel,
+        ] {
+            let mut s = Scheduler::new(0, 2, 12, policy, 3);
+            for (i, w) in [4, 0, 10, 2, 8, 6].into_iter().enumerate() {
+                s.warp_arrived(w, (7 * i % 5) as u64);
+            }
+            let mut live: u128 = 0b101_0101_0101;
+            for step in 0..40u32 {
+                s.refill(|_| true);
+                let expected = order(
+                    &s,
+                    &(0..12).filter(|w| live >> w & 1 == 1).collect::<Vec<_>>(),
+                );
+                let got = s.take_order(live);
+                assert_eq!(
+                    got.iter().collect::<Vec<_>>(),
+                    expected,
+                    "{policy:?} step {step}"
+                );
+                if let Some(&w) = expected.get((step % 3) as usize) {
+                    s.issued(w);
+                }
+                s.put_order(got);
+                if step % 7 == 6 {
+                    live &= !(1 << (2 * (step % 6)));
+                }
+                if step % 11 == 10 {
+                    s.demote(expected.first().copied().unwrap_or(0));
+                }
+            }
+        }
     }
 
     #[test]

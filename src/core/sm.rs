@@ -29,7 +29,29 @@ use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{Fault, GlobalMemory, KernelImage};
 use crate::ptx::Pc;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for instruction tags (consecutive integers): one multiply spreads them over the
+/// table (Fibonacci hashing); the default SipHash costs more than the whole lookup.
+#[derive(Debug, Clone, Copy, Default)]
+struct TagHasher(u64);
+
+impl Hasher for TagHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, tag: u64) {
+        self.0 = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// What an SM needs from outside for one cycle.
 pub struct SmContext<'a> {
@@ -156,6 +178,9 @@ pub struct Sm {
     ldst: LdstUnit,
     memory: MemoryTiming,
     in_flight: Vec<InFlight>,
+    /// Where each tag of `in_flight` sits in it (kept in step by `issue_warp` and `retire`), so
+    /// the back end finds an instruction without scanning.
+    in_flight_pos: HashMap<u64, usize, BuildHasherDefault<TagHasher>>,
     fetch_next: u32,
     latch: Option<FetchLatch>,
     next_tag: u64,
@@ -177,11 +202,14 @@ pub struct Sm {
     /// The last cycle this SM made forward progress (a register or memory value changed, a warp exited, a
     /// barrier released or a CTA completed), for deadlock detection.
     last_progress: u64,
-    pub stats: SmStats,
+    /// Counters, except the stall reasons (see [`Sm::stats`]).
+    stats: SmStats,
+    /// Scheduler-cycles without an issue, indexed by `WarpCycle as usize` (folded into
+    /// `SmStats::stalls` by [`Sm::stats`]: a map keyed by name costs string compares per cycle).
+    stall_counts: [u64; WarpCycle::ALL.len()],
     /// This cycle: what each scheduler did.
     scheduler_cycles: Vec<SchedulerCycle>,
     fault: Option<Box<Fault>>,
-    scratch_order: Vec<u32>,
     /// Reused each cycle: results ready for writeback (priority, ready cycle, tag), and
     /// collector units ready to dispatch (unit, tag).
     scratch_ready: Vec<(u8, u64, u64)>,
@@ -243,6 +271,7 @@ impl Sm {
             ldst: LdstUnit::default(),
             memory: MemoryTiming::new(config)?,
             in_flight: Vec::new(),
+            in_flight_pos: HashMap::default(),
             fetch_next: 0,
             latch: None,
             next_tag: 0,
@@ -257,6 +286,7 @@ impl Sm {
             timeline: super::timeline::WarpTimeline::new(core.max_warps_per_sm as usize),
             last_progress: 0,
             stats: SmStats::default(),
+            stall_counts: [0; WarpCycle::ALL.len()],
             scheduler_cycles: vec![
                 SchedulerCycle {
                     issued: None,
@@ -265,7 +295,6 @@ impl Sm {
                 n as usize
             ],
             fault: None,
-            scratch_order: Vec::new(),
             scratch_ready: Vec::new(),
             scratch_dispatch: Vec::new(),
             record: AccessRecord::default(),
@@ -367,6 +396,17 @@ impl Sm {
         }
     }
 
+    /// This SM's counters so far.
+    pub fn stats(&self) -> SmStats {
+        let mut stats = self.stats.clone();
+        for (reason, &count) in WarpCycle::ALL.iter().zip(&self.stall_counts) {
+            if count > 0 {
+                *stats.stalls.entry(reason.name()).or_insert(0) += count;
+            }
+        }
+        stats
+    }
+
     /// What every warp slot did in recent cycles.
     pub fn timeline(&self) -> &super::timeline::WarpTimeline {
         &self.timeline
@@ -408,7 +448,7 @@ impl Sm {
         ready.sort_unstable();
         let mut ports = self.params.writeback_width;
         for &(_, _, tag) in &ready {
-            let Some(pos) = self.in_flight.iter().position(|f| f.tag == tag) else {
+            let Some(&pos) = self.in_flight_pos.get(&tag) else {
                 continue;
             };
             let f = self.in_flight[pos];
@@ -442,6 +482,10 @@ impl Sm {
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
     fn retire(&mut self, pos: usize, decoded: &Decoded) {
         let f = self.in_flight.swap_remove(pos);
+        self.in_flight_pos.remove(&f.tag);
+        if let Some(moved) = self.in_flight.get(pos) {
+            self.in_flight_pos.insert(moved.tag, pos);
+        }
         match f.unit {
             UnitKind::Mem => self.ldst.retire(f.tag),
             kind => self.pipelines[pipe_index(kind)].retire(f.tag),
@@ -463,7 +507,7 @@ impl Sm {
         ready.clear();
         ready.extend(self.collector.ready().map(|r| (r.unit, r.tag)));
         for &(unit, tag) in &ready {
-            let Some(f) = self.in_flight.iter().find(|f| f.tag == tag).copied() else {
+            let Some(f) = self.in_flight_pos.get(&tag).map(|&pos| self.in_flight[pos]) else {
                 self.collector.release(unit);
                 continue;
             };
@@ -496,7 +540,7 @@ impl Sm {
             let result = self.issue_one(s, now, ctx, &mut any);
             self.scheduler_cycles[s] = result;
             if result.issued.is_none() && result.stall != WarpCycle::Idle {
-                *self.stats.stalls.entry(result.stall.name()).or_insert(0) += 1;
+                self.stall_counts[result.stall as usize] += 1;
             }
         }
         any
@@ -517,22 +561,24 @@ impl Sm {
                     .is_some_and(|x| !x.finished && !x.at_barrier)
             });
         }
-        let mut order = std::mem::take(&mut self.scratch_order);
-        let live = self.live;
-        self.schedulers[s].order(|w| live >> w & 1 == 1, &mut order);
+        let order = self.schedulers[s].take_order(self.live);
         let mut result = SchedulerCycle {
             issued: None,
             stall: WarpCycle::Idle,
         };
-        for &slot in &order {
-            let state = match self.check(slot, ctx.decoded) {
+        // Once a warp issued, the rest only matter for the per-warp record (and for the
+        // two-level scheduler, whose checks demote warps): stop when neither is wanted.
+        let stop_after_issue = !self.record_warp_states && !self.schedulers[s].demotes();
+        for slot in order.iter() {
+            // `check` has set the state of a warp that cannot issue.
+            let ready = match self.check(slot, ctx.decoded) {
                 Ok(()) if result.issued.is_none() => {
                     *progress |= self.issue_warp(slot, now, ctx);
                     self.schedulers[s].issued(slot);
                     result.issued = Some(slot);
-                    WarpCycle::Issued
+                    Some(WarpCycle::Issued)
                 }
-                Ok(()) => WarpCycle::NotSelected,
+                Ok(()) => Some(WarpCycle::NotSelected),
                 Err(reason) => {
                     if reason == WarpCycle::LongScoreboard {
                         self.schedulers[s].demote(slot);
@@ -540,25 +586,24 @@ impl Sm {
                     if result.issued.is_none() && result.stall == WarpCycle::Idle {
                         result.stall = reason;
                     }
-                    reason
+                    None
                 }
             };
-            if let Some(w) = self.warps[slot as usize].as_mut() {
-                w.state = state;
+            if let Some(state) = ready {
+                if let Some(w) = self.warps[slot as usize].as_mut() {
+                    w.state = state;
+                }
             }
-            // Once a warp issued, the rest only matter for the per-warp record (and for the
-            // two-level scheduler, whose checks demote warps): stop when neither is wanted.
-            if result.issued.is_some() && !self.record_warp_states && !self.schedulers[s].demotes()
-            {
+            if stop_after_issue && result.issued.is_some() {
                 break;
             }
         }
         if !self.record_warp_states {
-            self.scratch_order = order;
+            self.schedulers[s].put_order(order);
             return result;
         }
         let mut tried = [0u64; 2];
-        for &slot in &order {
+        for slot in order.iter() {
             tried[(slot / 64) as usize % 2] |= 1 << (slot % 64);
         }
         for &slot in self.schedulers[s].slots() {
@@ -577,17 +622,20 @@ impl Sm {
         if result.issued.is_none() && result.stall == WarpCycle::Idle && !order.is_empty() {
             result.stall = WarpCycle::NoInstruction;
         }
-        self.scratch_order = order;
+        self.schedulers[s].put_order(order);
         result
     }
 
     /// Whether the warp in `slot` can issue its next instruction, or why not.
+    /// A warp that cannot issue also takes the reason as its state for the cycle (set here,
+    /// while the warp is at hand).
     fn check(&mut self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
         let limit = self.params.scoreboard_limit;
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return Err(WarpCycle::Idle);
         };
         if let Some(reason) = w.blocked {
+            w.state = reason;
             return Err(reason);
         }
         let reason = Self::warp_hazard(w, decoded, limit);
@@ -595,18 +643,22 @@ impl Sm {
             // Remember it: it holds until the I-buffer, the scoreboard, a barrier or a branch
             // of this warp changes, and each of those clears the memory.
             w.blocked = Some(r);
+            w.state = r;
             return Err(r);
         }
         let Some(&pc) = w.ibuffer.front() else {
+            w.state = WarpCycle::NoInstruction;
             return Err(WarpCycle::NoInstruction);
         };
         let unit = decoded[pc as usize].unit;
         if !self.collector.has_free(unit) {
-            return Err(match unit {
+            let reason = match unit {
                 UnitKind::Mem if decoded[pc as usize].shared => WarpCycle::MioThrottle,
                 UnitKind::Mem => WarpCycle::LgThrottle,
                 _ => WarpCycle::MathPipeThrottle,
-            });
+            };
+            w.state = reason;
+            return Err(reason);
         }
         Ok(())
     }
@@ -721,6 +773,7 @@ impl Sm {
         self.next_tag += 1;
         self.collector
             .allocate(d.unit, slot, d.bank_reads.as_slice(), tag);
+        self.in_flight_pos.insert(tag, self.in_flight.len());
         self.in_flight.push(InFlight {
             tag,
             warp: slot,
@@ -848,7 +901,11 @@ impl Sm {
         let n = self.warps.len() as u32;
         let instrs = ctx.decoded.len() as u32;
         for k in 0..n {
-            let slot = (self.fetch_next + k) % n;
+            // `fetch_next < n`, so one subtraction wraps.
+            let mut slot = self.fetch_next + k;
+            if slot >= n {
+                slot -= n;
+            }
             let Some(w) = self.warps[slot as usize].as_mut() else {
                 continue;
             };

@@ -263,15 +263,16 @@ fn lane_wise(
         ),
         _ => (None, 0),
     };
+    let used = srcs.len().min(plan.len());
     for lane in lanes(exec) {
         let l = lane as usize;
         let mut values = [0u64; 4];
-        for ((v, p), op) in values.iter_mut().zip(&plan).zip(srcs) {
-            *v = match *p {
+        for k in 0..used {
+            values[k] = match plan[k] {
                 Source::Row(row) => warp.regs[row + l],
                 Source::NotRow(row) => (warp.regs[row + l] == 0) as u64,
                 Source::Uniform(value) => value,
-                Source::PerLane => read(env, warp, op, lane),
+                Source::PerLane => read(env, warp, &srcs[k], lane),
             };
         }
         let Some(out) = alu::eval(&instr.op, values) else {

@@ -15,6 +15,7 @@ use crate::ptx::ops::AtomOp;
 use crate::ptx::{AddrBase, Address, Instr, MemAccess, Operand, Pc, Space, Type, VarId};
 
 /// Where a lane's access goes after generic addresses are resolved.
+#[derive(Clone, Copy)]
 struct Target {
     space: Space,
     addr: u64,
@@ -38,15 +39,33 @@ pub(super) fn load(
     }
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Load, size * elems as u32, exec);
+    // Without a register in the address every lane reads the same place, and outside local
+    // memory the same values: the first lane's are reused (any fault is the first lane's).
+    let mut uniform = is_lane_invariant(&addr_op) && elems <= 4;
+    let mut first: Option<(Target, [u64; 4])> = None;
     for lane in lanes(exec) {
-        let t = resolve(env, warp, space, &addr_op, lane);
+        let t = match &first {
+            Some((t, _)) => *t,
+            None => resolve(env, warp, space, &addr_op, lane),
+        };
         note(record, lane, &t);
         check_vector_alignment(env, warp, pc, lane, &t, size * elems as u32, "load")?;
+        uniform &= t.space != Space::Local;
+        let mut loaded = [0u64; 4];
         for i in 0..elems {
-            let a = t.addr.wrapping_add((i as u32 * size) as u64);
-            let raw = read_mem(env, mem, warp, t.space, a, size, lane)
-                .map_err(|why| access_fault(env, warp, pc, lane, why, t.space, a, size, "load"))?;
-            let value = extend(raw, ty);
+            let value = match &first {
+                Some((_, values)) => values[i],
+                None => {
+                    let a = t.addr.wrapping_add((i as u32 * size) as u64);
+                    let raw = read_mem(env, mem, warp, t.space, a, size, lane).map_err(|why| {
+                        access_fault(env, warp, pc, lane, why, t.space, a, size, "load")
+                    })?;
+                    extend(raw, ty)
+                }
+            };
+            if let Some(slot) = loaded.get_mut(i) {
+                *slot = value;
+            }
             match dst {
                 Operand::Vector(v) => {
                     if let Some(r) = v.as_slice().get(i) {
@@ -57,8 +76,22 @@ pub(super) fn load(
                 _ => {}
             }
         }
+        if uniform && first.is_none() {
+            first = Some((t, loaded));
+        }
     }
     Ok(())
+}
+
+/// Whether an address operand names the same address in every lane (no register base).
+fn is_lane_invariant(op: &Operand) -> bool {
+    matches!(
+        op,
+        Operand::Addr(Address {
+            base: AddrBase::Absolute | AddrBase::Var(_),
+            ..
+        })
+    )
 }
 
 /// `st [a], b` (b may be a vector): stores the low bytes of each element.

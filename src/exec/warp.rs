@@ -44,17 +44,24 @@ impl WarpState {
         let first = warp_in_cta as u64 * warp_size as u64;
         let mut valid: LaneMask = 0;
         let mut tids = Vec::with_capacity(warp_size as usize);
+        let (bx, by) = (block.x as u64, block.y as u64);
+        // The first lane's thread index by division, the next ones by counting x, then y, then z.
+        let mut tid = [first % bx, (first / bx) % by, first / (bx * by)];
         for lane in 0..warp_size as u64 {
             let t = first + lane;
             if t < threads {
                 valid |= 1 << lane;
             }
-            let (bx, by) = (block.x as u64, block.y as u64);
-            tids.push([
-                (t % bx) as u32,
-                ((t / bx) % by) as u32,
-                (t / (bx * by)) as u32,
-            ]);
+            tids.push(tid.map(|d| d as u32));
+            tid[0] += 1;
+            if tid[0] == bx {
+                tid[0] = 0;
+                tid[1] += 1;
+                if tid[1] == by {
+                    tid[1] = 0;
+                    tid[2] += 1;
+                }
+            }
         }
         WarpState {
             warp_size,

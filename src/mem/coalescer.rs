@@ -174,7 +174,8 @@ impl Coalescer {
         let mut at = addr;
         let end = addr.saturating_add(u64::from(len));
         while at < end {
-            let block = at - at % segment;
+            // Segments are 32, 64 or 128 bytes: a mask, not a division.
+            let block = at & !(segment - 1);
             let stop = end.min(block.saturating_add(segment));
             let offset = (at % 128) as u32;
             let bytes = byte_mask(offset, (stop - at) as u32);

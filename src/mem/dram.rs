@@ -150,7 +150,11 @@ impl DramChannel {
         let n = self.banks.len();
         let mut soonest = u64::MAX;
         for k in 0..n {
-            let b = (self.next_bank + k) % n;
+            // `next_bank < n`, so one subtraction wraps.
+            let mut b = self.next_bank + k;
+            if b >= n {
+                b -= n;
+            }
             if self.per_bank[b] == 0 {
                 continue;
             }

@@ -149,9 +149,21 @@ impl MemorySystem {
 
     fn dram_cycle(&mut self, ch: usize, now: u64) {
         let subs = self.subparts;
+        let first = ch * subs as usize;
+        if self.channels[ch].is_idle()
+            && self.slices[first..first + subs as usize]
+                .iter()
+                .all(|s| s.dram_front().is_none())
+        {
+            // Nothing to take, schedule or return: the channel's cycle would change nothing.
+            return;
+        }
         for k in 0..subs {
-            let sub = (self.next_sub[ch] + k) % subs;
-            let s = ch * subs as usize + sub as usize;
+            let mut sub = self.next_sub[ch] + k;
+            if sub >= subs {
+                sub -= subs;
+            }
+            let s = first + sub as usize;
             let Some(f) = self.slices[s].dram_front().copied() else {
                 continue;
             };
