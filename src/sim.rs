@@ -257,7 +257,7 @@ impl Sim {
             ..CounterSample::default()
         };
         for sm in &self.sms {
-            s.thread_instructions += sm.stats.thread_instructions;
+            s.thread_instructions += sm.thread_instructions();
         }
         for l1 in self.memory.l1ds() {
             let l = l1.stats();

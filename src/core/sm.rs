@@ -407,6 +407,11 @@ impl Sm {
         stats
     }
 
+    /// Thread instructions issued so far (cheaper than [`Sm::stats`], which builds the stall map).
+    pub fn thread_instructions(&self) -> u64 {
+        self.stats.thread_instructions
+    }
+
     /// What every warp slot did in recent cycles.
     pub fn timeline(&self) -> &super::timeline::WarpTimeline {
         &self.timeline
