@@ -3,7 +3,7 @@
 // a hash, the address-bit panel following the Setup tab's SPEC, the search panel from search to
 // applied hash, and the transpose-hash example's numbers. Screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, model, stepUntil, settle } from './helpers.js';
+import { watchConsole, open, model, stepUntil, settle, runToEnd } from './helpers.js';
 
 test('memory view: an assoc failure is drawn on its set, lines explain themselves', async ({ page }) => {
   const problems = watchConsole(page);
@@ -148,5 +148,25 @@ test('the transpose-hash example states the model\'s own numbers', async ({ page
   expect(about).toContain(`${plain.cycles} cycles with ${plain.shared.bank_conflict_cycles} bank-conflict cycles`);
   expect(about).toContain(`with the hash ${hashed.cycles} cycles and none`);
   expect(hashed.shared.bank_conflict_cycles).toBe(0);
+  expect(problems).toEqual([]);
+});
+
+test('coalesced vs strided examples: 1 request per warp load against 32', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await page.locator('#view-stats').scrollIntoViewIfNeeded();
+  const atEnd = async (id) => {
+    await page.selectOption('#example', id);
+    await runToEnd(page);
+    await expect(page.locator('body')).toHaveAttribute('data-status', 'completed');
+    const m = await model(page, 'stats');
+    return { l1: m.l1.accesses, cycles: Number(await page.locator('body').getAttribute('data-cycle')) };
+  };
+  const one = await atEnd('stride-1');
+  const strided = await atEnd('stride-32');
+  // 16 warps, each one load and one store: 16 + 16 requests, against 16 x 32 + 16.
+  expect(one.l1).toBe(32);
+  expect(strided.l1).toBe(16 * 32 + 16);
+  expect(strided.cycles).toBeGreaterThan(2 * one.cycles);
   expect(problems).toEqual([]);
 });

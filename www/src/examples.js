@@ -10,6 +10,7 @@ import vectorAdd from '../../tests/data/kernels/vector_add.sm_52.ptx?raw';
 import pathfinder from '../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx?raw';
 import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
 import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
+import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
 
 const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32';
 // What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
@@ -79,6 +80,24 @@ export const EXAMPLES = [
     preset: 'fermi',
     sets: [],
     about: 'Each thread loads a[i] and b[i] and stores their sum: neighbouring lanes touch neighbouring words, so a warp\'s access is one 128-byte request. The warps spend most cycles in long_scoreboard, waiting for global loads.',
+  },
+  {
+    id: 'stride-1',
+    title: 'Global loads, stride 1: coalesced',
+    ptx: globalAccess,
+    launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 1',
+    preset: 'fermi',
+    sets: [],
+    about: 'Thread t loads in[t * stride] with stride 1: the 32 lanes of a warp read 32 neighbouring words, which the coalescer joins into one 128-byte request. Compare the next example, the same kernel with stride 32: the L1D accesses in the Stats counters and the cycles to the end.',
+  },
+  {
+    id: 'stride-32',
+    title: 'Global loads, stride 32: one request per lane',
+    ptx: globalAccess,
+    launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 32',
+    preset: 'fermi',
+    sets: [],
+    about: 'The same kernel with stride 32: consecutive lanes read words 128 bytes apart, so every lane needs its own line and each warp load becomes 32 requests. The MSHRs fill (reservation failures: mshr), the warps wait in long_scoreboard far longer, and the run takes more than twice the cycles of stride 1.',
   },
   {
     id: 'column-walk',
