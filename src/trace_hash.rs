@@ -100,6 +100,25 @@ pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
             "64",
         ],
     ),
+    (
+        // The whole GPU: 15 SMs sharing L2 and DRAM, atomics from every SM (issue 12).
+        "histogram_gtx480",
+        include_str!("../tests/data/kernels/histogram.sm_80.ptx"),
+        &[
+            "--config",
+            "gtx480",
+            "--grid",
+            "30",
+            "--block",
+            "128",
+            "--arg",
+            "u8[16000]=rand:11",
+            "--arg",
+            "16000",
+            "--arg",
+            "u32[64]=0",
+        ],
+    ),
 ];
 
 /// One line per [`DETERMINISM_CASES`] run: `name fingerprint cycles`.

@@ -24,7 +24,7 @@ fn err_of(result: Result<Config, ConfigError>) -> String {
 
 #[test]
 fn every_preset_validates_runs_today_and_round_trips() {
-    assert_eq!(presets().len(), 6);
+    assert_eq!(presets().len(), 7);
     for p in presets() {
         let c = (p.build)();
         c.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
@@ -70,6 +70,19 @@ fn default_is_fermi() {
 }
 
 #[test]
+fn gtx480_is_the_fermi_core_with_15_sms() {
+    let whole = preset("gtx480");
+    assert_eq!(whole.num_sms, 15); // -gpgpu_n_clusters 15
+    assert_eq!(
+        Config {
+            num_sms: 1,
+            ..whole
+        },
+        preset("fermi")
+    );
+}
+
+#[test]
 fn fermi_matches_gpgpu_sim_gtx480() {
     let c = preset("fermi");
     assert_eq!(c.num_sms, 1);
@@ -104,9 +117,16 @@ fn fermi_matches_gpgpu_sim_gtx480() {
     );
     assert_eq!((c.l2.latency, c.l2.interleave_bytes), (120, 256));
     assert_eq!(
-        (c.dram.row_hit_latency, c.dram.queue_size, c.dram.banks),
-        (109, 64, 16)
+        (c.dram.latency, c.dram.queue_size, c.dram.banks),
+        (100, 64, 16)
     );
+    // GTX480 GDDR5: 6 channels x 2 chips x 4 B x QDR at 924 MHz = 253 B per 700 MHz cycle,
+    // 64-byte bursts (issue 12: "about 250 bytes per core cycle at its peak").
+    assert_eq!(c.dram_atom_bytes(), 64);
+    let peak = c.dram_peak_bytes_per_core_cycle();
+    assert!((peak - 253.44).abs() < 0.01, "{peak}");
+    assert_eq!((c.clocks.core_mhz, c.clocks.dram_mhz), (700.0, 924.0));
+    assert_eq!(c.icnt.flit_bytes, 40);
     assert_eq!(
         (c.core.schedulers_per_sm, c.core.scheduler),
         (2, SchedulerPolicy::Gto)
@@ -231,11 +251,9 @@ fn unified_micro12_matches_table_2() {
     );
     assert_eq!((c.units.int.add.latency, c.units.fp32.mad.latency), (8, 8));
     assert_eq!((c.units.sfu.latency, c.shmem.latency), (20, 20));
-    assert_eq!(
-        (c.dram.row_hit_latency, c.dram.row_miss_latency),
-        (400, 400)
-    );
-    assert_eq!(c.dram.bus_bytes_per_cycle * f64::from(c.dram.channels), 8.0);
+    // §5: DRAM latency 400, 8 bytes per cycle for the SM.
+    assert_eq!(c.dram.latency + c.dram.timing.cl + c.dram.timing.rcd, 399);
+    assert_eq!(c.dram_peak_bytes_per_core_cycle(), 8.0);
     assert_eq!(c.core.max_threads_per_sm, 1024);
     assert_eq!(c.unified.capacity_bytes, 384 * 1024);
 }
@@ -249,7 +267,7 @@ fn teaching_is_small() {
     );
     assert_eq!(c.core.max_threads_per_sm, 32);
     assert!(c.units.int.add.latency <= 2 && c.shmem.latency <= 2 && c.l1d.latency <= 4);
-    assert!(c.dram.row_miss_latency <= 30);
+    assert!(c.dram.latency + c.dram.timing.rp + c.dram.timing.rcd <= 30);
     assert!(l1d(&c).sets * l1d(&c).assoc <= 8);
 }
 
@@ -270,7 +288,7 @@ fn unknown_key_in_a_file_is_named_with_the_valid_keys() {
     );
     let top = err_of(Config::from_json(r#"{"preset": "fermi", "num_sm": 2}"#));
     assert!(
-        top.starts_with("num_sm: unknown key; valid keys at the top level: constant, core"),
+        top.starts_with("num_sm: unknown key; valid keys at the top level: clocks, constant, core"),
         "{top}"
     );
 }
@@ -295,10 +313,10 @@ fn out_of_range_names_key_and_range() {
     assert_eq!(msg, "mrpb.queue_depth = 0: must be in 1..=256");
     let msg = err_of(Config::default().with_overrides(&["units.fp64.div.interval=0"]));
     assert_eq!(msg, "units.fp64.div.interval = 0: must be in 1..=10000");
-    let msg = err_of(Config::default().with_overrides(&["dram.bus_bytes_per_cycle=-1"]));
+    let msg = err_of(Config::default().with_overrides(&["clocks.dram_mhz=-1"]));
     assert_eq!(
         msg,
-        "dram.bus_bytes_per_cycle = -1.0: must be a finite number in 0.01..=1024"
+        "clocks.dram_mhz = -1.0: must be a finite number in 1..=100000"
     );
     let e = Config::default()
         .with_overrides(&["num_sms=0"])
@@ -346,7 +364,7 @@ fn wrong_type_names_the_key() {
     assert!(msg.starts_with("not valid JSON"), "{msg}");
     let msg = err_of(Config::from_json(r#"{"num_sms": 1}"#));
     assert!(
-        msg.contains("missing field `core`") && msg.contains("\"preset\""),
+        msg.contains("missing field `clocks`") && msg.contains("\"preset\""),
         "{msg}"
     );
 }
@@ -385,8 +403,12 @@ fn cross_field_checks_name_the_key() {
             "regfile.collector_units.dp: must be at least 1",
         ),
         (
-            &["dram.row_miss_latency=50"],
-            "dram.row_miss_latency: 50 must be at least dram.row_hit_latency (109)",
+            &["dram.bank_groups=32"],
+            "dram.bank_groups: 32 must be at most dram.banks (16)",
+        ),
+        (
+            &["dram.burst_length=2"],
+            "dram.burst_length: 2 must be a multiple of dram.data_command_ratio (4)",
         ),
         (
             &["l2.interleave_bytes=64"],
@@ -419,7 +441,8 @@ fn set_changes_nested_keys_in_order() {
             "shmem.hash=bvxor:2,8,7",
             "core.scoreboard_max_entries=3",
             "l1d.config=N:64:128:6,L:L:m:N:L,A:32:8,8",
-            "dram.bus_bytes_per_cycle=4.5",
+            "clocks.dram_mhz=1000.5",
+            "dram.timing.ccdl=0",
             "mrpb.signature=\"block\"",
             "num_sms=2",
             "num_sms=3",
@@ -433,7 +456,7 @@ fn set_changes_nested_keys_in_order() {
     assert_eq!(c.shmem.hash.to_string(), "bvxor:2,8,7");
     assert_eq!(c.core.scoreboard_max_entries, Some(3));
     assert_eq!(l1d(&c).assoc, 6);
-    assert_eq!(c.dram.bus_bytes_per_cycle, 4.5);
+    assert_eq!((c.clocks.dram_mhz, c.dram.timing.ccdl), (1000.5, 0));
     assert_eq!(c.mrpb.signature, MrpbSignature::Block);
     assert_eq!(c.mrpb_queues(), 8);
     assert_eq!(c.num_sms, 3);
@@ -504,7 +527,7 @@ fn partial_file_still_validates_the_result() {
     assert_eq!(msg, "core.simd_width: 16 must divide core.warp_size (8)");
     let msg = err_of(Config::from_json(r#"{"preset": "nope"}"#));
     assert!(
-        msg.starts_with("unknown preset `nope`; presets: fermi, tesla-c2050-s"),
+        msg.starts_with("unknown preset `nope`; presets: fermi, gtx480, tesla-c2050-s"),
         "{msg}"
     );
 }

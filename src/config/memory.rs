@@ -139,24 +139,90 @@ pub struct L2Config {
     pub queue_entries: u32,
 }
 
-/// DRAM: channels of banks with open rows, FR-FCFS (MODEL.md section 9; book §4.3).
+/// The clock domains of the GPU, as GPGPU-Sim's `-gpgpu_clock_domains
+/// <core>:<interconnect>:<L2>:<DRAM>` (MHz). One simulated cycle is one core cycle; the memory
+/// system runs each other domain as many times per core cycle as its clock allows
+/// (`mem::clock`). DRAM timing parameters count DRAM (command) cycles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockConfig {
+    /// The SM clock: one simulated cycle.
+    pub core_mhz: f64,
+    /// The interconnect's clock.
+    pub icnt_mhz: f64,
+    /// The L2 slices' clock.
+    pub l2_mhz: f64,
+    /// The DRAM command clock.
+    pub dram_mhz: f64,
+}
+
+/// DRAM timing constraints in DRAM command cycles, as GPGPU-Sim's `-gpgpu_dram_timing_opt`
+/// (MODEL.md section 9; book section 4.3.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DramTiming {
+    /// Column to column (read to read, write to write), any bank (`CCD`).
+    pub ccd: u32,
+    /// Column to column within one bank group (`CCDL`; 0 without bank groups).
+    pub ccdl: u32,
+    /// Activate to activate, different banks (`RRD`).
+    pub rrd: u32,
+    /// Activate to column command (`RCD`).
+    pub rcd: u32,
+    /// Activate to precharge (`RAS`).
+    pub ras: u32,
+    /// Precharge to activate (`RP`).
+    pub rp: u32,
+    /// Activate to activate, same bank (`RC`).
+    pub rc: u32,
+    /// Read column command to data (`CL`).
+    pub cl: u32,
+    /// Write column command to data (`WL`).
+    pub wl: u32,
+    /// Last write data to a read command (`CDLR`, part of write-to-read turnaround).
+    pub cdlr: u32,
+    /// Last write data to precharge (`WR`).
+    pub wr: u32,
+    /// Read to precharge within one bank group (`RTPL`; 0 without bank groups).
+    pub rtpl: u32,
+}
+
+/// DRAM: channels of banks with open rows behind an FR-FCFS controller, timed command by
+/// command in the DRAM clock domain (MODEL.md section 9; book section 4.3.3; GPGPU-Sim's
+/// `dram_t`). The channel's bandwidth is not a parameter: it follows from the bus
+/// (`chips_per_channel` x `bus_width_bytes` bytes per beat, `burst_length` beats per column
+/// command, `data_command_ratio` beats per command cycle) and the DRAM clock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramConfig {
     /// Memory channels, each with its own controller (GPGPU-Sim `-gpgpu_n_mem`).
     pub channels: u32,
-    /// Banks per channel (GPGPU-Sim `nbk` in `-gpgpu_dram_timing_opt`).
+    /// DRAM chips side by side on one channel (GPGPU-Sim `-gpgpu_n_mem_per_ctrlr`).
+    pub chips_per_channel: u32,
+    /// Data bus width of one chip in bytes (GPGPU-Sim `-gpgpu_dram_buswidth`).
+    pub bus_width_bytes: u32,
+    /// Beats per column command (GPGPU-Sim `-gpgpu_dram_burst_length`).
+    pub burst_length: u32,
+    /// Data beats per command-clock cycle: 1 SDR, 2 DDR, 4 GDDR5's QDR
+    /// (GPGPU-Sim `-dram_data_command_freq_ratio`).
+    pub data_command_ratio: u32,
+    /// Banks per channel (GPGPU-Sim `nbk`).
     pub banks: u32,
-    /// Bytes in one open row of a bank, across the channel's chips.
-    pub row_bytes: u32,
+    /// Bank groups per channel (GPGPU-Sim `nbkgrp`; 1: none); a bank's group is its low bits.
+    pub bank_groups: u32,
+    /// Which bits of the channel-local address are row (`R`), bank (`B`), column (`C`) and byte
+    /// within a burst (`S`), most significant first; `.` separates bytes for reading and `0`
+    /// marks an unused bit. The part of GPGPU-Sim's `-gpgpu_mem_addr_mapping` after `dramid@N;`,
+    /// with the leading zero bytes left out; bits above it are row bits.
+    pub address_mapping: String,
     /// FR-FCFS scheduler queue entries per channel (GPGPU-Sim
     /// `-gpgpu_frfcfs_dram_sched_queue_size`).
     pub queue_size: u32,
-    /// Cycles of an access to the open row (GPGPU-Sim `-dram_latency`).
-    pub row_hit_latency: u32,
-    /// Cycles of an access that must close a row and open another (row hit + tRP + tRCD).
-    pub row_miss_latency: u32,
-    /// Data-bus bytes per SM cycle per channel; fractional to express the per-SM share of a chip
-    /// when `num_sms` is 1 (Unified §5 gives one SM 8 bytes/cycle).
-    pub bus_bytes_per_cycle: f64,
+    /// Finished reads waiting to go back to the L2 (GPGPU-Sim `-gpgpu_dram_return_queue_size`).
+    pub return_queue_size: u32,
+    /// Core cycles between leaving the L2's queue and reaching the controller (GPGPU-Sim
+    /// `-dram_latency`).
+    pub latency: u32,
+    /// Command timing in DRAM cycles.
+    pub timing: DramTiming,
 }

@@ -26,8 +26,8 @@ mod validate;
 pub use cache_string::{CacheSpec, CacheStringError};
 pub use error::{ConfigError, NotBuilt};
 pub use memory::{
-    Broadcast, Coalescing, ConstMemConfig, ConstModel, DramConfig, IcntConfig, L1dConfig, L2Config,
-    SharedMemConfig,
+    Broadcast, ClockConfig, Coalescing, ConstMemConfig, ConstModel, DramConfig, DramTiming,
+    IcntConfig, L1dConfig, L2Config, SharedMemConfig,
 };
 pub use presets::{presets, Preset};
 pub use sm::{
@@ -48,6 +48,8 @@ pub struct Config {
     /// Streaming multiprocessors; CTAs go to SMs round-robin, L2 and DRAM are shared
     /// (MODEL.md section 1, default 1).
     pub num_sms: u32,
+    /// Clock domains: core, interconnect, L2, DRAM (GPGPU-Sim `-gpgpu_clock_domains`).
+    pub clocks: ClockConfig,
     /// Front end, scheduling, SIMT stack (MODEL.md sections 1, 3, 4).
     pub core: CoreConfig,
     /// Register banks and operand collector (MODEL.md section 5).
@@ -148,6 +150,22 @@ impl Config {
     /// L2 slices in the whole GPU: channels x sub-partitions per channel.
     pub fn l2_slices(&self) -> u32 {
         self.dram.channels * self.l2.sub_partitions_per_channel
+    }
+
+    /// Bytes one DRAM column command moves: burst length x bus width x chips per channel
+    /// (GPGPU-Sim's `dram_atom_size`).
+    pub fn dram_atom_bytes(&self) -> u32 {
+        let d = &self.dram;
+        d.burst_length * d.bus_width_bytes * d.chips_per_channel
+    }
+
+    /// Peak DRAM bandwidth of the whole GPU in bytes per core cycle: every channel's bus busy
+    /// (chips x width x beats per command cycle, at the DRAM clock).
+    pub fn dram_peak_bytes_per_core_cycle(&self) -> f64 {
+        let d = &self.dram;
+        let per_dram_cycle =
+            f64::from(d.chips_per_channel * d.bus_width_bytes * d.data_command_ratio);
+        per_dram_cycle * self.clocks.dram_mhz / self.clocks.core_mhz * f64::from(d.channels)
     }
 
     /// Entries of the elastic PREMEM FIFO: ceil(warp_size / simd_width) - 1 (MODEL.md section 8).

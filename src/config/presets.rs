@@ -1,9 +1,11 @@
 //! Presets: each paper's *baseline* machine, with its mechanism switched off so that it runs
 //! today; the mechanism is turned on with `--set elastic.enabled=true` and the like.
 //!
-//! All presets simulate one SM (MODEL.md section 1); where the source machine has more, DRAM
-//! bandwidth is scaled to one SM's share, as Unified §5 did. Values that no source gives are
-//! marked "warpstep's choice" with the reason.
+//! The paper presets simulate one SM (MODEL.md section 1) in front of the source machine's
+//! whole memory system (as GPGPU-Sim's GTX480 file with `-gpgpu_n_clusters 1`); `gtx480` is the
+//! whole GTX480 (15 SMs). DRAM bandwidth is never a hand-set number: it follows from the bus,
+//! burst and DRAM clock (`Config::dram_peak_bytes_per_core_cycle`). Values that no source gives
+//! are marked "warpstep's choice" with the reason.
 //!
 //! Sources: GPGPU-Sim's `configs/tested-cfgs/SM2_GTX480/gpgpusim.config` (GPGPU-Sim 4) and
 //! `configs/TeslaC2050/gpgpusim.config` (3.x), its option defaults in `gpu-sim.cc`, and the
@@ -29,6 +31,11 @@ const PRESETS: &[Preset] = &[
         name: "fermi",
         description: "GTX480 from GPGPU-Sim's SM2_GTX480 config (memory path per MODEL.md section 9), 1 SM; the default",
         build: fermi,
+    },
+    Preset {
+        name: "gtx480",
+        description: "The whole GTX480: the fermi core with 15 SMs sharing L2 and DRAM, as GPGPU-Sim's SM2_GTX480 file",
+        build: gtx480,
     },
     Preset {
         name: "tesla-c2050-s",
@@ -137,7 +144,7 @@ pub(super) fn fermi() -> Config {
             // warpstep's choice: GPGPU-Sim's iSLIP crossbar has no single latency; ~5 cycles
             // (VC and switch allocation, traversal) of config_fermi_islip.icnt.
             latency: 5,
-            flit_bytes: 32, // MODEL.md section 9 (GPGPU-Sim 4 uses 40 with its header)
+            flit_bytes: 40, // -icnt_flit_size 40: a 32-byte sector and its 8-byte header
             flits_per_cycle: 1,
         },
         l2: L2Config {
@@ -147,24 +154,68 @@ pub(super) fn fermi() -> Config {
             latency: 120,          // -gpgpu_l2_rop_latency
             queue_entries: 64,     // -gpgpu_dram_partition_queues 64:64:64:64
         },
-        dram: DramConfig {
-            channels: 6, // -gpgpu_n_mem
-            banks: 16,   // nbk=16
-            // 6 column + 6 burst bits in -gpgpu_mem_addr_mapping: 4 KB per row per channel.
-            row_bytes: 4096,
-            queue_size: 64, // -gpgpu_frfcfs_dram_sched_queue_size
-            // -dram_latency 100 (GPGPU-Sim's delay before the DRAM model) + CL 12 DRAM cycles
-            // at 924 MHz = 9 SM cycles at 700 MHz (the column access the DRAM model adds).
-            row_hit_latency: 109,
-            // + tRP 12 + tRCD 12 DRAM cycles at 924 MHz = 18 SM cycles at 700 MHz.
-            row_miss_latency: 127,
-            // 8 B x 4 (GDDR5 QDR) x 924/700 = 42.24 B per SM cycle per channel, / 15 SMs.
-            bus_bytes_per_cycle: 2.816,
+        dram: fermi_gddr5(),
+        clocks: ClockConfig {
+            // -gpgpu_clock_domains 700.0:700.0:700.0:924.0 (the 1400 MHz shader clock halved:
+            // one simulated cycle issues a whole warp to 16-lane pipelines).
+            core_mhz: 700.0,
+            icnt_mhz: 700.0,
+            l2_mhz: 700.0,
+            dram_mhz: 924.0,
         },
         elastic: elastic_defaults(),
         mrpb: mrpb_defaults(),
         unified: unified_defaults(),
         energy: energy_defaults(),
+    }
+}
+
+/// The GTX480's GDDR5 memory (every value from `SM2_GTX480/gpgpusim.config`): 6 channels of two
+/// 4-byte chips, burst 8, quad data rate at 924 MHz: a 64-byte column command every `ccd` = 2
+/// DRAM cycles, 42.2 bytes per 700 MHz core cycle per channel, 253 for the GPU.
+fn fermi_gddr5() -> DramConfig {
+    DramConfig {
+        channels: 6,           // -gpgpu_n_mem
+        chips_per_channel: 2,  // -gpgpu_n_mem_per_ctrlr
+        bus_width_bytes: 4,    // -gpgpu_dram_buswidth
+        burst_length: 8,       // -gpgpu_dram_burst_length
+        data_command_ratio: 4, // -dram_data_command_freq_ratio (GDDR5 is QDR)
+        banks: 16,             // nbk
+        bank_groups: 4,        // nbkgrp (-dram_bnkgrp_indexing_policy 1: low bank bits)
+        // -gpgpu_mem_addr_mapping dramid@8;...0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS
+        address_mapping: "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS".to_string(),
+        queue_size: 64,         // -gpgpu_frfcfs_dram_sched_queue_size
+        return_queue_size: 116, // -gpgpu_dram_return_queue_size
+        latency: 100,           // -dram_latency
+        timing: gddr5_hynix(),
+    }
+}
+
+/// GDDR5 timing of the Hynix H5GQ1H24AFR, `-gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:
+/// RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2"` (GTX480 and Tesla C2050
+/// files alike).
+fn gddr5_hynix() -> DramTiming {
+    DramTiming {
+        ccd: 2,
+        ccdl: 3,
+        rrd: 6,
+        rcd: 12,
+        ras: 28,
+        rp: 12,
+        rc: 40,
+        cl: 12,
+        wl: 4,
+        cdlr: 5,
+        wr: 12,
+        rtpl: 2,
+    }
+}
+
+/// The whole GTX480: `fermi` with the file's `-gpgpu_n_clusters 15` (one SM per cluster).
+pub(super) fn gtx480() -> Config {
+    Config {
+        num_sms: 15,
+        ..fermi()
     }
 }
 
@@ -181,6 +232,7 @@ fn fermi_core() -> CoreConfig {
         scheduler: SchedulerPolicy::Gto,
         active_warps: 6, // the file's commented-out two_level_active:6
         ibuffer_entries: 2,
+        fetch_width: 2, // GPGPU-Sim decodes two instructions per fetch
         scoreboard_max_entries: None,
         push_order: PushOrder::TakenLast,
         deadlock_cycles: 50_000, // GPGPU-Sim checks progress every 50,000 cycles
@@ -272,13 +324,20 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.l2.config = "64:128:16,L:B:m:W,A:32:4,4".to_string(); // 6 x 128 KB 16-way
     c.l2.sub_partitions_per_channel = 1; // GPGPU-Sim 3.2: one L2 slice per channel
     c.l2.queue_entries = 8; // -gpgpu_dram_partition_queues default 8:8:8:8
+                            // GPGPU-Sim's TeslaC2050 file (the paper's simulator): the GTX480's GDDR5, with these
+                            // differences.
     c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
-                            // -dram_latency 100 + CL 12 DRAM cycles at 750 MHz = 9 SM cycles at 575 MHz; a row miss
-                            // adds tRP 12 + tRCD 12 DRAM cycles = 18 SM cycles.
-    c.dram.row_hit_latency = 109;
-    c.dram.row_miss_latency = 127;
-    // 8 B x 4 (QDR) x 750/575 = 41.7 B per SM cycle per channel, / 14 SMs.
-    c.dram.bus_bytes_per_cycle = 2.98;
+    c.dram.return_queue_size = 114; // -gpgpu_dram_return_queue_size 114
+    c.icnt.flit_bytes = 32; // GPGPU-Sim 3.2's default -icnt_flit_size
+                            // Table 1 "SM/DRAM clock 1150/750 MHz"; the TeslaC2050 file runs the 1150 MHz shader clock as
+                            // a 575 MHz core domain (one cycle issues a warp to 16-lane pipelines, as the GTX480 file's
+                            // 1400/2): -gpgpu_clock_domains 575.0:575.0:575.0:750.0.
+    c.clocks = ClockConfig {
+        core_mhz: 575.0,
+        icnt_mhz: 575.0,
+        l2_mhz: 575.0,
+        dram_mhz: 750.0,
+    };
     c
 }
 
@@ -302,6 +361,7 @@ pub(super) fn elastic_cf11() -> Config {
     k.max_threads_per_cta = 512; // compute capability 1.3
     k.registers_per_sm = 16384;
     k.schedulers_per_sm = 1; // barrel processing, one warp issued per cycle
+    k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
     k.scheduler = SchedulerPolicy::Lrr; // Table 3 "Round-robin"
     c.regfile.reg_banks = 8; // GPGPU-Sim default -gpgpu_num_reg_banks
     c.regfile.writeback_width = 1; // GPGPU-Sim default pipeline widths
@@ -314,18 +374,48 @@ pub(super) fn elastic_cf11() -> Config {
     c.constant.latency = 4; // warpstep's choice: as fast as a shared access
     c.l1d.config = "none".to_string(); // Table 3 lists no L1D (GT200 has none)
     c.l2.config = "none".to_string(); // nor an L2
+    c.icnt.flit_bytes = 32; // Table 3: 32-byte flits
     c.l2.sub_partitions_per_channel = 1;
     c.l2.queue_entries = 8; // GPGPU-Sim default
-    let d = &mut c.dram;
-    d.channels = 4;
-    d.banks = 8;
-    d.row_bytes = 4096; // 2 chips x 2 KB page
-    d.queue_size = 32; // 32 DRAM request buffer entries
-                       // warpstep's choice: a 1300 MHz core (8-wide SIMD at the shader clock);
-                       // + tRP 10 + tRCD 12 GDDR3 cycles at 800 MHz = 36 core cycles.
-    d.row_miss_latency = 136;
-    // 8 B x 2 (DDR) x 800/1300 = 9.85 B per core cycle per channel, / 16 cores.
-    d.bus_bytes_per_cycle = 0.615;
+                            // GDDR3 as GPGPU-Sim's GT200 file (QuadroFX5800) has it; channels, banks and queue from
+                            // Table 3.
+    c.dram = DramConfig {
+        channels: 4,
+        chips_per_channel: 2,
+        bus_width_bytes: 4,
+        burst_length: 4,
+        data_command_ratio: 2, // GDDR3 is DDR
+        banks: 8,
+        bank_groups: 1,
+        address_mapping: "RRRR.RRRRRRRR.RRBBBCCC.CCCSSSSS".to_string(),
+        queue_size: 32,        // Table 3: 32 DRAM request buffer entries
+        return_queue_size: 58, // QuadroFX5800 file
+        latency: 100,          // GPGPU-Sim's default -dram_latency
+        timing: DramTiming {
+            // nbk=8:CCD=2:RRD=8:RCD=12:RAS=25:RP=10:RC=35:CL=10:WL=7:CDLR=6:WR=11
+            ccd: 2,
+            ccdl: 0,
+            rrd: 8,
+            rcd: 12,
+            ras: 25,
+            rp: 10,
+            rc: 35,
+            cl: 10,
+            wl: 7,
+            cdlr: 6,
+            wr: 11,
+            rtpl: 0,
+        },
+    };
+    // warpstep's choice: the 8-wide SIMD runs at the 1300 MHz shader clock; interconnect, L2 and
+    // DRAM as the QuadroFX5800 file (-gpgpu_clock_domains 325:650:650:800, its core domain a
+    // quarter of the shader clock for 32-wide warps).
+    c.clocks = ClockConfig {
+        core_mhz: 1300.0,
+        icnt_mhz: 650.0,
+        l2_mhz: 650.0,
+        dram_mhz: 800.0,
+    };
     c
 }
 
@@ -338,6 +428,7 @@ pub(super) fn unified_micro12() -> Config {
     k.max_warps_per_sm = 32;
     k.registers_per_sm = 65536; // 256 KB register file
     k.schedulers_per_sm = 1; // §2.1: single-issue
+    k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
     k.scheduler = SchedulerPolicy::TwoLevel; // §2.1: two-level scheduler
     k.active_warps = 8; // warpstep's choice: the cited two-level scheduler's 8 active warps
                         // 8 clusters x 4 banks of 16 B: a warp register spans one bank per cluster, so a warp sees
@@ -361,11 +452,42 @@ pub(super) fn unified_micro12() -> Config {
     c.l2.config = "none".to_string(); // the SM talks to DRAM directly
     c.l2.sub_partitions_per_channel = 1;
     c.icnt.latency = 0;
-    let d = &mut c.dram;
-    d.channels = 1;
-    d.row_hit_latency = 400; // DRAM latency 400, no row model in the paper
-    d.row_miss_latency = 400;
-    d.bus_bytes_per_cycle = 8.0; // 8 bytes/cycle for one SM
+    // §5: DRAM latency 400 and 8 bytes per cycle for the one SM, no row model. warpstep's
+    // choice to express that: one channel of one 4-byte DDR chip at the core clock (8 B per
+    // cycle), bank timing that costs nothing, and the 400 cycles as controller latency.
+    c.dram = DramConfig {
+        channels: 1,
+        chips_per_channel: 1,
+        bus_width_bytes: 4,
+        burst_length: 4,
+        data_command_ratio: 2,
+        banks: 16,
+        bank_groups: 1,
+        address_mapping: "RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS".to_string(),
+        queue_size: 64,
+        return_queue_size: 116,
+        latency: 398,
+        timing: DramTiming {
+            ccd: 2,
+            ccdl: 0,
+            rrd: 0,
+            rcd: 0,
+            ras: 0,
+            rp: 0,
+            rc: 0,
+            cl: 1,
+            wl: 1,
+            cdlr: 0,
+            wr: 0,
+            rtpl: 0,
+        },
+    };
+    c.clocks = ClockConfig {
+        core_mhz: 1000.0,
+        icnt_mhz: 1000.0,
+        l2_mhz: 1000.0,
+        dram_mhz: 1000.0,
+    };
     c
 }
 
@@ -384,6 +506,7 @@ pub(super) fn teaching() -> Config {
     k.scheduler = SchedulerPolicy::Lrr;
     k.active_warps = 2;
     k.push_order = PushOrder::FallthroughLast; // as the book's Fig. 3.4
+    k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
     k.deadlock_cycles = 1000;
     c.regfile = RegFileConfig {
         reg_banks: 4, // as the book's Fig. 3.13
@@ -412,14 +535,40 @@ pub(super) fn teaching() -> Config {
         latency: 10,
         queue_entries: 4,
     };
+    // warpstep's own: one small DDR channel at the core clock (8 B per cycle), two banks of
+    // 1 KB rows, short timing, so a row switch is visible.
     c.dram = DramConfig {
         channels: 1,
+        chips_per_channel: 1,
+        bus_width_bytes: 4,
+        burst_length: 4,
+        data_command_ratio: 2,
         banks: 2,
-        row_bytes: 1024,
+        bank_groups: 1,
+        address_mapping: "RRRRRRRR.RRRRRRBC.CCCCSSSS".to_string(),
         queue_size: 8,
-        row_hit_latency: 20,
-        row_miss_latency: 30,
-        bus_bytes_per_cycle: 8.0,
+        return_queue_size: 8,
+        latency: 10,
+        timing: DramTiming {
+            ccd: 2,
+            ccdl: 0,
+            rrd: 2,
+            rcd: 4,
+            ras: 8,
+            rp: 4,
+            rc: 12,
+            cl: 4,
+            wl: 2,
+            cdlr: 2,
+            wr: 4,
+            rtpl: 0,
+        },
+    };
+    c.clocks = ClockConfig {
+        core_mhz: 1000.0,
+        icnt_mhz: 1000.0,
+        l2_mhz: 1000.0,
+        dram_mhz: 1000.0,
     };
     c
 }

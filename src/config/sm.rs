@@ -78,6 +78,10 @@ pub struct CoreConfig {
     pub active_warps: u32,
     /// I-buffer entries per warp (MODEL.md section 4, default 2).
     pub ibuffer_entries: u32,
+    /// Consecutive instructions one fetch brings into one warp's I-buffer; a warp is fetched
+    /// for when its I-buffer has room for them all (MODEL.md section 4: one; GPGPU-Sim's
+    /// `shader_core_ctx::decode` takes two per fetch, so two schedulers can each issue one).
+    pub fetch_width: u32,
     /// Scoreboard entries per warp, or null for no limit (MODEL.md section 4; Coon et al.: 3-4).
     pub scoreboard_max_entries: Option<u32>,
     /// SIMT stack push order at a divergent branch (MODEL.md section 3).

@@ -34,6 +34,7 @@ const RULES: &[(&str, Rule)] = &[
     ("core.schedulers_per_sm", Range(1, 8)),
     ("core.active_warps", Range(1, 128)),
     ("core.ibuffer_entries", Range(1, 16)),
+    ("core.fetch_width", Range(1, 16)),
     ("core.scoreboard_max_entries", Range(1, 64)),
     ("core.deadlock_cycles", Range(1, 100_000_000)),
     ("regfile.reg_banks", Range(1, 64)),
@@ -64,12 +65,17 @@ const RULES: &[(&str, Rule)] = &[
     ("l2.latency", Range(1, 10_000)),
     ("l2.queue_entries", Range(1, 1024)),
     ("dram.channels", Range(1, 64)),
-    ("dram.banks", Range(1, 64)),
-    ("dram.row_bytes", Pow2(64, 1 << 16)),
+    ("dram.banks", Pow2(1, 64)),
+    ("dram.chips_per_channel", Range(1, 16)),
+    ("dram.bus_width_bytes", Pow2(1, 64)),
+    ("dram.burst_length", Pow2(1, 64)),
+    ("dram.data_command_ratio", Range(1, 8)),
+    ("dram.bank_groups", Pow2(1, 64)),
     ("dram.queue_size", Range(1, 1024)),
-    ("dram.row_hit_latency", Range(1, 10_000)),
-    ("dram.row_miss_latency", Range(1, 10_000)),
-    ("dram.bus_bytes_per_cycle", Real(0.01, 1024.0)),
+    ("dram.return_queue_size", Range(1, 1024)),
+    ("dram.latency", Range(0, 10_000)),
+    ("dram.timing.*", Range(0, 1000)),
+    ("clocks.*", Real(1.0, 100_000.0)),
     ("elastic.mem_stages", Range(1, 16)),
     ("elastic.shmem_ports", Range(1, 8)),
     ("elastic.history_sets", Pow2(1, 4096)),
@@ -320,16 +326,31 @@ fn caches_parse(c: &Config) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn dram_latencies_ordered(c: &Config) -> Result<(), ConfigError> {
+/// The DRAM's banks, bank groups, burst and address mapping fit together.
+fn dram_geometry(c: &Config) -> Result<(), ConfigError> {
     let d = &c.dram;
-    if d.row_miss_latency < d.row_hit_latency {
-        let msg = format!(
-            "{} must be at least dram.row_hit_latency ({})",
-            d.row_miss_latency, d.row_hit_latency
-        );
-        return invalid("dram.row_miss_latency", msg);
+    if d.bank_groups > d.banks {
+        let msg = format!("{} must be at most dram.banks ({})", d.bank_groups, d.banks);
+        return invalid("dram.bank_groups", msg);
     }
-    Ok(())
+    if d.burst_length % d.data_command_ratio != 0 {
+        let msg = format!(
+            "{} must be a multiple of dram.data_command_ratio ({})",
+            d.burst_length, d.data_command_ratio
+        );
+        return invalid("dram.burst_length", msg);
+    }
+    let sub = c.l2.sub_partitions_per_channel;
+    if d.banks % sub != 0 {
+        let msg = format!(
+            "{} must be a multiple of l2.sub_partitions_per_channel ({sub})",
+            d.banks
+        );
+        return invalid("dram.banks", msg);
+    }
+    crate::mem::dram::AddressMapping::parse(&d.address_mapping, d.banks)
+        .map(|_| ())
+        .or_else(|e| invalid("dram.address_mapping", e))
 }
 
 fn unified_banks_fit(c: &Config) -> Result<(), ConfigError> {
@@ -365,7 +386,7 @@ const CROSS_CHECKS: &[Check] = &[
     shmem_shape,
     collectors_cover_units,
     caches_parse,
-    dram_latencies_ordered,
+    dram_geometry,
     unified_banks_fit,
 ];
 

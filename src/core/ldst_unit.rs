@@ -474,6 +474,7 @@ impl LdstUnit {
 mod tests {
     use super::*;
     use crate::config::cache_string::parse_optional;
+    use crate::mem::FetchKind;
 
     // `..default()` keeps this building when `AccessRecord` gains fields.
     #[allow(clippy::needless_update)]
@@ -567,7 +568,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_is_done_when_the_l1d_takes_it() {
+    fn a_store_leaves_mem0_at_once_and_completes_with_its_acknowledgement() {
         let (mut t, mut l) = (timing(), l1d("N:32:128:4,L:L:m:N:H,S:64:8,8"));
         let mut u = LdstUnit::default();
         let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
@@ -575,7 +576,14 @@ mod tests {
         u.accept(3, &c);
         u.cycle(7, &mut t, &mut l);
         assert!(u.can_accept());
-        assert_eq!(u.in_flight(), &[(3, 8)]);
+        assert_eq!(u.in_flight(), &[(3, WAITING)]);
+        assert_eq!(u.outstanding_reads(3), 1);
+        // The L2 acknowledges the written-through store (here in one piece).
+        let write = l.pop_outgoing().unwrap();
+        assert_eq!((write.kind, write.token), (FetchKind::Write, 3));
+        l.fill(&write, 20);
+        u.cycle(20, &mut t, &mut l);
+        assert_eq!(u.in_flight(), &[(3, 21)]);
         // The slot is free for the next instruction.
         let b: Vec<u64> = (0..32).map(|i| 0x1_0000_1000 + 4 * i).collect();
         assert_eq!(

@@ -145,7 +145,10 @@ pub struct SchedulerCycle {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct FetchLatch {
     pub warp: u32,
+    /// The first instruction fetched.
     pub pc: Pc,
+    /// Consecutive instructions fetched from `pc` (`core.fetch_width`, fewer at the end).
+    pub count: u32,
     epoch: u32,
 }
 
@@ -155,6 +158,7 @@ struct Params {
     warp_size: u32,
     passes: u32,
     ibuffer_entries: usize,
+    fetch_width: u32,
     scoreboard_limit: Option<u32>,
     writeback_width: u32,
     push_order: crate::config::PushOrder,
@@ -235,6 +239,7 @@ impl Sm {
             warp_size: core.warp_size,
             passes: (core.warp_size / core.simd_width.max(1)).max(1),
             ibuffer_entries: core.ibuffer_entries as usize,
+            fetch_width: core.fetch_width.clamp(1, core.ibuffer_entries),
             scoreboard_limit: core.scoreboard_max_entries,
             writeback_width: config.regfile.writeback_width,
             push_order: core.push_order,
@@ -894,14 +899,19 @@ impl Sm {
         };
         let entries = self.params.ibuffer_entries;
         if let Some(w) = self.warps[latch.warp as usize].as_mut() {
-            if w.epoch == latch.epoch && !w.finished && w.ibuffer.len() < entries {
-                w.ibuffer.push_back(latch.pc);
+            if w.epoch == latch.epoch && !w.finished {
+                for pc in latch.pc..latch.pc + latch.count {
+                    if w.ibuffer.len() < entries {
+                        w.ibuffer.push_back(pc);
+                    }
+                }
                 w.blocked = None;
             }
         }
     }
 
-    /// Fetches one instruction for the next warp, round-robin, that has I-buffer space.
+    /// Fetches `core.fetch_width` instructions for the next warp, round-robin, whose I-buffer
+    /// has room for them.
     fn fetch(&mut self, ctx: &SmContext) {
         let n = self.warps.len() as u32;
         let instrs = ctx.decoded.len() as u32;
@@ -914,17 +924,20 @@ impl Sm {
             let Some(w) = self.warps[slot as usize].as_mut() else {
                 continue;
             };
+            let width = self.params.fetch_width;
             let can = !w.finished
                 && w.branch_pending.is_none()
-                && w.ibuffer.len() < self.params.ibuffer_entries
+                && w.ibuffer.len() + width as usize <= self.params.ibuffer_entries
                 && w.fetch_pc < instrs;
             if can {
+                let count = width.min(instrs - w.fetch_pc);
                 self.latch = Some(FetchLatch {
                     warp: slot,
                     pc: w.fetch_pc,
+                    count,
                     epoch: w.epoch,
                 });
-                w.fetch_pc += 1;
+                w.fetch_pc += count;
                 self.fetch_next = (slot + 1) % n;
                 return;
             }

@@ -94,6 +94,9 @@ pub struct CacheRequest {
     pub bytes: u128,
     /// The SM the request came from.
     pub sm: u32,
+    /// The requester's key, carried by a write the cache sends down so that its
+    /// acknowledgement finds the instruction.
+    pub token: u64,
 }
 
 /// Access counters of a cache.
@@ -142,6 +145,8 @@ pub struct DataCache<W> {
     tags: TagArray,
     mshrs: MshrTable<Waiter<W>>,
     miss_queue: VecDeque<Fetch>,
+    /// Writes sent down so far (a store learns from it whether to wait for an acknowledgement).
+    writes_sent: u64,
     pub stats: CacheStats,
 }
 
@@ -153,6 +158,7 @@ impl<W: Copy> DataCache<W> {
             mshrs: MshrTable::new(spec.mshr_entries, spec.mshr_max_merge),
             miss_queue: VecDeque::with_capacity(spec.miss_queue as usize + 2),
             spec,
+            writes_sent: 0,
             stats: CacheStats::default(),
         }
     }
@@ -274,6 +280,7 @@ impl<W: Copy> DataCache<W> {
                 bypass: false,
                 bytes: self.atom_mask(addr),
                 parent: NO_PARENT,
+                pieces: 1,
             });
         }
         self.write_back(evicted, req);
@@ -316,20 +323,28 @@ impl<W: Copy> DataCache<W> {
             bypass: false,
             bytes: byte_mask((ev.block % 128) as u32, ev.bytes),
             parent: NO_PARENT,
+            pieces: 1,
         });
     }
 
+    /// Writes sent down so far.
+    pub fn writes_sent(&self) -> u64 {
+        self.writes_sent
+    }
+
     fn send_write(&mut self, req: &CacheRequest) {
+        self.writes_sent += 1;
         self.miss_queue.push_back(Fetch {
             addr: req.addr,
             size: req.size,
             kind: FetchKind::Write,
             space: req.space,
             sm: req.sm,
-            token: 0,
+            token: req.token,
             bypass: false,
             bytes: req.bytes,
             parent: NO_PARENT,
+            pieces: 1,
         });
     }
 
@@ -464,6 +479,7 @@ impl<W: Copy> DataCache<W> {
                 space: fetch.space,
                 bytes: fetch.bytes,
                 sm: fetch.sm,
+                token: 0,
             };
             self.write_back(Some(ev), &req);
         }
@@ -552,6 +568,7 @@ mod tests {
             space,
             bytes: u128::MAX,
             sm: 0,
+            token: 0,
         }
     }
 

@@ -1,38 +1,56 @@
-//! One DRAM channel and its memory controller (MODEL.md section 9; book section 4.3.3): banks
-//! with an open row, an FR-FCFS scheduler with a bounded queue, row-hit and row-miss latencies and
-//! a data bus moving a (possibly fractional) number of bytes per cycle.
+//! One DRAM channel and its memory controller, timed command by command in the DRAM clock domain
+//! (MODEL.md section 9; book section 4.3.3; GPGPU-Sim's `dram_t`, `frfcfs_scheduler` and
+//! `memory_partition_unit::dram_cycle`, whose behaviour this follows where MODEL.md is silent).
 //!
-//! * Address: the channel-local address (the channel-select bits removed) holds `row_bytes`
-//!   consecutive bytes in one row of one bank, then the next bank: bank = (a / row_bytes) mod
-//!   banks, row = a / (row_bytes x banks). GPGPU-Sim maps bits with `-gpgpu_mem_addr_mapping`;
-//!   warpstep's contiguous mapping keeps a row as large (the presets' `row_bytes`) and is easy to
-//!   read in the views.
-//! * Scheduling (GPGPU-Sim `frfcfs_scheduler`, `dram_sched.cc`): each cycle, banks are visited
-//!   round-robin from the one after the last bank served, and the first bank that is free issues
-//!   one request: the oldest request to its open row if there is one (first ready), else its
-//!   oldest request, which closes the row and opens another (first come, first served). At most
-//!   one request issues per cycle per channel.
-//! * Timing: a row hit's data starts `row_hit_latency` cycles after issue, a row miss's after
-//!   `row_miss_latency` (closing a never-opened bank is counted as a row miss too); data then
-//!   occupies the channel's bus for `bytes / bus_bytes_per_cycle` cycles, in issue order. The bank
-//!   takes its next command after the data burst (plus the row switch for a miss), so row hits
-//!   pipeline. Reads return in completion order; writes return nothing.
+//! * **Address** ([`AddressMapping`]): the channel-local address (the channel digit removed by
+//!   `MemorySystem`) splits into row, bank, column and burst-offset bits as `dram.address_mapping`
+//!   says, GPGPU-Sim's `-gpgpu_mem_addr_mapping` notation. A bank's group is its low bits
+//!   (GPGPU-Sim `-dram_bnkgrp_indexing_policy 1`).
+//! * **Controller latency**: a request from an L2 slice waits `dram.latency` core cycles before
+//!   it reaches the scheduler (GPGPU-Sim's `-dram_latency` queue); the slices may send one request
+//!   per DRAM cycle while the scheduler queue has fewer than `dram.queue_size` requests.
+//! * **FR-FCFS** (first ready, first come first served): each DRAM cycle, banks are visited
+//!   round-robin from `prio`, and the first bank with no request in service takes one: a request
+//!   to the row it is draining (or, starting a new stream, to its open row: a row hit), else the
+//!   oldest request for the bank, whose row it then drains.
+//! * **Commands**, at most one column command (read/write) and one row command (activate or
+//!   precharge) per DRAM cycle, banks visited from `prio`, each only when every timing counter it
+//!   depends on has run out: `ccd`/`ccdl` between column commands (same bank group: `ccdl`),
+//!   `rcd` from activate to read (`rcd - wl - 1` to write), `rrd` between activates, `ras` and
+//!   `rc` for a bank's row, `rp` after precharge, `rtw`/`wtr` bus turnarounds
+//!   (`cl + bl/ratio + 2 - wl` and `wl + bl/ratio + cdlr`), `wtp` (`wl + bl/ratio + wr`) and
+//!   `rtp` (`bl/ratio`, `rtpl` per group) before precharge.
+//! * **Data**: a column command moves one atom of `burst_length x bus_width_bytes x
+//!   chips_per_channel` bytes (64 on the GTX480); a request needs ceil(size / atom) column
+//!   commands, so a 32-byte sector costs a whole atom, as in GPGPU-Sim. Data arrives `cl` (read)
+//!   or `wl` (write) DRAM cycles after its command; one arrival per DRAM cycle. A finished read
+//!   joins the return queue (`dram.return_queue_size`), from which `MemorySystem` moves one per
+//!   DRAM cycle back to the slice that sent it. Writes return nothing (the L2 acknowledges them).
+//!
+//! Departures from GPGPU-Sim, kept for clarity: no refresh (GPGPU-Sim models none either), no
+//! separate write queue (its default), and a row hit is counted when the bank's open row matches
+//! at the time the request is given to the bank (GPGPU-Sim counts a continued row stream).
 
 use super::request::{Fetch, FetchKind};
 use crate::config::DramConfig;
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// Bus time is kept in 1/1024 cycles, so fractional bandwidths stay exact and deterministic.
-const TICKS: u64 = 1024;
-
 /// DRAM counters (`warpstep run --json`'s `dram`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct DramStats {
     pub reads: u64,
     pub writes: u64,
+    /// Requests given to a bank whose open row was theirs.
     pub row_hits: u64,
+    /// Requests that needed a row activated (and maybe another precharged).
     pub row_misses: u64,
+    /// Activate commands.
+    pub activates: u64,
+    /// Column commands (one data burst each).
+    pub bursts: u64,
+    /// DRAM cycles simulated while the channel had work.
+    pub busy_cycles: u64,
 }
 
 impl DramStats {
@@ -41,10 +59,83 @@ impl DramStats {
         self.writes += o.writes;
         self.row_hits += o.row_hits;
         self.row_misses += o.row_misses;
+        self.activates += o.activates;
+        self.bursts += o.bursts;
+        self.busy_cycles += o.busy_cycles;
     }
 }
 
-/// A request waiting in the scheduler queue.
+/// Which bits of a channel-local address are bank, row and column (GPGPU-Sim's
+/// `-gpgpu_mem_addr_mapping`, the part after `dramid@N;`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressMapping {
+    /// Bit positions of the bank number, least significant first.
+    bank_bits: Vec<u8>,
+    /// Bit positions of the row number, least significant first.
+    row_bits: Vec<u8>,
+    /// Bit positions of the column number, least significant first.
+    col_bits: Vec<u8>,
+    /// Bits the string covers; the bits above it are row bits too.
+    width: u8,
+}
+
+impl AddressMapping {
+    /// Parses `spec` (`R`, `B`, `C`, `S`, `0`, most significant bit first; `.` ignored) for a
+    /// channel of `banks` banks.
+    pub fn parse(spec: &str, banks: u32) -> Result<AddressMapping, String> {
+        let bits: Vec<char> = spec.chars().filter(|c| *c != '.').collect();
+        if bits.is_empty() || bits.len() > 48 {
+            return Err(format!(
+                "`{spec}` must name 1 to 48 address bits with R, B, C, S and 0"
+            ));
+        }
+        let width = bits.len() as u8;
+        let (mut bank_bits, mut row_bits, mut col_bits) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, c) in bits.iter().rev().enumerate() {
+            let pos = i as u8;
+            match c {
+                'B' => bank_bits.push(pos),
+                'R' => row_bits.push(pos),
+                'C' => col_bits.push(pos),
+                'S' | '0' => {}
+                other => {
+                    return Err(format!(
+                    "`{spec}`: `{other}` is not R (row), B (bank), C (column), S (burst byte) or 0"
+                ))
+                }
+            }
+        }
+        if 1u64 << bank_bits.len() != u64::from(banks) {
+            return Err(format!(
+                "`{spec}` has {} bank bits, but dram.banks = {banks} needs {}",
+                bank_bits.len(),
+                banks.trailing_zeros()
+            ));
+        }
+        Ok(AddressMapping {
+            bank_bits,
+            row_bits,
+            col_bits,
+            width,
+        })
+    }
+
+    fn gather(bits: &[u8], addr: u64) -> u64 {
+        bits.iter()
+            .enumerate()
+            .fold(0, |v, (i, &b)| v | (((addr >> b) & 1) << i))
+    }
+
+    /// (bank, row, column) of a channel-local address.
+    pub fn decode(&self, local: u64) -> (u32, u64, u64) {
+        let bank = Self::gather(&self.bank_bits, local) as u32;
+        let high = (local >> self.width) << self.row_bits.len();
+        let row = Self::gather(&self.row_bits, local) | high;
+        (bank, row, Self::gather(&self.col_bits, local))
+    }
+}
+
+/// A request in the controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Queued {
     fetch: Fetch,
@@ -52,337 +143,493 @@ struct Queued {
     row: u64,
     /// The L2 slice that sent it (where its reply goes).
     origin: u32,
+    /// Bytes already moved by column commands.
+    moved: u32,
 }
 
-/// A bank: its open row and when it takes the next command.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+impl Queued {
+    fn is_write(&self) -> bool {
+        matches!(self.fetch.kind, FetchKind::Write | FetchKind::WriteBack)
+    }
+}
+
+/// Whether a bank has a row open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BankState {
+    #[default]
+    Idle,
+    Active,
+}
+
+/// One bank: its row, the request it serves, and its timing counters (DRAM cycles left).
+#[derive(Debug, Clone, Copy, Default)]
+struct Bank {
+    state: BankState,
+    row: u64,
+    serving: Option<Queued>,
+    /// The row whose requests the scheduler is draining into this bank.
+    stream: Option<u64>,
+    rcd: u32,
+    rcd_write: u32,
+    ras: u32,
+    rc: u32,
+    rp: u32,
+    wtp: u32,
+    rtp: u32,
+}
+
+/// A bank as the views show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct BankView {
-    pub open_row: Option<u64>,
-    pub ready_at: u64,
+    pub state: BankState,
+    pub open_row: u64,
+    pub busy: bool,
 }
 
-/// What the scheduler issued in a cycle.
+/// Counters of one bank group.
+#[derive(Debug, Clone, Copy, Default)]
+struct BankGroup {
+    ccdl: u32,
+    rtpl: u32,
+}
+
+/// Which way the data bus last turned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BusMode {
+    Read,
+    Write,
+}
+
+/// A column command issued, for tests and traces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Issued {
     pub addr: u64,
     pub bank: u32,
     pub row: u64,
-    pub row_hit: bool,
-    /// Cycle its data transfer ends.
-    pub done: u64,
+    pub write: bool,
+}
+
+/// Timing in DRAM cycles, with GPGPU-Sim's derived turnarounds.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    ccd: u32,
+    ccdl: u32,
+    rrd: u32,
+    rcd: u32,
+    rcd_write: u32,
+    ras: u32,
+    rc: u32,
+    rp: u32,
+    cl: u32,
+    wl: u32,
+    rtw: u32,
+    wtr: u32,
+    wtp: u32,
+    rtp: u32,
+    rtpl: u32,
+}
+
+impl Timing {
+    fn of(c: &DramConfig) -> Timing {
+        let t = &c.timing;
+        let burst = c.burst_length / c.data_command_ratio.max(1);
+        Timing {
+            ccd: t.ccd,
+            ccdl: t.ccdl,
+            rrd: t.rrd,
+            rcd: t.rcd,
+            rcd_write: t.rcd.saturating_sub(t.wl + 1),
+            ras: t.ras,
+            rc: t.rc,
+            rp: t.rp,
+            cl: t.cl,
+            wl: t.wl,
+            rtw: (t.cl + burst + 2).saturating_sub(t.wl),
+            wtr: t.wl + burst + t.cdlr,
+            wtp: t.wl + burst + t.wr,
+            rtp: burst,
+            rtpl: t.rtpl,
+        }
+    }
 }
 
 /// One channel (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct DramChannel {
-    banks: Vec<BankView>,
-    queue: Vec<Queued>,
-    /// Queued requests per bank.
-    per_bank: Vec<u32>,
-    /// No bank with a queued request is free before this cycle (so waiting costs nothing).
-    idle_until: u64,
+    mapping: AddressMapping,
+    t: Timing,
+    atom: u32,
+    latency: u64,
     queue_size: usize,
-    row_bytes: u64,
-    hit_latency: u64,
-    miss_latency: u64,
-    /// Ticks per byte on the data bus.
-    ticks_per_byte: f64,
-    bus_free: u64,
-    next_bank: usize,
-    returning: VecDeque<(u64, u32, Fetch)>,
+    return_size: usize,
+    /// Requests on their way to the scheduler: (core cycle they arrive, request).
+    arriving: VecDeque<(u64, Queued)>,
+    /// The scheduler queue, oldest first.
+    queue: Vec<Queued>,
+    banks: Vec<Bank>,
+    groups: Vec<BankGroup>,
+    group_mask: u32,
+    ccd: u32,
+    rrd: u32,
+    rtw: u32,
+    wtr: u32,
+    prio: usize,
+    bus: BusMode,
+    /// Data bursts on the bus: (DRAM cycle the data is there, the request if this burst
+    /// finishes a read).
+    bursts: VecDeque<(u64, Option<Queued>)>,
+    returning: VecDeque<Queued>,
+    dram_cycle: u64,
+    /// The last DRAM cycle the channel ran (its counters are current as of then).
+    last_busy: u64,
     pub stats: DramStats,
 }
 
 impl DramChannel {
+    /// A channel of `config` (its address mapping already validated).
     pub fn new(config: &DramConfig) -> DramChannel {
+        let banks = config.banks.max(1);
+        let groups = config.bank_groups.clamp(1, banks);
+        let mapping = AddressMapping::parse(&config.address_mapping, banks).unwrap_or_else(|_| {
+            AddressMapping {
+                bank_bits: Vec::new(),
+                row_bits: Vec::new(),
+                col_bits: Vec::new(),
+                width: 0,
+            }
+        });
         DramChannel {
-            banks: vec![BankView::default(); config.banks.max(1) as usize],
-            per_bank: vec![0; config.banks.max(1) as usize],
-            idle_until: 0,
-            queue: Vec::with_capacity(config.queue_size as usize),
+            mapping,
+            t: Timing::of(config),
+            atom: (config.burst_length * config.bus_width_bytes * config.chips_per_channel).max(1),
+            latency: u64::from(config.latency),
             queue_size: config.queue_size.max(1) as usize,
-            row_bytes: u64::from(config.row_bytes.max(1)),
-            hit_latency: u64::from(config.row_hit_latency),
-            miss_latency: u64::from(config.row_miss_latency.max(config.row_hit_latency)),
-            ticks_per_byte: TICKS as f64 / config.bus_bytes_per_cycle.max(0.001),
-            bus_free: 0,
-            next_bank: 0,
+            return_size: config.return_queue_size.max(1) as usize,
+            arriving: VecDeque::new(),
+            queue: Vec::with_capacity(config.queue_size as usize),
+            banks: vec![Bank::default(); banks as usize],
+            groups: vec![BankGroup::default(); groups as usize],
+            group_mask: groups - 1,
+            ccd: 0,
+            rrd: 0,
+            rtw: 0,
+            wtr: 0,
+            prio: 0,
+            bus: BusMode::Read,
+            bursts: VecDeque::new(),
             returning: VecDeque::new(),
+            dram_cycle: 0,
+            last_busy: 0,
             stats: DramStats::default(),
         }
     }
 
-    /// (bank, row) of a channel-local address.
-    pub fn decode(&self, local: u64) -> (u32, u64) {
-        let n = self.banks.len() as u64;
-        let unit = local / self.row_bytes;
-        ((unit % n) as u32, unit / n)
+    /// (bank, row, column) of a channel-local address.
+    pub fn decode(&self, local: u64) -> (u32, u64, u64) {
+        self.mapping.decode(local)
     }
 
-    /// Whether the scheduler queue has room.
+    /// Whether the scheduler queue has room (a slice may send a request).
     pub fn can_accept(&self) -> bool {
         self.queue.len() < self.queue_size
     }
 
-    /// Queues `fetch` from slice `origin`, whose channel-local address is `local`. Returns
-    /// false when full.
-    pub fn push(&mut self, fetch: Fetch, local: u64, origin: u32) -> bool {
+    /// A request from slice `origin`, whose channel-local address is `local`, leaves the slice
+    /// in core cycle `now`; it reaches the scheduler `dram.latency` cycles later. Returns false
+    /// when the scheduler queue is full.
+    pub fn push(&mut self, fetch: Fetch, local: u64, origin: u32, now: u64) -> bool {
         if !self.can_accept() {
             return false;
         }
-        let (bank, row) = self.decode(local);
-        self.per_bank[bank as usize] += 1;
-        self.idle_until = self.idle_until.min(self.banks[bank as usize].ready_at);
-        self.queue.push(Queued {
+        let (bank, row, _) = self.decode(local);
+        let q = Queued {
             fetch,
             bank,
             row,
             origin,
-        });
+            moved: 0,
+        };
+        self.arriving.push_back((now + self.latency, q));
         true
     }
 
-    /// The scheduler's cycle: issues at most one request (see the module documentation).
-    pub fn cycle(&mut self, now: u64) -> Option<Issued> {
-        if self.queue.is_empty() || now < self.idle_until {
+    /// DRAM cycle `tick` (counted from 1, increasing), during core cycle `now`; returns the
+    /// column command issued, if any.
+    pub fn cycle(&mut self, tick: u64, now: u64) -> Option<Issued> {
+        self.dram_cycle = tick;
+        if self.is_idle() {
             return None;
         }
+        // The counters did not run while the channel was idle and skipped its cycles.
+        let skipped = self.dram_cycle.saturating_sub(self.last_busy + 1);
+        if skipped > 0 {
+            self.count_down(skipped);
+        }
+        self.last_busy = self.dram_cycle;
+        self.stats.busy_cycles += 1;
+        self.data_arrives();
+        self.schedule();
+        let issued = self.issue_commands();
+        self.count_down(1);
+        self.admit(now);
+        issued
+    }
+
+    /// The oldest data burst that is due leaves the bus; a finished read joins the return queue.
+    fn data_arrives(&mut self) {
+        if self.returning.len() >= self.return_size {
+            return;
+        }
+        match self.bursts.front() {
+            Some((at, _)) if *at <= self.dram_cycle => {}
+            _ => return,
+        }
+        if let Some((_, Some(done))) = self.bursts.pop_front() {
+            self.returning.push_back(done);
+        }
+    }
+
+    /// One request that has crossed the controller latency enters the scheduler queue.
+    fn admit(&mut self, now: u64) {
+        if self.queue.len() >= self.queue_size {
+            return;
+        }
+        match self.arriving.front() {
+            Some((at, _)) if *at <= now => {}
+            _ => return,
+        }
+        if let Some((_, q)) = self.arriving.pop_front() {
+            self.queue.push(q);
+        }
+    }
+
+    /// FR-FCFS: the first free bank from `prio` that has a request takes one.
+    fn schedule(&mut self) {
         let n = self.banks.len();
-        let mut soonest = u64::MAX;
-        for k in 0..n {
-            // `next_bank < n`, so one subtraction wraps.
-            let mut b = self.next_bank + k;
-            if b >= n {
-                b -= n;
-            }
-            if self.per_bank[b] == 0 {
+        for i in 0..n {
+            let b = (i + self.prio) % n;
+            if self.banks[b].serving.is_some() {
                 continue;
             }
-            if self.banks[b].ready_at > now {
-                soonest = soonest.min(self.banks[b].ready_at);
-                continue;
-            }
-            if let Some(i) = self.pick(b as u32) {
-                self.next_bank = (b + 1) % n;
-                self.idle_until = 0;
-                return Some(self.issue(i, now));
+            if let Some(k) = self.pick(b) {
+                let q = self.queue.remove(k);
+                self.count_request(b, &q);
+                let bank = &mut self.banks[b];
+                bank.serving = Some(q);
+                if !self
+                    .queue
+                    .iter()
+                    .any(|o| o.bank == q.bank && o.row == q.row)
+                {
+                    bank.stream = None;
+                }
+                self.prio = (self.prio + 1) % n;
+                return;
             }
         }
-        self.idle_until = soonest;
-        None
     }
 
-    /// FR-FCFS for bank `b`: the oldest request to the open row, else the oldest request.
-    fn pick(&self, b: u32) -> Option<usize> {
-        let open = self.banks[b as usize].open_row;
-        let mut oldest = None;
-        for (i, q) in self.queue.iter().enumerate() {
-            if q.bank != b {
-                continue;
+    /// The request bank `b` takes next, by index in the queue (and the row stream it drains).
+    fn pick(&mut self, b: usize) -> Option<usize> {
+        let bank = &mut self.banks[b];
+        let stream = match bank.stream {
+            Some(row) => row,
+            None => {
+                let open = self
+                    .queue
+                    .iter()
+                    .any(|q| q.bank as usize == b && q.row == bank.row);
+                let row = if open {
+                    bank.row
+                } else {
+                    self.queue.iter().find(|q| q.bank as usize == b)?.row
+                };
+                bank.stream = Some(row);
+                row
             }
-            if Some(q.row) == open {
-                return Some(i);
-            }
-            oldest = oldest.or(Some(i));
-        }
-        oldest
+        };
+        self.queue
+            .iter()
+            .position(|q| q.bank as usize == b && q.row == stream)
     }
 
-    fn issue(&mut self, i: usize, now: u64) -> Issued {
-        let q = self.queue.remove(i);
-        self.per_bank[q.bank as usize] -= 1;
-        let bank = &mut self.banks[q.bank as usize];
-        let row_hit = bank.open_row == Some(q.row);
-        let latency = if row_hit {
-            self.hit_latency
-        } else {
-            self.miss_latency
-        };
-        let transfer = (f64::from(q.fetch.size.max(1)) * self.ticks_per_byte).ceil() as u64;
-        let start = ((now + latency) * TICKS).max(self.bus_free);
-        self.bus_free = start + transfer;
-        let done = self.bus_free.div_ceil(TICKS);
-        let switch = if row_hit {
-            0
-        } else {
-            self.miss_latency - self.hit_latency
-        };
-        bank.open_row = Some(q.row);
-        bank.ready_at = now + switch + transfer.div_ceil(TICKS).max(1);
-        if row_hit {
+    fn count_request(&mut self, b: usize, q: &Queued) {
+        let bank = &self.banks[b];
+        if bank.state == BankState::Active && bank.row == q.row {
             self.stats.row_hits += 1;
         } else {
             self.stats.row_misses += 1;
         }
-        match q.fetch.kind {
-            FetchKind::Write | FetchKind::WriteBack => self.stats.writes += 1,
-            _ => self.stats.reads += 1,
-        }
-        if q.fetch.kind.expects_reply() {
-            self.returning.push_back((done, q.origin, q.fetch));
-        }
-        Issued {
-            addr: q.fetch.addr,
-            bank: q.bank,
-            row: q.row,
-            row_hit,
-            done,
+        if q.is_write() {
+            self.stats.writes += 1;
+        } else {
+            self.stats.reads += 1;
         }
     }
 
-    /// The oldest read whose data has come back by cycle `now`, with the slice it goes to.
-    pub fn completed(&self, now: u64) -> Option<(u32, &Fetch)> {
-        match self.returning.front() {
-            Some((done, origin, f)) if *done <= now => Some((*origin, f)),
-            _ => None,
+    /// At most one column and one row command, banks visited from `prio` (GPGPU-Sim's
+    /// single-bus `dram_t::cycle`).
+    fn issue_commands(&mut self) -> Option<Issued> {
+        let n = self.banks.len();
+        let (mut column, mut row) = (None, false);
+        for i in 0..n {
+            let b = (i + self.prio) % n;
+            if column.is_none() {
+                column = self.column_command(b);
+            }
+            if column.is_none() && !row {
+                row = self.row_command(b);
+            }
         }
+        column
+    }
+
+    fn group_of(&self, b: usize) -> usize {
+        b & self.group_mask as usize
+    }
+
+    /// A read or write burst for bank `b`'s request, if every counter allows it.
+    fn column_command(&mut self, b: usize) -> Option<Issued> {
+        let g = self.group_of(b);
+        let bank = self.banks[b];
+        let q = bank.serving?;
+        let open = bank.state == BankState::Active && bank.row == q.row;
+        if !open || self.ccd > 0 || self.groups[g].ccdl > 0 {
+            return None;
+        }
+        let write = q.is_write();
+        let ready = if write {
+            bank.rcd_write == 0 && self.rtw == 0
+        } else {
+            bank.rcd == 0 && self.wtr == 0
+        };
+        if !ready {
+            return None;
+        }
+        self.ccd = self.t.ccd;
+        self.groups[g].ccdl = self.t.ccdl;
+        let delay = if write {
+            self.bus = BusMode::Write;
+            self.wtr = self.t.wtr;
+            self.banks[b].wtp = self.t.wtp;
+            self.t.wl
+        } else {
+            self.bus = BusMode::Read;
+            self.rtw = self.t.rtw;
+            self.banks[b].rtp = self.t.rtp;
+            self.groups[g].rtpl = self.t.rtpl;
+            self.t.cl
+        };
+        self.stats.bursts += 1;
+        let mut q = q;
+        q.moved += self.atom;
+        let finished = q.moved >= q.fetch.size.max(1);
+        self.banks[b].serving = (!finished).then_some(q);
+        let returns = finished && q.fetch.kind.expects_reply();
+        self.bursts
+            .push_back((self.dram_cycle + u64::from(delay), returns.then_some(q)));
+        Some(Issued {
+            addr: q.fetch.addr,
+            bank: b as u32,
+            row: q.row,
+            write,
+        })
+    }
+
+    /// An activate or a precharge for bank `b`'s request, if the counters allow it.
+    fn row_command(&mut self, b: usize) -> bool {
+        let g = self.group_of(b);
+        let n = self.banks.len();
+        let t = self.t;
+        let rrd_free = self.rrd == 0;
+        let rtpl_free = self.groups[g].rtpl == 0;
+        let bank = &mut self.banks[b];
+        let Some(q) = bank.serving else { return false };
+        match bank.state {
+            BankState::Idle if rrd_free && bank.rp == 0 && bank.rc == 0 => {
+                bank.state = BankState::Active;
+                bank.row = q.row;
+                bank.rcd = t.rcd;
+                bank.rcd_write = t.rcd_write;
+                bank.ras = t.ras;
+                bank.rc = t.rc;
+                self.rrd = t.rrd;
+                self.stats.activates += 1;
+            }
+            BankState::Active
+                if bank.row != q.row
+                    && bank.ras == 0
+                    && bank.wtp == 0
+                    && bank.rtp == 0
+                    && rtpl_free =>
+            {
+                bank.state = BankState::Idle;
+                bank.rp = t.rp;
+            }
+            _ => return false,
+        }
+        self.prio = (b + 1) % n;
+        true
+    }
+
+    /// Every timing counter runs `n` DRAM cycles down.
+    fn count_down(&mut self, n: u64) {
+        let n = n.min(u64::from(u32::MAX)) as u32;
+        let dec = |x: &mut u32| *x = x.saturating_sub(n);
+        dec(&mut self.rrd);
+        dec(&mut self.ccd);
+        dec(&mut self.rtw);
+        dec(&mut self.wtr);
+        for b in &mut self.banks {
+            dec(&mut b.rcd);
+            dec(&mut b.rcd_write);
+            dec(&mut b.ras);
+            dec(&mut b.rc);
+            dec(&mut b.rp);
+            dec(&mut b.wtp);
+            dec(&mut b.rtp);
+        }
+        for g in &mut self.groups {
+            dec(&mut g.ccdl);
+            dec(&mut g.rtpl);
+        }
+    }
+
+    /// The oldest finished read, with the slice it goes to.
+    pub fn completed(&self) -> Option<(u32, &Fetch)> {
+        self.returning.front().map(|q| (q.origin, &q.fetch))
     }
 
     pub fn pop_completed(&mut self) -> Option<Fetch> {
-        self.returning.pop_front().map(|(_, _, f)| f)
+        self.returning.pop_front().map(|q| q.fetch)
     }
 
+    /// Nothing queued, in a bank, on the bus or waiting to return. Timing counters may still
+    /// be running; they matter only to the next request, which then waits for them as if they
+    /// had counted down.
     pub fn is_idle(&self) -> bool {
-        self.queue.is_empty() && self.returning.is_empty()
+        self.arriving.is_empty()
+            && self.queue.is_empty()
+            && self.bursts.is_empty()
+            && self.returning.is_empty()
+            && self.banks.iter().all(|b| b.serving.is_none())
     }
 
-    /// Requests waiting to be scheduled.
+    /// Requests waiting in the scheduler queue.
     pub fn queued(&self) -> usize {
         self.queue.len()
     }
 
-    pub fn banks(&self) -> &[BankView] {
-        &self.banks
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mem::request::{DataSpace, NO_PARENT};
-
-    fn config() -> DramConfig {
-        DramConfig {
-            channels: 1,
-            banks: 2,
-            row_bytes: 1024,
-            queue_size: 4,
-            row_hit_latency: 10,
-            row_miss_latency: 20,
-            bus_bytes_per_cycle: 8.0,
-        }
-    }
-
-    fn read(addr: u64) -> Fetch {
-        Fetch {
-            addr,
-            size: 32,
-            kind: FetchKind::Read,
-            space: DataSpace::Global,
-            sm: 0,
-            token: addr,
-            bypass: false,
-            bytes: 0,
-            parent: NO_PARENT,
-        }
-    }
-
-    /// Runs the channel until idle; returns the addresses in issue order.
-    fn drain(ch: &mut DramChannel) -> Vec<(u64, bool)> {
-        let mut order = Vec::new();
-        for now in 0..1000 {
-            if let Some(i) = ch.cycle(now) {
-                order.push((i.addr, i.row_hit));
-            }
-            while ch.completed(now).is_some() {
-                ch.pop_completed();
-            }
-        }
-        order
-    }
-
-    #[test]
-    fn decode_fills_a_row_then_moves_to_the_next_bank() {
-        let ch = DramChannel::new(&config());
-        assert_eq!(ch.decode(0), (0, 0));
-        assert_eq!(ch.decode(1023), (0, 0));
-        assert_eq!(ch.decode(1024), (1, 0));
-        assert_eq!(ch.decode(2048), (0, 1));
-    }
-
-    #[test]
-    fn row_hits_are_served_before_older_row_misses() {
-        let mut ch = DramChannel::new(&config());
-        // Bank 0: row 0, then row 1 (older), then row 0 again (younger, a row hit).
-        ch.push(read(0), 0, 0);
-        ch.push(read(2048), 2048, 0);
-        ch.push(read(64), 64, 0);
-        assert_eq!(drain(&mut ch), vec![(0, false), (64, true), (2048, false)]);
-        assert_eq!(ch.stats.row_hits, 1);
-        assert_eq!(ch.stats.row_misses, 2);
-        assert_eq!(ch.stats.reads, 3);
-    }
-
-    #[test]
-    fn without_a_row_hit_the_oldest_goes_first() {
-        let mut ch = DramChannel::new(&config());
-        ch.push(read(2048), 2048, 0);
-        ch.push(read(4096), 4096, 0);
-        assert_eq!(drain(&mut ch), vec![(2048, false), (4096, false)]);
-    }
-
-    #[test]
-    fn banks_take_turns() {
-        let mut ch = DramChannel::new(&config());
-        ch.push(read(0), 0, 0);
-        ch.push(read(32), 32, 0);
-        ch.push(read(1024), 1024, 0);
-        // Bank 0 issues first; next cycle bank 1 has the turn even though bank 0 has a row hit.
-        let order = drain(&mut ch);
-        assert_eq!(order[0].0, 0);
-        assert_eq!(order[1].0, 1024);
-    }
-
-    #[test]
-    fn latency_and_bus_time() {
-        let mut ch = DramChannel::new(&config());
-        ch.push(read(0), 0, 0);
-        let i = ch.cycle(5).unwrap();
-        // Row miss: data from 5 + 20 for 32 / 8 = 4 cycles.
-        assert_eq!(i.done, 29);
-        assert!(ch.completed(28).is_none());
-        assert_eq!(ch.completed(29).map(|(_, f)| f.addr), Some(0));
-        // A row hit right behind it waits for the bus.
-        ch.push(read(32), 32, 0);
-        let j = ch.cycle(29).unwrap();
-        assert!(j.row_hit);
-        assert_eq!(j.done, 29 + 10 + 4);
-    }
-
-    #[test]
-    fn fractional_bandwidth_and_a_bounded_queue() {
-        let mut c = config();
-        c.bus_bytes_per_cycle = 2.816;
-        let mut ch = DramChannel::new(&c);
-        ch.push(read(0), 0, 0);
-        let i = ch.cycle(0).unwrap();
-        // 32 / 2.816 = 11.36 cycles of bus time.
-        assert_eq!(i.done, 20 + 12);
-        for k in 0..4 {
-            assert!(ch.push(read(64 * k), 64 * k, 0));
-        }
-        assert!(!ch.can_accept());
-        assert!(!ch.push(read(999), 999, 0));
-    }
-
-    #[test]
-    fn writes_return_nothing() {
-        let mut ch = DramChannel::new(&config());
-        let mut w = read(0);
-        w.kind = FetchKind::WriteBack;
-        ch.push(w, 0, 0);
-        drain(&mut ch);
-        assert_eq!(ch.stats.writes, 1);
-        assert!(ch.is_idle());
+    /// The banks, for the views.
+    pub fn banks(&self) -> Vec<BankView> {
+        self.banks
+            .iter()
+            .map(|b| BankView {
+                state: b.state,
+                open_row: b.row,
+                busy: b.serving.is_some(),
+            })
+            .collect()
     }
 }

@@ -178,6 +178,7 @@ mod tests {
             bypass: false,
             bytes: u128::MAX,
             parent: NO_PARENT,
+            pieces: 1,
         }
     }
 

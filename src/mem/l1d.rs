@@ -13,7 +13,10 @@
 //! * one reply per cycle comes in from the interconnect ([`L1d::fill`], the fill port), and one
 //!   finished request per cycle goes to the LD/ST unit's writeback ([`L1d::next_response`],
 //!   GPGPU-Sim's `access_ready`/`next_access`);
-//! * stores complete when the L1D accepts them (no acknowledgement comes back).
+//! * a store written through to the L2 is acknowledged by the L2 (GPGPU-Sim's `WRITE_ACK`; one
+//!   per 32-byte piece, joined here), and its warp cannot leave the SM before that (GPGPU-Sim's
+//!   `stores_done`); a store kept in a write-back line is done when the L1D takes it;
+//! * a reply the L2 sent in pieces (one per sector) counts once every piece has come.
 //!
 //! The reservation failures of the current cycle are kept for the views, each with the address of
 //! the request that failed (so the memory view can mark the set, MSHR or miss queue it hit).
@@ -36,9 +39,10 @@ const DIRECT_QUEUE: usize = 8;
 pub enum L1Outcome {
     /// A read hit: the data is ready after the hit latency.
     Hit,
-    /// A read or atomic sent on (or merged): its reply comes through [`L1d::next_response`].
+    /// A read or atomic sent on (or merged), or a store written through to the L2: its reply
+    /// or acknowledgement comes through [`L1d::next_response`].
     Pending,
-    /// A store taken: nothing comes back.
+    /// A store kept in a write-back line: nothing comes back.
     Stored,
     /// Not taken this cycle.
     Fail(FailReason),
@@ -140,6 +144,8 @@ pub struct L1d {
     local_offset: u64,
     bypass_fails: u64,
     fails: Vec<Failure>,
+    /// Replies answered in pieces, with the pieces come so far.
+    partial: Vec<((u64, u64, FetchKind), u8)>,
 }
 
 impl L1d {
@@ -153,6 +159,7 @@ impl L1d {
             local_offset: local.sm_offset(sm),
             bypass_fails: 0,
             fails: Vec::new(),
+            partial: Vec::new(),
         }
     }
 
@@ -193,9 +200,14 @@ impl L1d {
             space: a.space,
             bytes: a.bytes,
             sm: self.sm,
+            token: tag,
         };
+        let writes_before = cache.writes_sent();
         match (cache.access(&req, tag, now), a.kind) {
             (Outcome::Fail(r), _) => L1Outcome::Fail(r),
+            // A store written through waits for the L2's acknowledgement; one kept in a
+            // write-back line is done.
+            (_, AccessKind::Write) if cache.writes_sent() > writes_before => L1Outcome::Pending,
             (_, AccessKind::Write) => L1Outcome::Stored,
             (Outcome::Hit, _) => L1Outcome::Hit,
             _ => L1Outcome::Pending,
@@ -218,6 +230,7 @@ impl L1d {
             bypass: true,
             bytes: a.bytes,
             parent: NO_PARENT,
+            pieces: 1,
         };
         let taken = match self.cache.as_mut() {
             Some(c) => c.push_bypass(fetch),
@@ -232,7 +245,6 @@ impl L1d {
                 self.bypass_fails += 1;
                 L1Outcome::Fail(FailReason::MissQueue)
             }
-            (true, AccessKind::Write) => L1Outcome::Stored,
             (true, _) => L1Outcome::Pending,
         }
     }
@@ -251,12 +263,36 @@ impl L1d {
         None
     }
 
-    /// A reply from the interconnect.
+    /// A reply from the interconnect: data for the cache or the LD/ST unit, or a store's
+    /// acknowledgement. A request the L2 answered in pieces counts once all have come.
     pub fn fill(&mut self, fetch: &Fetch, now: u64) {
-        if fetch.bypass {
+        if fetch.pieces > 1 && !self.last_piece(fetch) {
+            return;
+        }
+        if fetch.bypass || fetch.kind.acknowledged() {
             self.responses.push_back(fetch.token);
         } else if let Some(c) = self.cache.as_mut() {
             c.fill(fetch, now);
+        }
+    }
+
+    /// Counts a piece of a reply; true when it is the last (GPGPU-Sim's sector MSHR waiting for
+    /// every sector of the line: `pending_read`).
+    fn last_piece(&mut self, fetch: &Fetch) -> bool {
+        let key = (fetch.token, fetch.addr, fetch.kind);
+        match self.partial.iter().position(|p| p.0 == key) {
+            Some(i) => {
+                self.partial[i].1 += 1;
+                if self.partial[i].1 < fetch.pieces {
+                    return false;
+                }
+                self.partial.swap_remove(i);
+                true
+            }
+            None => {
+                self.partial.push((key, 1));
+                false
+            }
         }
     }
 
@@ -279,6 +315,7 @@ impl L1d {
     pub fn is_idle(&self) -> bool {
         self.direct.is_empty()
             && self.responses.is_empty()
+            && self.partial.is_empty()
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
     }
 
@@ -369,11 +406,24 @@ mod tests {
     }
 
     #[test]
-    fn stores_are_done_when_taken() {
+    fn a_written_through_store_completes_when_every_piece_is_acknowledged() {
         let mut l = l1("N:32:128:4,L:L:m:N:H,S:64:8,8");
         let a = access(0x1_0000_0000, AccessKind::Write);
-        assert_eq!(l.access(&a, 5, 0), L1Outcome::Stored);
-        assert_eq!(l.pop_outgoing().map(|f| f.kind), Some(FetchKind::Write));
+        assert_eq!(l.access(&a, 5, 0), L1Outcome::Pending);
+        let w = l.pop_outgoing().unwrap();
+        assert_eq!((w.kind, w.token), (FetchKind::Write, 5));
+        // The sectored L2 acknowledges each of the four 32-byte pieces.
+        let ack = Fetch {
+            size: 32,
+            pieces: 4,
+            ..w
+        };
+        for k in 0..4 {
+            assert_eq!(l.next_response(), None, "after {k} pieces");
+            l.fill(&ack, 10 + k);
+        }
+        assert_eq!(l.next_response(), Some(5));
+        assert!(l.is_idle());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Requests come from the interconnect into the ROP delay queue and reach the L2 `l2.latency`
 //! cycles later (GPGPU-Sim's `m_rop` with `-rop_latency`/`-gpgpu_l2_rop_latency`). The slice has
 //! GPGPU-Sim's four queues of `l2.queue_entries` each: icnt->L2, L2->DRAM, DRAM->L2 and
-//! L2->icnt (`-gpgpu_dram_partition_queues`). Every cycle, in GPGPU-Sim's `cache_cycle` order:
+//! L2->icnt (`-gpgpu_dram_partition_queues`); the ROP delay queue before them is unbounded. Every cycle, in GPGPU-Sim's `cache_cycle` order:
 //! 1. one request whose fill arrived leaves the cache towards the interconnect;
 //! 2. the oldest DRAM reply fills the cache (with no L2, it goes back to the interconnect);
 //! 3. the cache's oldest miss moves to the L2->DRAM queue;
@@ -16,9 +16,12 @@
 //! The slice's cache is a [`DataCache`] with its own cache string, MSHRs and miss queue,
 //! indexed by the address within the slice. A request larger than the cache's atom (an L1D's
 //! 128-byte line read from a sectored L2) is split into one request per atom it touches, as
-//! GPGPU-Sim's `memory_sub_partition::push` does for sector caches; warpstep joins the pieces'
-//! replies into one reply packet (GPGPU-Sim sends one per sector), so the SM's L1D fills once.
-//! Stores are not acknowledged. `misses` counts merged misses too, so accesses = hits + misses.
+//! GPGPU-Sim's `memory_sub_partition::push` does for sector caches; each piece is answered on
+//! its own (one 40-byte packet per 32-byte sector, as GPGPU-Sim), saying how many pieces answer
+//! the request, and the SM's L1D fills once all have come. A store from an SM is acknowledged
+//! (an 8-byte packet per piece) once the cache has taken it, hit or miss, as GPGPU-Sim's
+//! `WRITE_ACK`; evictions are not. `misses` counts merged misses too, so accesses = hits +
+//! misses.
 
 use super::data_cache::{CacheRequest, DataCache, Outcome, Waiter};
 use super::request::{byte_mask, AccessKind, Fetch, FetchKind, NO_PARENT};
@@ -42,10 +45,11 @@ impl L2Stats {
     }
 }
 
-/// A split request waiting for its pieces.
+/// A split request whose pieces are still being answered.
 #[derive(Debug, Clone, Copy)]
 struct Join {
     parent: Fetch,
+    pieces: u32,
     remaining: u32,
 }
 
@@ -129,11 +133,11 @@ impl L2Slice {
         byte_mask((addr % 128) as u32, atom) & f.bytes
     }
 
-    /// Whether a request from the interconnect fits (its pieces and the ROP and icnt->L2
-    /// queues together hold at most `queue_entries`).
+    /// Whether a request from the interconnect fits: the icnt->L2 queue has room for its
+    /// pieces (GPGPU-Sim's `memory_sub_partition::full`; its ROP delay queue is unbounded).
     pub fn can_accept(&self, f: &Fetch) -> bool {
         let n = self.pieces(f) as usize;
-        self.rop.len() + self.icnt_l2.len() + n <= self.cap.max(n)
+        self.icnt_l2.len() + n <= self.cap.max(n)
     }
 
     /// A request arrives from the interconnect in cycle `now`.
@@ -145,7 +149,7 @@ impl L2Slice {
             return;
         }
         let atom = self.atom();
-        let parent = if f.kind.expects_reply() {
+        let parent = if f.kind.expects_reply() || f.kind.acknowledged() {
             self.new_join(f)
         } else {
             NO_PARENT
@@ -164,6 +168,7 @@ impl L2Slice {
             };
             if let Some(Some(j)) = self.joins.get_mut(parent as usize) {
                 j.remaining += 1;
+                j.pieces += 1;
             }
             self.rop.push_back((ready, piece));
         }
@@ -172,6 +177,7 @@ impl L2Slice {
     fn new_join(&mut self, parent: Fetch) -> u32 {
         let join = Some(Join {
             parent,
+            pieces: 0,
             remaining: 0,
         });
         match self.joins.iter().position(Option::is_none) {
@@ -186,7 +192,8 @@ impl L2Slice {
         }
     }
 
-    /// Sends a reply (or counts a piece of a split request).
+    /// Sends a reply or acknowledgement; a piece of a split request is answered on its own,
+    /// as the parent request with the piece's size, saying how many pieces answer it.
     fn reply(&mut self, f: Fetch) {
         if f.parent == NO_PARENT {
             self.l2_icnt.push_back(f);
@@ -195,18 +202,17 @@ impl L2Slice {
         let Some(slot) = self.joins.get_mut(f.parent as usize) else {
             return;
         };
-        let done = match slot {
-            Some(j) => {
-                j.remaining = j.remaining.saturating_sub(1);
-                j.remaining == 0
-            }
-            None => false,
+        let Some(j) = slot.as_mut() else { return };
+        j.remaining = j.remaining.saturating_sub(1);
+        let answer = Fetch {
+            size: f.size,
+            pieces: j.pieces.min(u32::from(u8::MAX)) as u8,
+            ..j.parent
         };
-        if done {
-            if let Some(j) = slot.take() {
-                self.l2_icnt.push_back(j.parent);
-            }
+        if j.remaining == 0 {
+            *slot = None;
         }
+        self.l2_icnt.push_back(answer);
     }
 
     /// One cycle (see the module documentation).
@@ -291,14 +297,17 @@ impl L2Slice {
         if self.l2_dram.len() >= self.cap {
             return;
         }
-        let Some(c) = self.cache.as_mut() else {
-            self.icnt_l2.pop_front();
-            self.l2_dram.push_back(f);
-            return;
-        };
         if self.l2_icnt.len() >= self.cap {
             return;
         }
+        let Some(c) = self.cache.as_mut() else {
+            self.icnt_l2.pop_front();
+            self.l2_dram.push_back(f);
+            if f.kind.acknowledged() {
+                self.reply(f);
+            }
+            return;
+        };
         let kind = match f.kind {
             FetchKind::Read | FetchKind::AllocRead => AccessKind::Read,
             FetchKind::Atomic => AccessKind::Atomic,
@@ -311,17 +320,21 @@ impl L2Slice {
             space: f.space,
             bytes: f.bytes,
             sm: f.sm,
+            token: f.token,
         };
         match c.access(&req, f, now) {
             Outcome::Fail(_) => self.blocked = true,
             Outcome::Hit => {
                 self.icnt_l2.pop_front();
-                if f.kind.expects_reply() {
+                if f.kind.expects_reply() || f.kind.acknowledged() {
                     self.reply(f);
                 }
             }
             Outcome::Merged | Outcome::Miss => {
                 self.icnt_l2.pop_front();
+                if f.kind.acknowledged() {
+                    self.reply(f);
+                }
             }
         }
     }
@@ -414,6 +427,7 @@ mod tests {
             bypass: false,
             bytes: u128::MAX,
             parent: NO_PARENT,
+            pieces: 1,
         }
     }
 
@@ -472,14 +486,14 @@ mod tests {
     }
 
     #[test]
-    fn a_line_read_from_a_sector_cache_is_split_and_joined() {
+    fn a_line_read_from_a_sector_cache_is_split_and_answered_per_piece() {
         let mut s = slice("S:64:128:8,L:B:m:L:L,A:256:4,4:0,32", 0);
         s.push(read(0x100, 7), 0);
         let (r, seen) = run(&mut s, 20, 300);
         assert_eq!(seen.len(), 4, "one DRAM read per sector");
         assert!(seen.iter().all(|f| f.size == 32));
-        assert_eq!(r.len(), 1, "one joined reply");
-        assert_eq!(r[0].1, 7);
+        assert_eq!(r.len(), 4, "one 40-byte reply per sector, as GPGPU-Sim");
+        assert!(r.iter().all(|&(_, token)| token == 7));
         assert!(s.is_idle());
     }
 
@@ -502,7 +516,8 @@ mod tests {
         };
         s.push(w, 0);
         let (r, seen) = run(&mut s, 10, 100);
-        assert!(r.is_empty() && seen.is_empty());
+        assert!(seen.is_empty(), "nothing goes to DRAM");
+        assert_eq!(r.len(), 4, "each 32-byte piece is acknowledged");
         assert!(s.is_idle());
     }
 }

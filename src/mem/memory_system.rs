@@ -6,17 +6,19 @@
 //! `dramid@8`) and, within it, to sub-partition (c / channels) mod sub_partitions_per_channel;
 //! each sub-partition is one L2 slice. A channel sees the address with the channel digit removed.
 //!
-//! [`MemorySystem::cycle`] runs once per cycle, before the SMs (GPGPU-Sim's `gpgpu_sim::cycle`
-//! order), in this order:
-//! 1. each SM's L1D takes one reply that has crossed the interconnect (its fill port);
-//! 2. each L2 slice hands its oldest reply to the interconnect;
-//! 3. each DRAM channel takes one request from its slices (round-robin), schedules one (FR-FCFS)
-//!    and returns one finished read to the slice that sent it;
-//! 4. each slice takes one request that has crossed the interconnect, then runs its cycle;
-//! 5. each L1D hands its oldest miss (or bypassing request) to the interconnect.
+//! [`MemorySystem::cycle`] runs once per core cycle, before the SMs (GPGPU-Sim's
+//! `gpgpu_sim::cycle` order), each step as many times as its clock domain ticks in that core
+//! cycle (`clocks`, [`super::clock`]):
+//! 1. (core) each SM's L1D takes one reply that has crossed the interconnect (its fill port);
+//! 2. (interconnect) each L2 slice hands its oldest reply to the interconnect;
+//! 3. (DRAM) each DRAM channel returns one finished read to the slice that sent it, runs its
+//!    cycle ([`DramChannel::cycle`]) and takes one request from its slices (round-robin);
+//! 4. (L2) each slice takes one request that has crossed the interconnect, then runs its cycle;
+//! 5. (interconnect) each L1D hands its oldest miss (or bypassing request) to the interconnect.
 //!
 //! The SMs then run their cycle; an SM reaches its own L1D through `SmContext`.
 
+use super::clock::ClockDomain;
 use super::coalescer::LocalMap;
 use super::dram::{DramChannel, DramStats};
 use super::icnt::{Icnt, IcntStats};
@@ -46,6 +48,9 @@ pub struct MemorySystem {
     subparts: u64,
     /// Per channel: the sub-partition whose request it takes first next time.
     next_sub: Vec<u64>,
+    icnt_clock: ClockDomain,
+    l2_clock: ClockDomain,
+    dram_clock: ClockDomain,
 }
 
 impl MemorySystem {
@@ -85,6 +90,9 @@ impl MemorySystem {
             n_channels: u64::from(n_channels),
             subparts: u64::from(subparts),
             next_sub: vec![0; n_channels as usize],
+            icnt_clock: ClockDomain::new(config.clocks.icnt_mhz, config.clocks.core_mhz),
+            l2_clock: ClockDomain::new(config.clocks.l2_mhz, config.clocks.core_mhz),
+            dram_clock: ClockDomain::new(config.clocks.dram_mhz, config.clocks.core_mhz),
         })
     }
 
@@ -111,12 +119,21 @@ impl MemorySystem {
             return;
         }
         self.deliver_replies(now);
-        self.send_replies(now);
-        for ch in 0..self.channels.len() {
-            self.dram_cycle(ch, now);
+        let icnt_ticks = self.icnt_clock.ticks_in(now).count();
+        for _ in 0..icnt_ticks {
+            self.send_replies(now);
         }
-        self.deliver_requests(now);
-        self.send_requests(now);
+        for tick in self.dram_clock.ticks_in(now) {
+            for ch in 0..self.channels.len() {
+                self.dram_cycle(ch, tick, now);
+            }
+        }
+        for _ in self.l2_clock.ticks_in(now) {
+            self.deliver_requests(now);
+        }
+        for _ in 0..icnt_ticks {
+            self.send_requests(now);
+        }
     }
 
     /// Nothing below the L1Ds and nothing in their outgoing queues.
@@ -147,17 +164,41 @@ impl MemorySystem {
         }
     }
 
-    fn dram_cycle(&mut self, ch: usize, now: u64) {
-        let subs = self.subparts;
-        let first = ch * subs as usize;
+    /// DRAM cycle `tick` of channel `ch`, during core cycle `now`.
+    fn dram_cycle(&mut self, ch: usize, tick: u64, now: u64) {
+        let subs = self.subparts as usize;
+        let first = ch * subs;
         if self.channels[ch].is_idle()
-            && self.slices[first..first + subs as usize]
+            && self.slices[first..first + subs]
                 .iter()
                 .all(|s| s.dram_front().is_none())
         {
             // Nothing to take, schedule or return: the channel's cycle would change nothing.
             return;
         }
+        self.return_to_slice(ch);
+        self.channels[ch].cycle(tick, now);
+        self.take_from_slices(ch, now);
+    }
+
+    /// The channel's oldest finished read goes back to its slice, if the slice has room.
+    fn return_to_slice(&mut self, ch: usize) {
+        let Some((s, f)) = self.channels[ch].completed() else {
+            return;
+        };
+        let (s, f) = (s as usize, *f);
+        if let Some(slice) = self.slices.get_mut(s) {
+            if slice.can_take_dram_reply() {
+                slice.push_dram_reply(f);
+                self.channels[ch].pop_completed();
+            }
+        }
+    }
+
+    /// One request from the channel's slices (round-robin) enters its controller.
+    fn take_from_slices(&mut self, ch: usize, now: u64) {
+        let subs = self.subparts;
+        let first = ch * subs as usize;
         for k in 0..subs {
             let mut sub = self.next_sub[ch] + k;
             if sub >= subs {
@@ -168,23 +209,13 @@ impl MemorySystem {
                 continue;
             };
             if !self.channels[ch].can_accept() {
-                break;
+                return;
             }
             let local = self.channel_local(f.addr);
-            self.channels[ch].push(f, local, s as u32);
+            self.channels[ch].push(f, local, s as u32, now);
             self.slices[s].pop_dram();
             self.next_sub[ch] = (sub + 1) % subs;
-            break;
-        }
-        self.channels[ch].cycle(now);
-        if let Some((s, f)) = self.channels[ch].completed(now) {
-            let (s, f) = (s as usize, *f);
-            if let Some(slice) = self.slices.get_mut(s) {
-                if slice.can_take_dram_reply() {
-                    slice.push_dram_reply(f);
-                    self.channels[ch].pop_completed();
-                }
-            }
+            return;
         }
     }
 
@@ -333,7 +364,7 @@ mod tests {
         assert!((250..800).contains(&t), "round trip {t}");
         let s = m.stats();
         assert_eq!((s.l1d.misses, s.l2.misses, s.dram.reads), (1, 4, 4));
-        assert_eq!(s.icnt.packets, 2);
+        assert_eq!(s.icnt.packets, 5, "one request, four sector replies");
         assert!(m.is_idle());
         // The L1D hits now; a second SM-side miss to a line the L2 holds skips DRAM.
         assert_eq!(m.l1ds_mut()[0].access(&a, 43, t + 1), L1Outcome::Hit);
@@ -350,9 +381,12 @@ mod tests {
             kind: AccessKind::Write,
             ..a
         };
-        assert_eq!(m.l1ds_mut()[0].access(&w, 2, t1 + 1), L1Outcome::Stored);
+        assert_eq!(m.l1ds_mut()[0].access(&w, 2, t1 + 1), L1Outcome::Pending);
         assert_eq!(m.l1ds_mut()[0].access(&a, 3, t1 + 1), L1Outcome::Pending);
-        let (t2, tag) = run_until_response(&mut m, t1 + 1);
+        // The store's acknowledgement comes first, then the read's data.
+        let (ack, tag) = run_until_response(&mut m, t1 + 1);
+        assert_eq!(tag, 2);
+        let (t2, tag) = run_until_response(&mut m, ack + 1);
         assert_eq!(tag, 3);
         assert!(t2 - t1 < t1, "L2 hit {} vs miss {t1}", t2 - t1);
         // The store and the read both hit the L2.

@@ -17,6 +17,7 @@
 
 pub mod bank_hash;
 pub mod bank_search;
+pub mod clock;
 pub mod coalescer;
 pub mod data_cache;
 pub mod dram;

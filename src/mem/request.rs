@@ -14,7 +14,7 @@ use serde::Serialize;
 pub enum AccessKind {
     /// `ld`: data comes back.
     Read,
-    /// `st`: nothing comes back (stores complete when the L1D accepts them).
+    /// `st`: an acknowledgement comes back once the L2 has it (when a write went down).
     Write,
     /// `atom`/`red` on global memory: performed at the L2 (GPGPU-Sim's ROP), data comes back.
     Atomic,
@@ -73,7 +73,13 @@ impl FetchKind {
         )
     }
 
-    /// Whether a reply comes back up.
+    /// Whether the L2 acknowledges it: a store from an SM (GPGPU-Sim's `WRITE_ACK`), so the
+    /// warp knows its stores are done; evictions are not acknowledged.
+    pub fn acknowledged(self) -> bool {
+        self == FetchKind::Write
+    }
+
+    /// Whether a reply with data comes back up.
     pub fn expects_reply(self) -> bool {
         matches!(
             self,
@@ -110,6 +116,9 @@ pub struct Fetch {
     pub bytes: u128,
     /// Inside an L2 slice: the join slot of the request this one is a piece of.
     pub parent: u32,
+    /// On a reply: how many replies answer the request, one per piece the L2 split it into
+    /// (GPGPU-Sim answers each 32-byte sector on its own); the requester waits for them all.
+    pub pieces: u8,
 }
 
 impl Fetch {
@@ -123,9 +132,14 @@ impl Fetch {
         }
     }
 
-    /// Bytes of the reply packet: the header and the data.
+    /// Bytes of the reply packet: the header and the data, or only the header for a store's
+    /// acknowledgement (GPGPU-Sim sends a write ack with its control bytes only).
     pub fn reply_bytes(&self) -> u32 {
-        HEADER_BYTES + self.size
+        if self.kind == FetchKind::Write {
+            HEADER_BYTES
+        } else {
+            HEADER_BYTES + self.size
+        }
     }
 }
 
@@ -180,10 +194,13 @@ mod tests {
             bypass: false,
             bytes: u128::MAX,
             parent: NO_PARENT,
+            pieces: 1,
         };
         assert_eq!(f.request_bytes(), 8);
         assert_eq!(f.reply_bytes(), 136);
         f.kind = FetchKind::Write;
         assert_eq!(f.request_bytes(), 136);
+        // A store's acknowledgement is the header alone (GPGPU-Sim's WRITE_ACK control bytes).
+        assert_eq!(f.reply_bytes(), 8);
     }
 }
