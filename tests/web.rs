@@ -26,6 +26,7 @@ fn presets_are_listed_with_descriptions() {
         names,
         [
             "fermi",
+            "gtx480",
             "tesla-c2050-s",
             "tesla-c2050-l",
             "elastic-cf11",

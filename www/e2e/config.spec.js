@@ -7,7 +7,7 @@ test('preset picker and overrides use the Rust validation', async ({ page }) => 
   await open(page);
   await page.click('.tab[data-tab=setup]');
   await expect(page.locator('#preset option')).toHaveText([
-    '(as the PTX says, else fermi)', 'fermi', 'tesla-c2050-s', 'tesla-c2050-l', 'elastic-cf11', 'unified-micro12', 'teaching',
+    '(as the PTX says, else fermi)', 'fermi', 'gtx480', 'tesla-c2050-s', 'tesla-c2050-l', 'elastic-cf11', 'unified-micro12', 'teaching',
   ]);
   await page.selectOption('#preset', 'teaching');
   await page.fill('#overrides', '');
