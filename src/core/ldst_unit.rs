@@ -13,8 +13,10 @@
 //!   (one per cycle). A reservation failure keeps the request in MEM0, which retries it the next
 //!   cycle: the memory stage stalls, and [`LdstUnit::stalled`] names the reason (`lg_throttle`
 //!   for the warps behind it). The instruction leaves MEM0 when its last request is taken, and
-//!   may write back when every read has returned; stores are complete when the L1D takes them
-//!   (write-evict / write-back, no acknowledgement), so a finished warp drains only its loads.
+//!   may write back when every read has returned. A store written through to the L2 completes
+//!   when the L2's acknowledgement comes back, so its warp cannot leave the SM (nor its CTA free
+//!   its slot) before its stores are done, as GPGPU-Sim's `hardware_done` requires
+//!   `stores_done`; a store kept in a write-back line is done when the L1D takes it.
 //! * **constant and parameter**: a fixed `constant.latency` after one MEM0 cycle (issue 5
 //!   allows "a constant cache or a fixed latency"; warpstep takes the fixed latency, as if every
 //!   constant access hit).

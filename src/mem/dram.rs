@@ -49,7 +49,7 @@ pub struct DramStats {
     pub activates: u64,
     /// Column commands (one data burst each).
     pub bursts: u64,
-    /// DRAM cycles simulated while the channel had work.
+    /// DRAM cycles in which a bank or the data bus had work.
     pub busy_cycles: u64,
 }
 
@@ -283,6 +283,8 @@ pub struct DramChannel {
     dram_cycle: u64,
     /// The last DRAM cycle the channel ran (its counters are current as of then).
     last_busy: u64,
+    /// Banks with a request in service.
+    serving: usize,
     pub stats: DramStats,
 }
 
@@ -321,6 +323,7 @@ impl DramChannel {
             returning: VecDeque::new(),
             dram_cycle: 0,
             last_busy: 0,
+            serving: 0,
             stats: DramStats::default(),
         }
     }
@@ -358,7 +361,10 @@ impl DramChannel {
     /// column command issued, if any.
     pub fn cycle(&mut self, tick: u64, now: u64) -> Option<Issued> {
         self.dram_cycle = tick;
-        if self.is_idle() {
+        if self.serving == 0 && self.queue.is_empty() && self.bursts.is_empty() {
+            // Nothing for the banks or the bus: only requests crossing the controller latency
+            // (or replies waiting for their slice). The counters catch up when work arrives.
+            self.admit(now);
             return None;
         }
         // The counters did not run while the channel was idle and skipped its cycles.
@@ -417,6 +423,7 @@ impl DramChannel {
                 self.count_request(b, &q);
                 let bank = &mut self.banks[b];
                 bank.serving = Some(q);
+                self.serving += 1;
                 if !self
                     .queue
                     .iter()
@@ -526,6 +533,9 @@ impl DramChannel {
         q.moved += self.atom;
         let finished = q.moved >= q.fetch.size.max(1);
         self.banks[b].serving = (!finished).then_some(q);
+        if finished {
+            self.serving -= 1;
+        }
         let returns = finished && q.fetch.kind.expects_reply();
         self.bursts
             .push_back((self.dram_cycle + u64::from(delay), returns.then_some(q)));
@@ -613,7 +623,7 @@ impl DramChannel {
             && self.queue.is_empty()
             && self.bursts.is_empty()
             && self.returning.is_empty()
-            && self.banks.iter().all(|b| b.serving.is_none())
+            && self.serving == 0
     }
 
     /// Requests waiting in the scheduler queue.

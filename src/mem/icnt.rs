@@ -9,9 +9,15 @@
 //! takes at most [`BUFFER_PACKETS`] packets in flight (a source whose destination is full waits),
 //! and an arrived packet stays in the network until its destination takes it.
 //!
-//! GPGPU-Sim models this with BookSim's iSLIP crossbar (`config_fermi_islip.icnt`), whose
-//! latency emerges from virtual-channel and switch allocation; warpstep keeps MODEL.md's simpler
-//! fixed latency and flit bandwidth, which the book and the papers use to describe it.
+//! Packet sizes follow GPGPU-Sim: a read request is its 8-byte header, a write carries its data,
+//! a read reply is one 32-byte sector plus the header (one 40-byte flit on the GTX480, whose
+//! `-icnt_flit_size` is 40), a store's acknowledgement the header alone; so an SM takes at most
+//! one reply per cycle, the limit that sets one SM's rate on a streaming kernel (issue 12).
+//!
+//! Departure: GPGPU-Sim models the network with BookSim's iSLIP crossbar
+//! (`config_fermi_islip.icnt`), whose latency and losses emerge from virtual-channel and switch
+//! allocation; warpstep keeps MODEL.md's simpler fixed latency and flit bandwidth (an ideal
+//! crossbar), which the book and the papers use to describe it.
 
 use super::request::Fetch;
 use serde::Serialize;

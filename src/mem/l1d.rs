@@ -18,6 +18,11 @@
 //!   `stores_done`); a store kept in a write-back line is done when the L1D takes it;
 //! * a reply the L2 sent in pieces (one per sector) counts once every piece has come.
 //!
+//! Departures from GPGPU-Sim 4 (the `fermi` reference): it checks the tags at the end of an
+//! `l1d.latency`-cycle queue (`l1_latency_queue`), so a miss leaves 35 cycles later than here;
+//! warpstep checks them when MEM0 sends the request, as GPGPU-Sim 3.x (MRPB's simulator) did.
+//! The fill port and the LD/ST unit's response port take one reply each per cycle, as there.
+//!
 //! The reservation failures of the current cycle are kept for the views, each with the address of
 //! the request that failed (so the memory view can mark the set, MSHR or miss queue it hit).
 

@@ -82,6 +82,15 @@ export const EXAMPLES = [
     about: 'Each thread loads a[i] and b[i] and stores their sum: neighbouring lanes touch neighbouring words, so a warp\'s access is one 128-byte request. The warps spend most cycles in long_scoreboard, waiting for global loads.',
   },
   {
+    id: 'whole-gpu',
+    title: 'The whole GTX480: 15 SMs sharing L2 and DRAM',
+    ptx: vectorAdd,
+    launch: '--grid 30 --block 128 --arg f32[3840]=rand:1 --arg f32[3840]=rand:2 --arg f32[3840]=0 --arg 3840',
+    preset: 'gtx480',
+    sets: [],
+    about: 'The vector add on the whole GTX480 (GPGPU-Sim\'s configuration): 15 SMs, thread blocks handed out round-robin, two per SM, all sharing twelve L2 slices and six GDDR5 channels. Pick an SM in the selector beside the cycle counter (or press S): every view follows it, and the Stats view shows that SM\'s counters beside the totals.',
+  },
+  {
     id: 'stride-1',
     title: 'Global loads, stride 1: coalesced',
     ptx: globalAccess,

@@ -30,7 +30,7 @@ export function createStatsView(el) {
     drawHistogram(hist, snap);
     drawCounters(counters, snap);
     drawStalls(bars, snap);
-    setModel(el, { ipc: snap.stats.ipc, samples: history.length, historyEnd: history.length ? history[history.length - 1].cycle : null, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram });
+    setModel(el, { ipc: snap.stats.ipc, samples: history.length, historyEnd: history.length ? history[history.length - 1].cycle : null, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram, sm: snap.sm.id, perSm: (snap.stats.per_sm || [])[snap.sm.id] || null });
   }
   return { draw, key };
 }
@@ -120,6 +120,12 @@ function drawCounters(canvas, snap) {
     ['interconnect', `${st.icnt.packets} packets`, 'Interconnect: packets between the SMs and the L2 slices, both ways.'],
     ['shared', `${st.shared.instructions} instructions · ${st.shared.accesses} accesses · ${st.shared.bank_conflict_cycles} conflict cycles`, GLOSSARY.degree],
   ];
+  // With more than one SM, the selected SM's own share (the model's per-SM statistics).
+  const mine = (st.per_sm || []).length > 1 ? st.per_sm[snap.sm.id] : null;
+  if (mine) {
+    const m1 = mine.l1d;
+    rows.push([`SM ${mine.sm}`, `${mine.ctas} CTAs done · IPC ${mine.ipc.toFixed(2)} · L1D ${m1.accesses} accesses, ${m1.hits} hits (${pct(m1.hits, m1.accesses)}), ${m1.misses} misses · ${mine.bank_conflict_cycles} conflict cycles`, 'The selected SM\'s own share: CTAs it completed, its thread instructions per cycle, its L1D and its shared-memory conflicts (the rows above are the whole GPU).']);
+  }
   const { ctx, width } = prepare(canvas, 28 + rows.length * 22);
   text(ctx, 'Memory counters (whole GPU)', 4, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 8 });
   region(canvas, 0, 0, width, 20, GLOSSARY.memcounters);
