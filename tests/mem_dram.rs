@@ -224,3 +224,32 @@ fn dram_timing_keys_are_validated() {
         }
     );
 }
+
+#[test]
+fn unfinished_requests_are_bounded_by_the_channel_credits() {
+    // GPGPU-Sim's credits: scheduler queue + return queue + 1 requests may be unfinished.
+    let mut c = config();
+    c.queue_size = 2;
+    c.return_queue_size = 1;
+    c.latency = 50;
+    let mut ch = DramChannel::new(&c);
+    for k in 0..4 {
+        assert!(ch.can_accept(), "request {k}");
+        assert!(ch.push(fetch(64 * k, FetchKind::Read), 64 * k, 0, 0));
+    }
+    // All four still cross the controller latency: the scheduler queue is empty, yet no credit
+    // is left.
+    assert_eq!(ch.queued(), 0);
+    assert!(!ch.can_accept());
+    let mut now = 0;
+    while ch.completed().is_none() {
+        ch.cycle(now + 1, now);
+        now += 1;
+    }
+    assert!(
+        !ch.can_accept(),
+        "a finished read holds its credit until its slice takes it"
+    );
+    ch.pop_completed();
+    assert!(ch.can_accept());
+}

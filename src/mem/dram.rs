@@ -8,7 +8,8 @@
 //!   (GPGPU-Sim `-dram_bnkgrp_indexing_policy 1`).
 //! * **Controller latency**: a request from an L2 slice waits `dram.latency` core cycles before
 //!   it reaches the scheduler (GPGPU-Sim's `-dram_latency` queue); the slices may send one request
-//!   per DRAM cycle while the scheduler queue has fewer than `dram.queue_size` requests.
+//!   per DRAM cycle while the scheduler queue has fewer than `dram.queue_size` requests and fewer
+//!   than `queue_size + return_queue_size + 1` are unfinished (GPGPU-Sim's credits).
 //! * **FR-FCFS** (first ready, first come first served): each DRAM cycle, banks are visited
 //!   round-robin from `prio`, and the first bank with no request in service takes one: a request
 //!   to the row it is draining (or, starting a new stream, to its open row: a row hit), else the
@@ -153,6 +154,17 @@ impl Queued {
     }
 }
 
+/// What a data burst finishes.
+#[derive(Debug, Clone, Copy)]
+enum BurstEnd {
+    /// Not the request's last burst.
+    Partial,
+    /// A read, which then waits in the return queue.
+    Read(Queued),
+    /// A write, which is done.
+    Write,
+}
+
 /// Whether a bank has a row open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -276,9 +288,13 @@ pub struct DramChannel {
     wtr: u32,
     prio: usize,
     bus: BusMode,
-    /// Data bursts on the bus: (DRAM cycle the data is there, the request if this burst
-    /// finishes a read).
-    bursts: VecDeque<(u64, Option<Queued>)>,
+    /// Data bursts on the bus: (DRAM cycle the data is there, what the burst finishes).
+    bursts: VecDeque<(u64, BurstEnd)>,
+    /// Requests taken and not yet finished (returned to their slice, or written): GPGPU-Sim's
+    /// per-channel credits, `queue_size + return_queue_size + 1` in all
+    /// (`memory_partition_unit::arbitration_metadata`).
+    in_flight: usize,
+    credits: usize,
     returning: VecDeque<Queued>,
     dram_cycle: u64,
     /// The last DRAM cycle the channel ran (its counters are current as of then).
@@ -320,6 +336,8 @@ impl DramChannel {
             prio: 0,
             bus: BusMode::Read,
             bursts: VecDeque::new(),
+            in_flight: 0,
+            credits: (config.queue_size + config.return_queue_size + 1) as usize,
             returning: VecDeque::new(),
             dram_cycle: 0,
             last_busy: 0,
@@ -335,7 +353,7 @@ impl DramChannel {
 
     /// Whether the scheduler queue has room (a slice may send a request).
     pub fn can_accept(&self) -> bool {
-        self.queue.len() < self.queue_size
+        self.queue.len() < self.queue_size && self.in_flight < self.credits
     }
 
     /// A request from slice `origin`, whose channel-local address is `local`, leaves the slice
@@ -354,6 +372,7 @@ impl DramChannel {
             moved: 0,
         };
         self.arriving.push_back((now + self.latency, q));
+        self.in_flight += 1;
         true
     }
 
@@ -391,8 +410,10 @@ impl DramChannel {
             Some((at, _)) if *at <= self.dram_cycle => {}
             _ => return,
         }
-        if let Some((_, Some(done))) = self.bursts.pop_front() {
-            self.returning.push_back(done);
+        match self.bursts.pop_front() {
+            Some((_, BurstEnd::Read(done))) => self.returning.push_back(done),
+            Some((_, BurstEnd::Write)) => self.in_flight -= 1,
+            _ => {}
         }
     }
 
@@ -536,9 +557,13 @@ impl DramChannel {
         if finished {
             self.serving -= 1;
         }
-        let returns = finished && q.fetch.kind.expects_reply();
+        let end = match (finished, q.fetch.kind.expects_reply()) {
+            (false, _) => BurstEnd::Partial,
+            (true, true) => BurstEnd::Read(q),
+            (true, false) => BurstEnd::Write,
+        };
         self.bursts
-            .push_back((self.dram_cycle + u64::from(delay), returns.then_some(q)));
+            .push_back((self.dram_cycle + u64::from(delay), end));
         Some(Issued {
             addr: q.fetch.addr,
             bank: b as u32,
@@ -612,7 +637,9 @@ impl DramChannel {
     }
 
     pub fn pop_completed(&mut self) -> Option<Fetch> {
-        self.returning.pop_front().map(|q| q.fetch)
+        let q = self.returning.pop_front()?;
+        self.in_flight -= 1;
+        Some(q.fetch)
     }
 
     /// Nothing queued, in a bank, on the bus or waiting to return. Timing counters may still
