@@ -27,7 +27,12 @@ impl ClockDomain {
 
     /// Ticks of this domain from the start through the end of core cycle `now`.
     pub fn ticks_through(&self, now: u64) -> u64 {
-        ((u128::from(now) + 1) * u128::from(self.khz) / u128::from(self.core_khz)) as u64
+        match (now + 1).checked_mul(self.khz) {
+            Some(scaled) => scaled / self.core_khz,
+            None => {
+                ((u128::from(now) + 1) * u128::from(self.khz) / u128::from(self.core_khz)) as u64
+            }
+        }
     }
 
     /// The ticks (numbered from 1) that fall in core cycle `now`.

@@ -174,7 +174,9 @@ pub enum BankState {
     Active,
 }
 
-/// One bank: its row, the request it serves, and its timing counters (DRAM cycles left).
+/// One bank: its row, the request it serves, and its timing constraints, each kept as the
+/// first DRAM cycle the command it holds back may issue (GPGPU-Sim counts the same constraints
+/// down every cycle; a deadline is equivalent and costs nothing while it waits).
 #[derive(Debug, Clone, Copy, Default)]
 struct Bank {
     state: BankState,
@@ -182,13 +184,20 @@ struct Bank {
     serving: Option<Queued>,
     /// The row whose requests the scheduler is draining into this bank.
     stream: Option<u64>,
-    rcd: u32,
-    rcd_write: u32,
-    ras: u32,
-    rc: u32,
-    rp: u32,
-    wtp: u32,
-    rtp: u32,
+    /// Read after activate (tRCD).
+    read_at: u64,
+    /// Write after activate (tRCD - WL - 1).
+    write_at: u64,
+    /// Precharge after activate (tRAS).
+    ras_at: u64,
+    /// Activate after activate (tRC).
+    rc_at: u64,
+    /// Activate after precharge (tRP).
+    rp_at: u64,
+    /// Precharge after write (tWTP).
+    wtp_at: u64,
+    /// Precharge after read (tRTP).
+    rtp_at: u64,
 }
 
 /// A bank as the views show it.
@@ -199,11 +208,13 @@ pub struct BankView {
     pub busy: bool,
 }
 
-/// Counters of one bank group.
+/// Deadlines of one bank group.
 #[derive(Debug, Clone, Copy, Default)]
 struct BankGroup {
-    ccdl: u32,
-    rtpl: u32,
+    /// Column command after one in the group (tCCDL).
+    ccdl_at: u64,
+    /// Precharge after a read in the group (tRTPL).
+    rtpl_at: u64,
 }
 
 /// Which way the data bus last turned.
@@ -282,10 +293,14 @@ pub struct DramChannel {
     banks: Vec<Bank>,
     groups: Vec<BankGroup>,
     group_mask: u32,
-    ccd: u32,
-    rrd: u32,
-    rtw: u32,
-    wtr: u32,
+    /// Column command after any column command (tCCD).
+    ccd_at: u64,
+    /// Activate after any activate (tRRD).
+    rrd_at: u64,
+    /// Write after a read (tRTW).
+    rtw_at: u64,
+    /// Read after a write (tWTR).
+    wtr_at: u64,
     prio: usize,
     bus: BusMode,
     /// Data bursts on the bus: (DRAM cycle the data is there, what the burst finishes).
@@ -297,8 +312,6 @@ pub struct DramChannel {
     credits: usize,
     returning: VecDeque<Queued>,
     dram_cycle: u64,
-    /// The last DRAM cycle the channel ran (its counters are current as of then).
-    last_busy: u64,
     /// Banks with a request in service.
     serving: usize,
     pub stats: DramStats,
@@ -329,10 +342,10 @@ impl DramChannel {
             banks: vec![Bank::default(); banks as usize],
             groups: vec![BankGroup::default(); groups as usize],
             group_mask: groups - 1,
-            ccd: 0,
-            rrd: 0,
-            rtw: 0,
-            wtr: 0,
+            ccd_at: 0,
+            rrd_at: 0,
+            rtw_at: 0,
+            wtr_at: 0,
             prio: 0,
             bus: BusMode::Read,
             bursts: VecDeque::new(),
@@ -340,7 +353,6 @@ impl DramChannel {
             credits: (config.queue_size + config.return_queue_size + 1) as usize,
             returning: VecDeque::new(),
             dram_cycle: 0,
-            last_busy: 0,
             serving: 0,
             stats: DramStats::default(),
         }
@@ -382,21 +394,14 @@ impl DramChannel {
         self.dram_cycle = tick;
         if self.serving == 0 && self.queue.is_empty() && self.bursts.is_empty() {
             // Nothing for the banks or the bus: only requests crossing the controller latency
-            // (or replies waiting for their slice). The counters catch up when work arrives.
+            // (or replies waiting for their slice).
             self.admit(now);
             return None;
         }
-        // The counters did not run while the channel was idle and skipped its cycles.
-        let skipped = self.dram_cycle.saturating_sub(self.last_busy + 1);
-        if skipped > 0 {
-            self.count_down(skipped);
-        }
-        self.last_busy = self.dram_cycle;
         self.stats.busy_cycles += 1;
         self.data_arrives();
         self.schedule();
         let issued = self.issue_commands();
-        self.count_down(1);
         self.admit(now);
         issued
     }
@@ -433,6 +438,9 @@ impl DramChannel {
 
     /// FR-FCFS: the first free bank from `prio` that has a request takes one.
     fn schedule(&mut self) {
+        if self.queue.is_empty() {
+            return;
+        }
         let n = self.banks.len();
         for i in 0..n {
             let b = (i + self.prio) % n;
@@ -523,31 +531,34 @@ impl DramChannel {
         let bank = self.banks[b];
         let q = bank.serving?;
         let open = bank.state == BankState::Active && bank.row == q.row;
-        if !open || self.ccd > 0 || self.groups[g].ccdl > 0 {
+        let now = self.dram_cycle;
+        if !open || now < self.ccd_at || now < self.groups[g].ccdl_at {
             return None;
         }
         let write = q.is_write();
         let ready = if write {
-            bank.rcd_write == 0 && self.rtw == 0
+            now >= bank.write_at && now >= self.rtw_at
         } else {
-            bank.rcd == 0 && self.wtr == 0
+            now >= bank.read_at && now >= self.wtr_at
         };
         if !ready {
             return None;
         }
-        self.ccd = self.t.ccd;
-        self.groups[g].ccdl = self.t.ccdl;
+        let t = self.t;
+        let after = |d: u32| now + u64::from(d);
+        self.ccd_at = after(t.ccd);
+        self.groups[g].ccdl_at = after(t.ccdl);
         let delay = if write {
             self.bus = BusMode::Write;
-            self.wtr = self.t.wtr;
-            self.banks[b].wtp = self.t.wtp;
-            self.t.wl
+            self.wtr_at = after(t.wtr);
+            self.banks[b].wtp_at = after(t.wtp);
+            t.wl
         } else {
             self.bus = BusMode::Read;
-            self.rtw = self.t.rtw;
-            self.banks[b].rtp = self.t.rtp;
-            self.groups[g].rtpl = self.t.rtpl;
-            self.t.cl
+            self.rtw_at = after(t.rtw);
+            self.banks[b].rtp_at = after(t.rtp);
+            self.groups[g].rtpl_at = after(t.rtpl);
+            t.cl
         };
         self.stats.bursts += 1;
         let mut q = q;
@@ -577,58 +588,37 @@ impl DramChannel {
         let g = self.group_of(b);
         let n = self.banks.len();
         let t = self.t;
-        let rrd_free = self.rrd == 0;
-        let rtpl_free = self.groups[g].rtpl == 0;
+        let now = self.dram_cycle;
+        let after = |d: u32| now + u64::from(d);
+        let rrd_free = now >= self.rrd_at;
+        let rtpl_free = now >= self.groups[g].rtpl_at;
         let bank = &mut self.banks[b];
         let Some(q) = bank.serving else { return false };
         match bank.state {
-            BankState::Idle if rrd_free && bank.rp == 0 && bank.rc == 0 => {
+            BankState::Idle if rrd_free && now >= bank.rp_at && now >= bank.rc_at => {
                 bank.state = BankState::Active;
                 bank.row = q.row;
-                bank.rcd = t.rcd;
-                bank.rcd_write = t.rcd_write;
-                bank.ras = t.ras;
-                bank.rc = t.rc;
-                self.rrd = t.rrd;
+                bank.read_at = after(t.rcd);
+                bank.write_at = after(t.rcd_write);
+                bank.ras_at = after(t.ras);
+                bank.rc_at = after(t.rc);
+                self.rrd_at = after(t.rrd);
                 self.stats.activates += 1;
             }
             BankState::Active
                 if bank.row != q.row
-                    && bank.ras == 0
-                    && bank.wtp == 0
-                    && bank.rtp == 0
+                    && now >= bank.ras_at
+                    && now >= bank.wtp_at
+                    && now >= bank.rtp_at
                     && rtpl_free =>
             {
                 bank.state = BankState::Idle;
-                bank.rp = t.rp;
+                bank.rp_at = after(t.rp);
             }
             _ => return false,
         }
         self.prio = (b + 1) % n;
         true
-    }
-
-    /// Every timing counter runs `n` DRAM cycles down.
-    fn count_down(&mut self, n: u64) {
-        let n = n.min(u64::from(u32::MAX)) as u32;
-        let dec = |x: &mut u32| *x = x.saturating_sub(n);
-        dec(&mut self.rrd);
-        dec(&mut self.ccd);
-        dec(&mut self.rtw);
-        dec(&mut self.wtr);
-        for b in &mut self.banks {
-            dec(&mut b.rcd);
-            dec(&mut b.rcd_write);
-            dec(&mut b.ras);
-            dec(&mut b.rc);
-            dec(&mut b.rp);
-            dec(&mut b.wtp);
-            dec(&mut b.rtp);
-        }
-        for g in &mut self.groups {
-            dec(&mut g.ccdl);
-            dec(&mut g.rtpl);
-        }
     }
 
     /// The oldest finished read, with the slice it goes to.
