@@ -169,7 +169,7 @@ pub fn check_user_sets(sets: &[String]) -> Result<(), String> {
         let key = s.split_once('=').map_or(s.as_str(), |(k, _)| k).trim();
         if key == "num_sms" {
             return Err(format!(
-                "--set {s}: each case sets num_sms to its reference SM count (choose cases with --sms)"
+                "--set {s}: each reference case runs on its own SM count (1 or 15), so num_sms is not a setting here"
             ));
         }
     }
