@@ -9,6 +9,7 @@ pub mod bench;
 pub mod checkpoint;
 pub mod config;
 pub mod core;
+pub mod correlate;
 pub mod counter_history;
 pub mod exec;
 pub mod launch;

@@ -152,6 +152,9 @@ pub struct Report {
     /// Timing runs: interconnect packets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icnt: Option<crate::mem::icnt::IcntStats>,
+    /// Timing runs: each SM's CTAs, instructions, IPC, L1D and bank-conflict cycles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_sm: Option<Vec<crate::sim::PerSmStats>>,
 }
 
 impl Prepared {
@@ -276,6 +279,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.l2 = Some(stats.l2);
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
+    report.per_sm = Some(stats.per_sm);
     report
 }
 
@@ -306,6 +310,7 @@ fn base_report(
         l2: None,
         dram: None,
         icnt: None,
+        per_sm: None,
     }
 }
 

@@ -61,6 +61,27 @@ pub struct SimStats {
     pub dram: DramStats,
     /// Interconnect, both ways.
     pub icnt: IcntStats,
+    /// Each SM's share, in SM order (the totals above are their sums). Never empty in a
+    /// simulation; left out of the JSON when empty, as `trace_hash` empties it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_sm: Vec<PerSmStats>,
+}
+
+/// One SM's share of the statistics (`SimStats::per_sm`, `warpstep run --json`'s `per_sm`): how
+/// evenly the CTA dispatcher spread the work and how each SM's L1D fared.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PerSmStats {
+    pub sm: u32,
+    /// CTAs that ran to completion on this SM.
+    pub ctas: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    /// This SM's thread instructions per GPU cycle.
+    pub ipc: f64,
+    /// This SM's L1D: accesses, hits, misses, MSHR merges, reservation failures.
+    pub l1d: L1dStats,
+    /// Extra cycles this SM's shared accesses spent on bank conflicts.
+    pub bank_conflict_cycles: u64,
 }
 
 /// Shared-memory statistics summed over SMs (`warpstep run --json`'s `shared`).
@@ -418,7 +439,28 @@ impl Sim {
             l2: memory.l2,
             dram: memory.dram,
             icnt: memory.icnt,
+            per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// Each SM's share of the statistics, in SM order.
+    fn per_sm_stats(&self) -> Vec<PerSmStats> {
+        self.sms
+            .iter()
+            .zip(self.memory.l1ds())
+            .map(|(sm, l1d)| {
+                let s = sm.stats();
+                PerSmStats {
+                    sm: sm.id,
+                    ctas: s.ctas_completed,
+                    warp_instructions: s.warp_instructions,
+                    thread_instructions: s.thread_instructions,
+                    ipc: ratio(s.thread_instructions as f64, self.cycle as f64),
+                    l1d: l1d.stats(),
+                    bank_conflict_cycles: sm.memory().shared_stats().bank_conflict_cycles,
+                }
+            })
+            .collect()
     }
 
     /// Shared-memory counters summed over the SMs.

@@ -33,7 +33,11 @@ pub fn run_fingerprint(sim: &mut Sim, max_cycles: u64) -> u64 {
             hash = fnv1a(hash, b"\n");
         }
     }
-    let stats = serde_json::to_string(&sim.stats()).unwrap_or_default();
+    // The totals only: the per-SM shares are their breakdown, and without them the fingerprints
+    // recorded before `per_sm` existed stay valid.
+    let mut stats = sim.stats();
+    stats.per_sm.clear();
+    let stats = serde_json::to_string(&stats).unwrap_or_default();
     fnv1a(fnv1a(hash, &sim.cycle().to_le_bytes()), stats.as_bytes())
 }
 

@@ -3,6 +3,8 @@
 mod bank_cmd;
 mod bench_cmd;
 mod config_cmd;
+mod correlate_cmd;
+mod correlate_plot;
 mod hash_search_cmd;
 mod run_cmd;
 
@@ -32,6 +34,8 @@ enum Command {
         #[command(subcommand)]
         command: config_cmd::ConfigCommand,
     },
+    /// Run the GPGPU-Sim reference cases and compare warpstep's counters with GPGPU-Sim's.
+    Correlate(correlate_cmd::CorrelateArgs),
     /// Bank conflicts of one warp access to shared memory.
     Bank(bank_cmd::BankArgs),
     /// Configure a shared-memory bank hash from access sets (XOR paper section 5).
@@ -48,6 +52,7 @@ pub fn main() -> ExitCode {
         Command::Config { command } => config_cmd::run(command),
         Command::Run(args) => run_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Correlate(args) => correlate_cmd::run(args),
         Command::Bank(args) => bank_cmd::run(args),
         Command::HashSearch(args) => hash_search_cmd::run(args),
     }

@@ -183,6 +183,7 @@ fn print_report(report: &Report, json: bool) {
         report.warp_instructions, report.thread_instructions, report.cycles
     );
     print_timing(report);
+    print_per_sm(report);
     for (index, values) in &report.buffers {
         let shown: Vec<String> = values.iter().take(16).map(|v| v.to_string()).collect();
         let more = if values.len() > 16 {
@@ -282,5 +283,41 @@ fn print_timing(report: &Report) {
                 l2.accesses, l2.hits, dram.reads, dram.writes, dram.row_hits, dram.row_misses
             );
         }
+    }
+}
+
+/// With more than one SM, a line per SM: CTAs, instructions, IPC, L1D and bank-conflict cycles.
+fn print_per_sm(report: &Report) {
+    let Some(per_sm) = report.per_sm.as_ref().filter(|p| p.len() > 1) else {
+        return;
+    };
+    println!(
+        "{:>5} {:>5} {:>11} {:>13} {:>6} {:>9} {:>8} {:>8} {:>10} {:>14}",
+        "SM",
+        "CTAs",
+        "warp instrs",
+        "thread instrs",
+        "IPC",
+        "L1D accs",
+        "hits",
+        "misses",
+        "rsv fails",
+        "bank conflict"
+    );
+    for s in per_sm {
+        let fails = s.l1d.reservation_fails;
+        println!(
+            "{:>5} {:>5} {:>11} {:>13} {:>6.2} {:>9} {:>8} {:>8} {:>10} {:>14}",
+            s.sm,
+            s.ctas,
+            s.warp_instructions,
+            s.thread_instructions,
+            s.ipc,
+            s.l1d.accesses,
+            s.l1d.hits,
+            s.l1d.misses,
+            fails.assoc + fails.mshr + fails.miss_queue,
+            s.bank_conflict_cycles
+        );
     }
 }
