@@ -327,11 +327,14 @@ impl Sim {
         let n = self.sms.len();
         let threads = self.image.threads_per_cta();
         let shared = self.image.shared_bytes;
+        // Every SM is visited once per cycle, starting after the last one that took a CTA
+        // (GPGPU-Sim's `issue_block2core`).
+        let start = self.next_sm;
         for k in 0..n {
             if self.next_cta >= self.total_ctas {
                 return;
             }
-            let s = (self.next_sm + k) % n;
+            let s = (start + k) % n;
             if !self.sms[s].fits(threads, self.registers_per_cta, shared) {
                 continue;
             }

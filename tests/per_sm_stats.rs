@@ -135,3 +135,23 @@ fn run_reports_each_sm_in_json_and_in_the_summary() {
     let one = String::from_utf8_lossy(&run_transpose(&[]).stdout).into_owned();
     assert!(!one.contains("CTAs"), "no per-SM table with one SM:\n{one}");
 }
+
+/// The CTA dispatcher visits every SM once per cycle, round-robin (MODEL.md section 1; GPGPU-Sim's
+/// `issue_block2core`): a grid of two CTAs per SM on the 15-SM `gtx480` gives each SM two.
+#[test]
+fn ctas_spread_round_robin_over_fifteen_sms() {
+    let case = STANDARD
+        .iter()
+        .find(|c| c.name == "vector_add")
+        .expect("a standard case");
+    let sets = ["num_sms=15".to_string()];
+    let mut sim = simulation(case, "fermi", &sets).expect("prepares");
+    sim.set_record_warp_states(false);
+    sim.run(10_000_000);
+    assert_eq!(sim.status(), &Status::Completed);
+    let per: Vec<u64> = sim.stats().per_sm.iter().map(|s| s.ctas).collect();
+    // vector_add's 48 CTAs: 3 per SM, and SMs 0-2 take the 3 left over (the first three places
+    // of the first round).
+    let want: Vec<u64> = (0..15).map(|i| if i < 3 { 4 } else { 3 }).collect();
+    assert_eq!(per, want);
+}
