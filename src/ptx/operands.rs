@@ -386,6 +386,7 @@ impl Lowering<'_> {
                 self.reg(name, Type::Pred, false).map(Operand::Reg)
             }
             ast::Operand::Not(name) => self.reg(name, Type::Pred, false).map(Operand::NotPred),
+            ast::Operand::Imm(lit) => predicate_constant(*lit),
             _ => Err(format!("expected a predicate, found {}", describe(op))),
         }
     }
@@ -553,9 +554,19 @@ fn call_arg(item: &ast::Operand, names: &dyn Names, uses: &mut Uses) -> Result<O
 
 fn imm(lit: Literal, ty: Type) -> Result<Operand, String> {
     if ty.is_pred() {
-        return Err("a predicate operand cannot be a literal".into());
+        return predicate_constant(lit);
     }
     immediate_bits(lit, ty).map(Operand::Imm)
+}
+
+/// An integer constant where a predicate is expected (PTX ISA, "Predicate Constants": integer
+/// constants may be used as predicates in initializers and instruction operands, zero false and
+/// non-zero true, as in C), e.g. `mov.pred %p6, 0;` that nvcc emits. A float is not a predicate.
+fn predicate_constant(lit: Literal) -> Result<Operand, String> {
+    match lit {
+        Literal::Int(v) => Ok(Operand::Imm(u64::from(v != 0))),
+        _ => Err("a predicate constant must be an integer (0 is false, any other true)".into()),
+    }
 }
 
 /// Element type of a `mov` pack/unpack: `.b64` into 2 x `.b32` or 4 x `.b16`, `.b32` into

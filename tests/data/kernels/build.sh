@@ -10,3 +10,9 @@ for cu in *.cu; do
   done
 done
 ls *.ptx
+# Debug builds (-G), as a student compiles a kernel to step through it: nvcc writes predicate
+# constants (`mov.pred %p, 0;`) and extra predicate moves there (issue 12).
+for cu in flags.cu; do
+  nvcc -ccbin g++-11 -ptx -arch=sm_52 -G -o "${cu%.cu}.sm_52.debug.ptx" "$cu"
+done
+ls *.debug.ptx
