@@ -29,7 +29,7 @@ pub struct Preset {
 const PRESETS: &[Preset] = &[
     Preset {
         name: "fermi",
-        description: "GTX480 from GPGPU-Sim's SM2_GTX480 config (memory path per MODEL.md section 9), 1 SM; the default",
+        description: "One SM of GPGPU-Sim's SM2_GTX480 in front of the whole GTX480 memory system (6 GDDR5 channels, 12 L2 slices); the default",
         build: fermi,
     },
     Preset {
