@@ -27,5 +27,7 @@ test('whole GPU: 15 SMs share the work, the selector follows one SM and the stat
   expect(m.perSm.ctas).toBe(2);
   expect(m.perSm.l1d.accesses).toBeGreaterThan(0);
   await page.locator('#view-stats').screenshot({ path: '../target/e2e/view-stats-whole-gpu.png' });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: '../target/e2e/whole-gpu.png' });
   expect(problems).toEqual([]);
 });
