@@ -158,7 +158,10 @@ impl Sim {
         let sms = (0..config.num_sms)
             .map(|i| Sm::new(i, &config))
             .collect::<Result<Vec<_>, _>>()?;
-        let memory = MemorySystem::new(&config)?;
+        let mut memory = MemorySystem::new(&config)?;
+        if config.l2.fill_on_copy {
+            memory.fill_l2_with_copies(&host_copies(&image));
+        }
         let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
         let reg_masks: Rc<[u64]> = register_masks(&image).into();
         let mut sim = Sim {
@@ -488,6 +491,16 @@ impl Sim {
     pub fn into_global(self) -> GlobalMemory {
         self.global
     }
+}
+
+/// The buffers the host copies in before the launch, as (address, bytes), in argument order.
+fn host_copies(image: &KernelImage) -> Vec<(u64, u64)> {
+    image
+        .buffers
+        .iter()
+        .filter(|b| b.copied)
+        .map(|b| (b.base, (b.count * b.elem.size()) as u64))
+        .collect()
 }
 
 fn ratio(a: f64, b: f64) -> f64 {

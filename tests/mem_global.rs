@@ -194,6 +194,8 @@ fn the_json_report_names_every_memory_counter() {
             "f32[1536]=0",
             "--arg",
             "1536",
+            "--set",
+            "l2.fill_on_copy=false",
         ],
     );
     let mut sim = p.into_sim(&[]).unwrap();
@@ -242,8 +244,8 @@ fn the_json_report_names_every_memory_counter() {
     // 48 warps: two loads and one store each, one request apiece, all missing.
     assert_eq!(json["l1d"]["accesses"], 144);
     assert_eq!(json["l1d"]["misses"], 144);
-    // Each 128-byte line is four 32-byte DRAM reads through the sectored L2; the stores stay
-    // in the write-back L2.
+    // With a cold L2, each 128-byte line is four 32-byte DRAM reads through the sectored L2;
+    // the stores stay in the write-back L2.
     assert_eq!(json["dram"]["reads"], 384);
     assert_eq!(json["dram"]["writes"], 0);
     // 96 read requests answered by four sector replies each, 48 stores acknowledged per sector.
@@ -357,4 +359,57 @@ fn a_clone_mid_run_finishes_exactly_like_the_original() {
     assert_eq!(a.status(), &warpstep::sim::Status::Completed);
     assert_eq!(a.cycle(), b.cycle());
     assert_eq!(a.stats(), b.stats());
+}
+
+/// vector_add's L2 counters and DRAM reads with the host's copies kept in the L2 or not.
+fn vector_add_memory(fill_on_copy: bool, a_init: &str) -> (u64, u64, u64) {
+    let ptx = data("kernels/vector_add.sm_52.ptx");
+    let set = format!("l2.fill_on_copy={fill_on_copy}");
+    let a = format!("f32[1536]={a_init}");
+    let p = prepare_flags(
+        &ptx,
+        &[
+            "--grid",
+            "6",
+            "--block",
+            "256",
+            "--arg",
+            &a,
+            "--arg",
+            "f32[1536]=rand:2",
+            "--arg",
+            "f32[1536]=0",
+            "--arg",
+            "1536",
+            "--set",
+            &set,
+        ],
+    );
+    let mut sim = p.into_sim(&[]).unwrap();
+    sim.run(10_000_000);
+    assert_eq!(sim.status(), &warpstep::sim::Status::Completed);
+    let json = serde_json::to_value(warpstep::run::timing_report(&sim, &[])).unwrap();
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    (
+        n(&json["l2"]["hits"]),
+        n(&json["l2"]["misses"]),
+        n(&json["dram"]["reads"]),
+    )
+}
+
+#[test]
+fn host_copies_warm_the_l2_as_gpgpu_sims_perf_sim_memcpy() {
+    // Cold: both inputs (2 x 1536 floats = 2 x 48 lines = 384 sectors) come from DRAM.
+    let (_, cold_misses, cold_reads) = vector_add_memory(false, "rand:1");
+    assert_eq!(cold_reads, 384);
+    assert!(cold_misses > 0);
+    // Warm (GPGPU-Sim's `-gpgpu_perf_sim_memcpy 1`): the copies of both inputs sit in the
+    // 768 KB L2, so no load reaches DRAM.
+    let (warm_hits, _, warm_reads) = vector_add_memory(true, "rand:1");
+    assert_eq!(warm_reads, 0);
+    assert!(warm_hits >= 2 * 48);
+    // A zero fill stands for cudaMemset, not a copy: that input still comes from DRAM
+    // (48 lines of 4 sectors).
+    let (_, _, zero_reads) = vector_add_memory(true, "0");
+    assert_eq!(zero_reads, 192);
 }

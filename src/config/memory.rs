@@ -137,6 +137,10 @@ pub struct L2Config {
     /// Entries in each of a slice's four queues: icnt->L2, L2->DRAM, DRAM->L2, L2->icnt
     /// (GPGPU-Sim `-gpgpu_dram_partition_queues`).
     pub queue_entries: u32,
+    /// Whether the host's copies into device memory before the launch pass through the L2 and
+    /// stay there (GPGPU-Sim `-gpgpu_perf_sim_memcpy`): every buffer argument with contents,
+    /// that is, with any `--arg` initialiser but a zero fill, which stands for `cudaMemset`.
+    pub fill_on_copy: bool,
 }
 
 /// The clock domains of the GPU, as GPGPU-Sim's `-gpgpu_clock_domains

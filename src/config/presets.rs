@@ -153,6 +153,7 @@ pub(super) fn fermi() -> Config {
             interleave_bytes: 256, // MODEL.md section 9 (dramid@8 in the address mapping)
             latency: 120,          // -gpgpu_l2_rop_latency
             queue_entries: 64,     // -gpgpu_dram_partition_queues 64:64:64:64
+            fill_on_copy: true,    // -gpgpu_perf_sim_memcpy 1
         },
         dram: fermi_gddr5(),
         clocks: ClockConfig {
@@ -324,8 +325,9 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.l2.config = "64:128:16,L:B:m:W,A:32:4,4".to_string(); // 6 x 128 KB 16-way
     c.l2.sub_partitions_per_channel = 1; // GPGPU-Sim 3.2: one L2 slice per channel
     c.l2.queue_entries = 8; // -gpgpu_dram_partition_queues default 8:8:8:8
-                            // GPGPU-Sim's TeslaC2050 file (the paper's simulator): the GTX480's GDDR5, with these
-                            // differences.
+    c.l2.fill_on_copy = false; // GPGPU-Sim 3.2 has no -gpgpu_perf_sim_memcpy: copies bypass the L2
+                               // GPGPU-Sim's TeslaC2050 file (the paper's simulator): the GTX480's GDDR5, with these
+                               // differences.
     c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
     c.dram.return_queue_size = 114; // -gpgpu_dram_return_queue_size 114
     c.icnt.flit_bytes = 32; // GPGPU-Sim 3.2's default -icnt_flit_size
@@ -534,6 +536,7 @@ pub(super) fn teaching() -> Config {
         interleave_bytes: 256,
         latency: 10,
         queue_entries: 4,
+        fill_on_copy: false, // a cold cache to watch fill
     };
     // warpstep's own: one small DDR channel at the core clock (8 B per cycle), two banks of
     // 1 KB rows, short timing, so a row switch is visible.

@@ -17,6 +17,10 @@ pub struct BufferArg {
     pub base: u64,
     pub elem: ElemType,
     pub count: usize,
+    /// Whether the host copies contents in before the launch (any initialiser but a zero
+    /// fill, which stands for `cudaMemset`); an L2 may keep such copies (`l2.fill_on_copy`).
+    #[serde(skip)]
+    pub copied: bool,
 }
 
 /// The concrete launch.
@@ -255,6 +259,7 @@ fn bind_args(
                         base,
                         elem: *elem,
                         count: *count,
+                        copied: !init.is_zero_fill(),
                     });
                     base.to_le_bytes()[..pointer_bytes as usize].to_vec()
                 }

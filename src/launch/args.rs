@@ -192,6 +192,18 @@ pub enum BufferInit {
     File(String),
 }
 
+impl BufferInit {
+    /// Whether it fills the buffer with zeros (`=0`, `=0.0`): what `cudaMalloc` plus
+    /// `cudaMemset` give, so no host copy is modelled for it.
+    pub fn is_zero_fill(&self) -> bool {
+        match self {
+            BufferInit::Fill(Number::Int(v)) => *v == 0,
+            BufferInit::Fill(Number::Float(v)) => *v == 0.0,
+            _ => false,
+        }
+    }
+}
+
 /// One kernel argument spec.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ArgSpec {

@@ -327,6 +327,12 @@ impl<W: Copy> DataCache<W> {
         });
     }
 
+    /// A 32-byte sector the host copied into device memory before the launch fills the cache
+    /// (see `TagArray::fill_copied`); the cache is idle then, so nothing is written back.
+    pub fn fill_copied(&mut self, addr: u64, order: u64) {
+        let _ = self.tags.fill_copied(addr, order);
+    }
+
     /// Writes sent down so far.
     pub fn writes_sent(&self) -> u64 {
         self.writes_sent

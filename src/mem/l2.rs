@@ -339,6 +339,14 @@ impl L2Slice {
         }
     }
 
+    /// A sector of a host-to-device copy made before the launch lands in this slice's cache
+    /// (`order` ranks the copies for LRU).
+    pub fn fill_copied(&mut self, addr: u64, order: u64) {
+        if let Some(c) = self.cache.as_mut() {
+            c.fill_copied(addr, order);
+        }
+    }
+
     /// The next reply for the interconnect.
     pub fn reply_front(&self) -> Option<&Fetch> {
         self.l2_icnt.front()

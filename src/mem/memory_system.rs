@@ -243,6 +243,26 @@ impl MemorySystem {
         }
     }
 
+    /// Host-to-device copies made before the launch fill the L2 (GPGPU-Sim's
+    /// `-gpgpu_perf_sim_memcpy 1`, `perf_memcpy_to_gpu`): every 32-byte sector of each copy, in
+    /// copy order, lands in its slice valid and clean, as if the copy had passed through it.
+    /// Each sector is stamped with its rank in the copy (0, 1, 2, ...) as its last use, as
+    /// GPGPU-Sim stamps it (`m_memcpy_cycle_offset`), so the kernel's first accesses, stamped
+    /// with their cycle, may look older to LRU than the copies.
+    pub fn fill_l2_with_copies(&mut self, copies: &[(u64, u64)]) {
+        const SECTOR: u64 = 32;
+        let mut order = 0u64;
+        for &(base, len) in copies {
+            let mut a = base - base % SECTOR;
+            while a < base + len {
+                let slice = self.slice_of(a);
+                self.slices[slice].fill_copied(a, order);
+                order += 1;
+                a += SECTOR;
+            }
+        }
+    }
+
     /// Nothing in flight anywhere (stores have reached the L2 or DRAM).
     pub fn is_idle(&self) -> bool {
         self.is_quiet() && self.l1d.iter().all(L1d::is_idle)

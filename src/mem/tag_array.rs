@@ -329,6 +329,29 @@ impl TagArray {
         }
     }
 
+    /// A sector the host copied into device memory lands in the cache, valid and clean, most
+    /// recently used (GPGPU-Sim's `force_tag_access` under `-gpgpu_perf_sim_memcpy`). Returns the
+    /// modified line it pushes out, if any.
+    pub fn fill_copied(&mut self, addr: u64, now: u64) -> Option<Evicted> {
+        match self.probe(addr, false) {
+            Probe::Miss(idx) => {
+                let evicted = self.allocate(idx, addr, now);
+                self.fill_sector(idx, addr);
+                evicted
+            }
+            Probe::SectorMiss(idx) => {
+                self.allocate_sector(idx, addr, now);
+                self.fill_sector(idx, addr);
+                None
+            }
+            Probe::Hit(idx) | Probe::HitReserved(idx) => {
+                self.touch(idx, now);
+                None
+            }
+            Probe::ReservationFail => None,
+        }
+    }
+
     fn fill_sector(&mut self, idx: usize, addr: u64) {
         let s = self.sector(addr);
         if let Some(l) = self.lines.get_mut(idx) {
