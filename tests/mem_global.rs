@@ -178,30 +178,7 @@ fn a_local_store_writes_back() {
 
 #[test]
 fn the_json_report_names_every_memory_counter() {
-    let ptx = data("kernels/vector_add.sm_52.ptx");
-    let p = prepare_flags(
-        &ptx,
-        &[
-            "--grid",
-            "6",
-            "--block",
-            "256",
-            "--arg",
-            "f32[1536]=rand:1",
-            "--arg",
-            "f32[1536]=rand:2",
-            "--arg",
-            "f32[1536]=0",
-            "--arg",
-            "1536",
-            "--set",
-            "l2.fill_on_copy=false",
-        ],
-    );
-    let mut sim = p.into_sim(&[]).unwrap();
-    sim.run(10_000_000);
-    let report = warpstep::run::timing_report(&sim, &[]);
-    let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+    let json = vector_add_report(false, "rand:1");
     let keys =
         |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
     assert_eq!(
@@ -251,6 +228,7 @@ fn the_json_report_names_every_memory_counter() {
     // 96 read requests answered by four sector replies each, 48 stores acknowledged per sector.
     assert_eq!(json["icnt"]["packets"], 96 * (1 + 4) + 48 * (1 + 4));
     // A functional run has none of them.
+    let ptx = data("kernels/vector_add.sm_52.ptx");
     let mut p = prepare_flags(
         &ptx,
         &[
@@ -361,34 +339,37 @@ fn a_clone_mid_run_finishes_exactly_like_the_original() {
     assert_eq!(a.stats(), b.stats());
 }
 
-/// vector_add's L2 counters and DRAM reads with the host's copies kept in the L2 or not.
-fn vector_add_memory(fill_on_copy: bool, a_init: &str) -> (u64, u64, u64) {
+/// The `--json` report of vector_add on 6 x 256 threads, with the host's copies kept in the L2
+/// or not, and the first input initialised by `a_init`.
+fn vector_add_report(fill_on_copy: bool, a_init: &str) -> serde_json::Value {
     let ptx = data("kernels/vector_add.sm_52.ptx");
     let set = format!("l2.fill_on_copy={fill_on_copy}");
     let a = format!("f32[1536]={a_init}");
-    let p = prepare_flags(
-        &ptx,
-        &[
-            "--grid",
-            "6",
-            "--block",
-            "256",
-            "--arg",
-            &a,
-            "--arg",
-            "f32[1536]=rand:2",
-            "--arg",
-            "f32[1536]=0",
-            "--arg",
-            "1536",
-            "--set",
-            &set,
-        ],
-    );
-    let mut sim = p.into_sim(&[]).unwrap();
+    let flags = [
+        "--grid",
+        "6",
+        "--block",
+        "256",
+        "--arg",
+        &a,
+        "--arg",
+        "f32[1536]=rand:2",
+        "--arg",
+        "f32[1536]=0",
+        "--arg",
+        "1536",
+        "--set",
+        &set,
+    ];
+    let mut sim = prepare_flags(&ptx, &flags).into_sim(&[]).unwrap();
     sim.run(10_000_000);
     assert_eq!(sim.status(), &warpstep::sim::Status::Completed);
-    let json = serde_json::to_value(warpstep::run::timing_report(&sim, &[])).unwrap();
+    serde_json::to_value(warpstep::run::timing_report(&sim, &[])).unwrap()
+}
+
+/// vector_add's L2 hits and misses and DRAM reads (see [`vector_add_report`]).
+fn vector_add_memory(fill_on_copy: bool, a_init: &str) -> (u64, u64, u64) {
+    let json = vector_add_report(fill_on_copy, a_init);
     let n = |v: &serde_json::Value| v.as_u64().unwrap();
     (
         n(&json["l2"]["hits"]),

@@ -326,8 +326,9 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.l2.sub_partitions_per_channel = 1; // GPGPU-Sim 3.2: one L2 slice per channel
     c.l2.queue_entries = 8; // -gpgpu_dram_partition_queues default 8:8:8:8
     c.l2.fill_on_copy = false; // GPGPU-Sim 3.2 has no -gpgpu_perf_sim_memcpy: copies bypass the L2
-                               // GPGPU-Sim's TeslaC2050 file (the paper's simulator): the GTX480's GDDR5, with these
-                               // differences.
+
+    // GPGPU-Sim's TeslaC2050 file (the paper's simulator): the GTX480's GDDR5, with these
+    // differences.
     c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
     c.dram.return_queue_size = 114; // -gpgpu_dram_return_queue_size 114
     c.icnt.flit_bytes = 32; // GPGPU-Sim 3.2's default -icnt_flit_size
