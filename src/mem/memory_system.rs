@@ -246,21 +246,24 @@ impl MemorySystem {
     /// Host-to-device copies made before the launch fill the L2 (GPGPU-Sim's
     /// `-gpgpu_perf_sim_memcpy 1`, `perf_memcpy_to_gpu`): every 32-byte sector of each copy, in
     /// copy order, lands in its slice valid and clean, as if the copy had passed through it.
-    /// Each sector is stamped with its rank in the copy (0, 1, 2, ...) as its last use, as
-    /// GPGPU-Sim stamps it (`m_memcpy_cycle_offset`), so the kernel's first accesses, stamped
-    /// with their cycle, may look older to LRU than the copies.
-    pub fn fill_l2_with_copies(&mut self, copies: &[(u64, u64)]) {
+    /// Each slice stamps its sectors with its own count of copied sectors (0, 1, 2, ...) as
+    /// their last use, as GPGPU-Sim's sub-partitions do (`m_memcpy_cycle_offset`), so the
+    /// kernel's accesses, stamped with their cycle, look newer to LRU than the copies once the
+    /// kernel has run longer than a slice's share of the copies.
+    /// Returns the sectors each slice took.
+    pub fn fill_l2_with_copies(&mut self, copies: &[(u64, u64)]) -> Vec<u64> {
         const SECTOR: u64 = 32;
-        let mut order = 0u64;
+        let mut copied = vec![0u64; self.slices.len()];
         for &(base, len) in copies {
             let mut a = base - base % SECTOR;
             while a < base + len {
                 let slice = self.slice_of(a);
-                self.slices[slice].fill_copied(a, order);
-                order += 1;
+                self.slices[slice].fill_copied(a, copied[slice]);
+                copied[slice] += 1;
                 a += SECTOR;
             }
         }
+        copied
     }
 
     /// Nothing in flight anywhere (stores have reached the L2 or DRAM).
@@ -371,6 +374,21 @@ mod tests {
         assert_eq!(m.slice_of(6 * 256), 1);
         assert_eq!(m.slice_of(12 * 256), 0);
         assert_eq!(m.channel_local(6 * 256 + 4), 256 + 4);
+    }
+
+    #[test]
+    fn host_copies_are_counted_per_slice_and_then_hit() {
+        let mut m = MemorySystem::new(&Config::default()).unwrap();
+        // 3 KB from 0x1_0000_0000: 256-byte chunks round the 6 channels, then the second
+        // sub-partition: 8 sectors in each of the 12 slices, so each slice stamps 0..8 (not
+        // 0..96, which would keep the copies newer than a long kernel's accesses).
+        let per_slice = m.fill_l2_with_copies(&[(0x1_0000_0000, 3072)]);
+        assert_eq!(per_slice, vec![8; 12]);
+        let a = line_read(0x1_0000_0000 + 1024);
+        assert_eq!(m.l1ds_mut()[0].access(&a, 7, 0), L1Outcome::Pending);
+        run_until_response(&mut m, 0);
+        let s = m.stats();
+        assert_eq!((s.l2.hits, s.l2.misses, s.dram.reads), (4, 0, 0));
     }
 
     #[test]

@@ -474,6 +474,32 @@ mod tests {
     const HASHED: &str = "N:32:128:4,L:L:m:N:H,S:64:8,8";
 
     #[test]
+    fn copied_sectors_take_their_copy_rank_as_last_use() {
+        // One 2-way set (GPGPU-Sim's force_tag_access): copies stamped 5 and 6 fill it.
+        let mut t = tags("S:1:128:2,L:B:m:L:L,A:8:4,4:0,32");
+        let (a, b, c) = (0x1000, 0x2000, 0x3000);
+        t.fill_copied(a, 5);
+        t.fill_copied(b, 6);
+        assert!(matches!(t.probe(a, false), Probe::Hit(_)));
+        assert!(matches!(t.probe(a + 32, false), Probe::SectorMiss(_)));
+        // A kernel access in cycle 3 misses and evicts the older copy, a.
+        let Probe::Miss(victim) = t.probe(c, false) else {
+            panic!("c misses")
+        };
+        t.allocate(victim, c, 3);
+        assert!(matches!(t.probe(a, false), Probe::Miss(_)));
+        assert!(matches!(t.probe(b, false), Probe::Hit(_)));
+        t.fill_reserved(c, 3);
+        let Probe::Miss(victim) = t.probe(a, false) else {
+            panic!("a misses")
+        };
+        // The kernel's line from cycle 3 is older than the copy ranked 6: it goes next.
+        t.allocate(victim, a, 10);
+        assert!(matches!(t.probe(c, false), Probe::Miss(_)));
+        assert!(matches!(t.probe(b, false), Probe::Hit(_)));
+    }
+
+    #[test]
     fn linear_index_puts_4kb_strides_in_one_set() {
         let t = tags(LINEAR);
         let sets: Vec<u32> = (0..32)
