@@ -4,8 +4,8 @@
 use std::process::Command;
 use warpstep::config::cache_string::{CacheKind, MshrKind, SetIndex, WritePolicy};
 use warpstep::config::{
-    presets, Broadcast, CacheSpec, Config, ConfigError, MrpbSignature, PushOrder, RegLayout,
-    SchedulerPolicy,
+    presets, Broadcast, CacheSpec, Config, ConfigError, IcntModel, MrpbSignature, PushOrder,
+    RegLayout, SchedulerPolicy,
 };
 
 fn preset(name: &str) -> Config {
@@ -169,6 +169,13 @@ fn fermi_matches_gpgpu_sim_gtx480() {
         (39, 330)
     );
     assert_eq!(c.shmem.hash.to_string(), "mod");
+    // config_fermi_islip.icnt: one router, one VC per port with 64-flit buffers, speedup 2.
+    let i = &c.icnt;
+    assert_eq!(
+        (i.model, i.flit_bytes, i.latency, i.vc_buffer_flits),
+        (IcntModel::Router, 40, 1, 64)
+    );
+    assert_eq!((i.injection_buffer_flits, i.internal_speedup), (9, 2));
 }
 
 #[test]
@@ -198,6 +205,15 @@ fn tesla_presets_match_mrpb_table_1() {
             (128 * 1024, 16, 6)
         );
         assert_eq!(l2.write, WritePolicy::WriteBack);
+        // The TeslaC2050 file's config_fermi_islip.icnt: 8-flit buffers, no speedup.
+        assert_eq!(
+            (
+                c.icnt.model,
+                c.icnt.vc_buffer_flits,
+                c.icnt.internal_speedup
+            ),
+            (IcntModel::Router, 8, 1)
+        );
         // Both share 64 KB between L1D and shared memory.
         assert_eq!(l1.size_bytes() + u64::from(c.shmem.size_bytes), 64 * 1024);
     }
@@ -421,6 +437,14 @@ fn cross_field_checks_name_the_key() {
         (
             &["core.icache.model=cache", "core.icache.config=none"],
             "core.icache.config: is `none`",
+        ),
+        (
+            &["icnt.injection_buffer_flits=3"],
+            "icnt.injection_buffer_flits: 3 flits cannot hold a 136-byte packet",
+        ),
+        (
+            &["icnt.flit_bytes=8", "icnt.injection_buffer_flits=64"],
+            "icnt.flit_bytes: 8 makes a 136-byte packet 17 flits, more than",
         ),
     ];
     for (sets, want) in cases {

@@ -217,7 +217,10 @@ fn the_json_report_names_every_memory_counter() {
             "writes"
         ]
     );
-    assert_eq!(keys(&json["icnt"]), ["packets"]);
+    assert_eq!(
+        keys(&json["icnt"]),
+        ["packets", "reply_refusals", "request_refusals"]
+    );
     // 48 warps: two loads and one store each, one request apiece, all missing.
     assert_eq!(json["l1d"]["accesses"], 144);
     assert_eq!(json["l1d"]["misses"], 144);

@@ -109,16 +109,37 @@ pub struct ConstMemConfig {
     pub cache: String,
 }
 
+/// How the interconnect is timed (`icnt.model`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IcntModel {
+    /// MODEL.md section 9: a fixed latency and a flit bandwidth per port (an ideal crossbar).
+    Crossbar,
+    /// GPGPU-Sim's BookSim router (`config_fermi_islip.icnt`): one virtual channel per port,
+    /// iSLIP allocation, injection/input/ejection buffers (`mem::icnt_router`).
+    Router,
+}
+
 /// The interconnect between SMs and L2 slices, each way (MODEL.md section 9).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IcntConfig {
-    /// Cycles a packet spends crossing, each way.
+    /// Ideal crossbar or GPGPU-Sim's router.
+    pub model: IcntModel,
+    /// Crossbar: cycles a packet spends crossing, each way. Router: cycles on each channel
+    /// (node to router, router to node; BookSim's channel latency).
     pub latency: u32,
     /// Bytes per flit (MODEL.md section 9 and Elastic Table 3: 32).
     pub flit_bytes: u32,
     /// Flits each port moves per cycle, each way.
     pub flits_per_cycle: u32,
+    /// Router: flits a node's injection queue holds (GPGPU-Sim's `input_buffer_size`).
+    pub injection_buffer_flits: u32,
+    /// Router: flits of a router input buffer and of a node's ejection buffer (BookSim's
+    /// `vc_buf_size`, one virtual channel per port).
+    pub vc_buffer_flits: u32,
+    /// Router: allocation steps per cycle (BookSim's `internal_speedup`).
+    pub internal_speedup: u32,
 }
 
 /// The shared L2: one slice per memory sub-partition (MODEL.md section 9).

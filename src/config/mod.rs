@@ -27,7 +27,7 @@ pub use cache_string::{CacheSpec, CacheStringError};
 pub use error::{ConfigError, NotBuilt};
 pub use memory::{
     Broadcast, ClockConfig, Coalescing, ConstMemConfig, ConstModel, DramConfig, DramTiming,
-    IcntConfig, L1dConfig, L2Config, SharedMemConfig,
+    IcntConfig, IcntModel, L1dConfig, L2Config, SharedMemConfig,
 };
 pub use presets::{presets, Preset};
 pub use sm::{

@@ -141,11 +141,15 @@ pub(super) fn fermi() -> Config {
             cache: "N:64:64:2,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_const_cache:l1
         },
         icnt: IcntConfig {
-            // warpstep's choice: GPGPU-Sim's iSLIP crossbar has no single latency; ~5 cycles
-            // (VC and switch allocation, traversal) of config_fermi_islip.icnt.
-            latency: 5,
+            // -inter_config_file config_fermi_islip.icnt: one BookSim router (fly, k=27, n=1),
+            // one VC per port, iSLIP VC and switch allocation.
+            model: IcntModel::Router,
+            latency: 1,     // BookSim's fly channels: SetLatency(1)
             flit_bytes: 40, // -icnt_flit_size 40: a 32-byte sector and its 8-byte header
             flits_per_cycle: 1,
+            injection_buffer_flits: 9, // input_buffer_size unset: GPGPU-Sim's default 9
+            vc_buffer_flits: 64,       // vc_buf_size = 64 (ejection_buffer_size unset: the same)
+            internal_speedup: 2,       // internal_speedup = 2.0
         },
         l2: L2Config {
             config: "S:64:128:8,L:B:m:L:L,A:256:4,4:0,32".to_string(),
@@ -332,9 +336,14 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.dram.queue_size = 16; // -gpgpu_frfcfs_dram_sched_queue_size 16
     c.dram.return_queue_size = 114; // -gpgpu_dram_return_queue_size 114
     c.icnt.flit_bytes = 32; // GPGPU-Sim 3.2's default -icnt_flit_size
-                            // Table 1 "SM/DRAM clock 1150/750 MHz"; the TeslaC2050 file runs the 1150 MHz shader clock as
-                            // a 575 MHz core domain (one cycle issues a warp to 16-lane pipelines, as the GTX480 file's
-                            // 1400/2): -gpgpu_clock_domains 575.0:575.0:575.0:750.0.
+                            // The TeslaC2050 file's config_fermi_islip.icnt (configs/deprecated-cfgs/TeslaC2050):
+                            // vc_buf_size = 8, internal_speedup = 1.0 (its input_speedup = 2 changes nothing with one
+                            // VC per port); the rest as the GTX480's.
+    c.icnt.vc_buffer_flits = 8;
+    c.icnt.internal_speedup = 1;
+    // Table 1 "SM/DRAM clock 1150/750 MHz"; the TeslaC2050 file runs the 1150 MHz shader clock as
+    // a 575 MHz core domain (one cycle issues a warp to 16-lane pipelines, as the GTX480 file's
+    // 1400/2): -gpgpu_clock_domains 575.0:575.0:575.0:750.0.
     c.clocks = ClockConfig {
         core_mhz: 575.0,
         icnt_mhz: 575.0,
@@ -378,6 +387,8 @@ pub(super) fn elastic_cf11() -> Config {
     c.l1d.config = "none".to_string(); // Table 3 lists no L1D (GT200 has none)
     c.l2.config = "none".to_string(); // nor an L2
     c.icnt.flit_bytes = 32; // Table 3: 32-byte flits
+    c.icnt.model = IcntModel::Crossbar; // MODEL.md section 9: latency and flit bandwidth
+    c.icnt.latency = 5; // warpstep's choice (the GTX480 router's loaded latency)
     c.l2.sub_partitions_per_channel = 1;
     c.l2.queue_entries = 8; // GPGPU-Sim default
                             // GDDR3 as GPGPU-Sim's GT200 file (QuadroFX5800) has it; channels, banks and queue from
@@ -454,6 +465,7 @@ pub(super) fn unified_micro12() -> Config {
     c.constant.latency = 20;
     c.l2.config = "none".to_string(); // the SM talks to DRAM directly
     c.l2.sub_partitions_per_channel = 1;
+    c.icnt.model = IcntModel::Crossbar; // §5: no network, only DRAM latency and bandwidth
     c.icnt.latency = 0;
     // §5: DRAM latency 400 and 8 bytes per cycle for the one SM, no row model. warpstep's
     // choice to express that: one channel of one 4-byte DDR chip at the core clock (8 B per
@@ -530,6 +542,7 @@ pub(super) fn teaching() -> Config {
     c.l1d.config = "N:4:128:2,L:L:m:N:L,A:4:4,4".to_string(); // 1 KB, 8 lines
     c.l1d.latency = 4;
     c.constant.latency = 2;
+    c.icnt.model = IcntModel::Crossbar; // MODEL.md section 9: latency and flit bandwidth
     c.icnt.latency = 2;
     c.l2 = L2Config {
         config: "N:8:128:4,L:B:m:W:L,A:8:4,4".to_string(), // 4 KB

@@ -60,6 +60,9 @@ const RULES: &[(&str, Rule)] = &[
     ("icnt.latency", Range(0, 10_000)),
     ("icnt.flit_bytes", Range(1, 1024)),
     ("icnt.flits_per_cycle", Range(1, 64)),
+    ("icnt.injection_buffer_flits", Range(1, 4096)),
+    ("icnt.vc_buffer_flits", Range(1, 4096)),
+    ("icnt.internal_speedup", Range(1, 16)),
     ("l2.sub_partitions_per_channel", Range(1, 8)),
     ("l2.interleave_bytes", Pow2(32, 1 << 20)),
     ("l2.latency", Range(1, 10_000)),
@@ -373,6 +376,33 @@ fn unified_banks_fit(c: &Config) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// The router moves whole packets through its injection queue and boundary buffer: the largest
+/// packet (a 128-byte line and its 8-byte header) must fit both, or it would wait forever.
+fn router_packets_fit(c: &Config) -> Result<(), ConfigError> {
+    use crate::mem::icnt_router::BOUNDARY_BUFFER_FLITS;
+    let i = &c.icnt;
+    if i.model != super::IcntModel::Router {
+        return Ok(());
+    }
+    let largest = 136u32.div_ceil(i.flit_bytes);
+    if largest > i.injection_buffer_flits {
+        let msg = format!(
+            "{} flits cannot hold a 136-byte packet of {}-byte flits ({largest} flits)",
+            i.injection_buffer_flits, i.flit_bytes
+        );
+        return invalid("icnt.injection_buffer_flits", msg);
+    }
+    if largest as usize > BOUNDARY_BUFFER_FLITS {
+        let msg = format!(
+            "{} makes a 136-byte packet {largest} flits, more than the router's \
+             {BOUNDARY_BUFFER_FLITS}-flit boundary buffer",
+            i.flit_bytes
+        );
+        return invalid("icnt.flit_bytes", msg);
+    }
+    Ok(())
+}
+
 /// One cross-field check.
 type Check = fn(&Config) -> Result<(), ConfigError>;
 
@@ -388,6 +418,7 @@ const CROSS_CHECKS: &[Check] = &[
     caches_parse,
     dram_geometry,
     unified_banks_fit,
+    router_packets_fit,
 ];
 
 /// Range rules, then cross-field checks; the first failure is returned.

@@ -417,7 +417,6 @@ impl L2Slice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mem::request::DataSpace;
 
     fn slice(s: &str, latency: u32) -> L2Slice {
         let spec = crate::config::cache_string::parse_optional(s).unwrap();
@@ -425,18 +424,7 @@ mod tests {
     }
 
     fn read(addr: u64, token: u64) -> Fetch {
-        Fetch {
-            addr,
-            size: 128,
-            kind: FetchKind::Read,
-            space: DataSpace::Global,
-            sm: 0,
-            token,
-            bypass: false,
-            bytes: u128::MAX,
-            parent: NO_PARENT,
-            pieces: 1,
-        }
+        Fetch::global_read(addr, 128, token)
     }
 
     /// Runs the slice with a DRAM that answers every read `dram` cycles later; returns the

@@ -14,7 +14,8 @@
 //! 3. (DRAM) each DRAM channel returns one finished read to the slice that sent it, runs its
 //!    cycle ([`DramChannel::cycle`]) and takes one request from its slices (round-robin);
 //! 4. (L2) each slice takes one request that has crossed the interconnect, then runs its cycle;
-//! 5. (interconnect) each L1D hands its oldest miss (or bypassing request) to the interconnect.
+//! 5. (interconnect) the interconnect moves its flits one cycle (GPGPU-Sim's `icnt_transfer`),
+//!    then each L1D hands its oldest miss (or bypassing request) to it.
 //!
 //! The SMs then run their cycle; an SM reaches its own L1D through `SmContext`.
 
@@ -132,6 +133,7 @@ impl MemorySystem {
             self.deliver_requests(now);
         }
         for _ in 0..icnt_ticks {
+            self.icnt.step();
             self.send_requests(now);
         }
     }

@@ -10,7 +10,8 @@
 //! * [`coalescer`]: a warp access into segment requests (Fermi rules);
 //! * [`tag_array`], [`mshr`], [`data_cache`]: the parts of a GPGPU-Sim cache;
 //! * [`l1d`]: the per-SM L1 data cache as MEM0 and the interconnect see it;
-//! * [`icnt`]: the crossbar, each way;
+//! * [`icnt`]: the interconnect, each way: an ideal crossbar or
+//!   [`icnt_router`], GPGPU-Sim's BookSim router;
 //! * [`l2`]: an L2 slice with its queues;
 //! * [`dram`]: a DRAM channel with its FR-FCFS scheduler;
 //! * [`memory_system`]: all of them, owned by the `Sim`.
@@ -22,6 +23,7 @@ pub mod coalescer;
 pub mod data_cache;
 pub mod dram;
 pub mod icnt;
+pub mod icnt_router;
 pub mod l1d;
 pub mod l2;
 pub mod memory_system;

@@ -122,6 +122,23 @@ pub struct Fetch {
 }
 
 impl Fetch {
+    /// A global read of `size` bytes at `addr` from SM 0, answered to `token` (unit tests).
+    #[cfg(test)]
+    pub(crate) fn global_read(addr: u64, size: u32, token: u64) -> Fetch {
+        Fetch {
+            addr,
+            size,
+            kind: FetchKind::Read,
+            space: DataSpace::Global,
+            sm: 0,
+            token,
+            bypass: false,
+            bytes: u128::MAX,
+            parent: NO_PARENT,
+            pieces: 1,
+        }
+    }
+
     /// Bytes of the packet on the way down (SM to L2, L2 to DRAM): the header, plus data for
     /// writes and atomics (GPGPU-Sim `icnt_push` sends only the control bytes of a read).
     pub fn request_bytes(&self) -> u32 {
