@@ -35,6 +35,7 @@ fn fetch(addr: u64, kind: FetchKind) -> Fetch {
         bytes: 0,
         parent: NO_PARENT,
         pieces: 1,
+        stamp: 0,
     }
 }
 

@@ -219,7 +219,15 @@ fn the_json_report_names_every_memory_counter() {
     );
     assert_eq!(
         keys(&json["icnt"]),
-        ["packets", "reply_refusals", "request_refusals"]
+        [
+            "packets",
+            "replies",
+            "reply_cycles",
+            "reply_refusals",
+            "request_cycles",
+            "request_refusals",
+            "requests"
+        ]
     );
     // 48 warps: two loads and one store each, one request apiece, all missing.
     assert_eq!(json["l1d"]["accesses"], 144);

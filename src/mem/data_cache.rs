@@ -281,6 +281,7 @@ impl<W: Copy> DataCache<W> {
                 bytes: self.atom_mask(addr),
                 parent: NO_PARENT,
                 pieces: 1,
+                stamp: 0,
             });
         }
         self.write_back(evicted, req);
@@ -324,6 +325,7 @@ impl<W: Copy> DataCache<W> {
             bytes: byte_mask((ev.block % 128) as u32, ev.bytes),
             parent: NO_PARENT,
             pieces: 1,
+            stamp: 0,
         });
     }
 
@@ -351,6 +353,7 @@ impl<W: Copy> DataCache<W> {
             bytes: req.bytes,
             parent: NO_PARENT,
             pieces: 1,
+            stamp: 0,
         });
     }
 

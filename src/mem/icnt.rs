@@ -42,6 +42,14 @@ pub struct IcntStats {
     /// Times an L2 slice offered a reply the network refused (GPGPU-Sim's
     /// `gpu_stall_icnt2sh`).
     pub reply_refusals: u64,
+    /// Requests an L2 slice took, and their cycles from the SM handing them to the network to
+    /// the slice taking them (GPGPU-Sim's `avg_icnt2mem_latency` = `request_cycles / requests`).
+    pub requests: u64,
+    pub request_cycles: u64,
+    /// Replies an SM took, and their cycles from the slice handing them to the network to the
+    /// SM taking them (GPGPU-Sim's `avg_icnt2sh_latency` = `reply_cycles / replies`).
+    pub replies: u64,
+    pub reply_cycles: u64,
 }
 
 /// One direction of the ideal crossbar (`icnt.model = crossbar`).
@@ -213,18 +221,36 @@ impl Icnt {
     /// Sends a request from SM `sm` to slice `slice`; returns whether it went.
     pub fn send_request(&mut self, now: u64, sm: usize, slice: usize, f: Fetch) -> bool {
         let flits = self.flits(f.request_bytes());
+        let f = Fetch { stamp: now, ..f };
         let sent = self.to_mem.send(now, sm, slice, flits, f);
-        self.count(sent, &f, true)
+        self.count(sent, true)
     }
 
     /// Sends a reply from slice `slice` to the SM in `f.sm`; returns whether it went.
     pub fn send_reply(&mut self, now: u64, slice: usize, f: Fetch) -> bool {
         let flits = self.flits(f.reply_bytes());
+        let f = Fetch { stamp: now, ..f };
         let sent = self.to_sm.send(now, slice, f.sm as usize, flits, f);
-        self.count(sent, &f, false)
+        self.count(sent, false)
     }
 
-    fn count(&mut self, sent: bool, _f: &Fetch, request: bool) -> bool {
+    /// Takes the request that has reached slice `slice`, if any.
+    pub fn take_request(&mut self, now: u64, slice: usize) -> Option<Fetch> {
+        let f = self.to_mem.pop(slice)?;
+        self.stats.requests += 1;
+        self.stats.request_cycles += now.saturating_sub(f.stamp);
+        Some(f)
+    }
+
+    /// Takes the reply that has reached SM `sm`, if any.
+    pub fn take_reply(&mut self, now: u64, sm: usize) -> Option<Fetch> {
+        let f = self.to_sm.pop(sm)?;
+        self.stats.replies += 1;
+        self.stats.reply_cycles += now.saturating_sub(f.stamp);
+        Some(f)
+    }
+
+    fn count(&mut self, sent: bool, request: bool) -> bool {
         match (sent, request) {
             (true, _) => self.stats.packets += 1,
             (false, true) => self.stats.request_refusals += 1,

@@ -236,6 +236,7 @@ impl L1d {
             bytes: a.bytes,
             parent: NO_PARENT,
             pieces: 1,
+            stamp: 0,
         };
         let taken = match self.cache.as_mut() {
             Some(c) => c.push_bypass(fetch),

@@ -119,6 +119,9 @@ pub struct Fetch {
     /// On a reply: how many replies answer the request, one per piece the L2 split it into
     /// (GPGPU-Sim answers each 32-byte sector on its own); the requester waits for them all.
     pub pieces: u8,
+    /// The cycle it last entered the interconnect (set by `Icnt` on sending), for the
+    /// crossing-time counters.
+    pub stamp: u64,
 }
 
 impl Fetch {
@@ -136,6 +139,7 @@ impl Fetch {
             bytes: u128::MAX,
             parent: NO_PARENT,
             pieces: 1,
+            stamp: 0,
         }
     }
 
@@ -212,6 +216,7 @@ mod tests {
             bytes: u128::MAX,
             parent: NO_PARENT,
             pieces: 1,
+            stamp: 0,
         };
         assert_eq!(f.request_bytes(), 8);
         assert_eq!(f.reply_bytes(), 136);

@@ -112,12 +112,13 @@ function drawCounters(canvas, snap) {
   const st = snap.stats;
   const l1 = st.l1d;
   const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
+  const avg = (total, n) => (n ? (total / n).toFixed(1) : '—');
   const rows = [
     ['L1D', `${l1.accesses} accesses · ${l1.hits} hits (${pct(l1.hits, l1.accesses)}) · ${l1.misses} misses · ${l1.mshr_merges} merged`, GLOSSARY.l1],
     ['L1D fails', `assoc ${l1.reservation_fails.assoc} · mshr ${l1.reservation_fails.mshr} · miss queue ${l1.reservation_fails.miss_queue}`, GLOSSARY.resfail],
     ['L2', `${st.l2.accesses} accesses · ${st.l2.hits} hits (${pct(st.l2.hits, st.l2.accesses)}) · ${st.l2.misses} misses`, 'L2 slices: address-interleaved, shared by every SM (MODEL.md section 9).'],
     ['DRAM', `${st.dram.reads} reads · ${st.dram.writes} writes · row hits ${pct(st.dram.row_hits, st.dram.row_hits + st.dram.row_misses)}`, 'DRAM channels: open-row policy, FR-FCFS scheduling (row hits first, then oldest).'],
-    ['interconnect', `${st.icnt.packets} packets`, 'Interconnect: packets between the SMs and the L2 slices, both ways.'],
+    ['interconnect', `${st.icnt.packets} packets · to L2 ${avg(st.icnt.request_cycles, st.icnt.requests)} · to SM ${avg(st.icnt.reply_cycles, st.icnt.replies)} cycles on average · refused ${st.icnt.request_refusals} requests, ${st.icnt.reply_refusals} replies`, 'Interconnect: packets between the SMs and the L2 slices, both ways; the average cycles a request takes from its SM to its L2 slice and a reply back (GPGPU-Sim: avg_icnt2mem_latency, avg_icnt2sh_latency); requests and replies the network refused because the sender\'s injection queue was full.'],
     ['shared', `${st.shared.instructions} instructions · ${st.shared.accesses} accesses · ${st.shared.bank_conflict_cycles} conflict cycles`, GLOSSARY.degree],
   ];
   // With more than one SM, the selected SM's own share (the model's per-SM statistics).
