@@ -143,6 +143,10 @@ pub struct Report {
     /// Timing runs: L1D accesses, hits, misses, MSHR merges, reservation failures by reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l1d: Option<crate::mem::L1dStats>,
+    /// Timing runs: the constant caches' counters, as the L1D's (zero with `constant.model =
+    /// fixed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l1c: Option<crate::mem::L1dStats>,
     /// Timing runs: L2 accesses, hits, misses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l2: Option<crate::mem::l2::L2Stats>,
@@ -276,6 +280,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.simt = Some(stats.simt);
     report.shared = Some(stats.shared);
     report.l1d = Some(stats.l1d);
+    report.l1c = Some(stats.l1c);
     report.l2 = Some(stats.l2);
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
@@ -307,6 +312,7 @@ fn base_report(
         simt: None,
         shared: None,
         l1d: None,
+        l1c: None,
         l2: None,
         dram: None,
         icnt: None,

@@ -55,6 +55,8 @@ pub struct SimStats {
     pub shared: SharedMemStats,
     /// L1 data caches, summed over SMs.
     pub l1d: L1dStats,
+    /// The SMs' constant caches (`constant.model = cache`; zero with the fixed latency).
+    pub l1c: L1dStats,
     /// L2 slices, summed.
     pub l2: L2Stats,
     /// DRAM channels, summed.
@@ -442,6 +444,7 @@ impl Sim {
             },
             shared: self.shared_stats(),
             l1d: memory.l1d,
+            l1c: memory.l1c,
             l2: memory.l2,
             dram: memory.dram,
             icnt: memory.icnt,

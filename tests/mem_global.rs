@@ -9,6 +9,13 @@ use common::*;
 use warpstep::mem::L1dStats;
 use warpstep::sim::Sim;
 
+/// The kernel parameters' traffic on the `fermi` preset, whose constant cache (GPGPU-Sim's
+/// `L1C`, 64-byte lines) fetches the parameter buffer's one line once per SM: one request, two
+/// 32-byte sector replies from the sectored L2, two DRAM reads (parameters are not copied into
+/// the L2 by the host).
+const PARAM_PACKETS: u64 = 1 + 2;
+const PARAM_SECTORS: u64 = 2;
+
 fn global(kernel: &str, flags: &[&str]) -> Sim {
     let ptx = data("mem/global_access.ptx");
     let mut f = vec!["--kernel", kernel];
@@ -125,9 +132,11 @@ fn two_warps_reading_one_pending_line_merge_in_an_mshr() {
         // the GTX480's sectored L2, one line from the C2050's), and two stores, each
         // acknowledged per piece.
         let pieces = if preset == "fermi" { 4 } else { 1 };
+        // The C2050's L2 is not sectored: the parameters' line comes back in one reply.
+        let params = if preset == "fermi" { PARAM_PACKETS } else { 2 };
         assert_eq!(
             sim.stats().icnt.packets,
-            1 + pieces + 2 * (1 + pieces),
+            params + 1 + pieces + 2 * (1 + pieces),
             "{preset}"
         );
     }
@@ -169,11 +178,12 @@ fn a_local_store_writes_back() {
     // Load miss, store hit (the line becomes modified, nothing is sent), load hit, global
     // store miss.
     assert_eq!((l1.accesses, l1.hits, l1.misses), (4, 2, 2));
-    // The L2 sees the local line's fetch (4 sectors) and the global store (4 sectors) only:
-    // a request and four sector replies, a store and four acknowledgements.
+    // Besides the parameters, the L2 sees the local line's fetch (4 sectors) and the global
+    // store (4 sectors) only: a request and four sector replies, a store and four
+    // acknowledgements.
     let l2 = sim.stats().l2;
-    assert_eq!(l2.accesses, 8);
-    assert_eq!(sim.stats().icnt.packets, 10);
+    assert_eq!(l2.accesses, PARAM_SECTORS + 8);
+    assert_eq!(sim.stats().icnt.packets, PARAM_PACKETS + 10);
 }
 
 #[test]
@@ -234,10 +244,13 @@ fn the_json_report_names_every_memory_counter() {
     assert_eq!(json["l1d"]["misses"], 144);
     // With a cold L2, each 128-byte line is four 32-byte DRAM reads through the sectored L2;
     // the stores stay in the write-back L2.
-    assert_eq!(json["dram"]["reads"], 384);
+    assert_eq!(json["dram"]["reads"], PARAM_SECTORS + 384);
     assert_eq!(json["dram"]["writes"], 0);
     // 96 read requests answered by four sector replies each, 48 stores acknowledged per sector.
-    assert_eq!(json["icnt"]["packets"], 96 * (1 + 4) + 48 * (1 + 4));
+    assert_eq!(
+        json["icnt"]["packets"],
+        PARAM_PACKETS + 96 * (1 + 4) + 48 * (1 + 4)
+    );
     // A functional run has none of them.
     let ptx = data("kernels/vector_add.sm_52.ptx");
     let mut p = prepare_flags(
@@ -393,15 +406,62 @@ fn vector_add_memory(fill_on_copy: bool, a_init: &str) -> (u64, u64, u64) {
 fn host_copies_warm_the_l2_as_gpgpu_sims_perf_sim_memcpy() {
     // Cold: both inputs (2 x 1536 floats = 2 x 48 lines = 384 sectors) come from DRAM.
     let (_, cold_misses, cold_reads) = vector_add_memory(false, "rand:1");
-    assert_eq!(cold_reads, 384);
+    assert_eq!(cold_reads, PARAM_SECTORS + 384);
     assert!(cold_misses > 0);
     // Warm (GPGPU-Sim's `-gpgpu_perf_sim_memcpy 1`): the copies of both inputs sit in the
-    // 768 KB L2, so no load reaches DRAM.
+    // 768 KB L2, so no load reaches DRAM (only the parameters' line).
     let (warm_hits, _, warm_reads) = vector_add_memory(true, "rand:1");
-    assert_eq!(warm_reads, 0);
+    assert_eq!(warm_reads, PARAM_SECTORS);
     assert!(warm_hits >= 2 * 48);
     // A zero fill stands for cudaMemset, not a copy: that input still comes from DRAM
     // (48 lines of 4 sectors).
     let (_, _, zero_reads) = vector_add_memory(true, "0");
-    assert_eq!(zero_reads, 192);
+    assert_eq!(zero_reads, PARAM_SECTORS + 192);
+}
+
+/// saxpy on one SM as GPGPU-Sim runs it (`reference/gpgpusim`: same PTX, launch and GTX480
+/// configuration): its constant cache (`L1C`, the kernel parameters) takes 8,192 accesses and
+/// counts 32 misses, which are one fetch and the 31 warps whose requests merged into it
+/// (GPGPU-Sim's read-only cache reports a merged request as a `MISS`; local run of
+/// `run-gpgpusim.sh saxpy 1`, `L1C_total_cache_accesses` / `_misses`).
+#[test]
+fn the_constant_cache_sees_gpgpu_sims_accesses_and_misses_on_saxpy() {
+    let path = format!(
+        "{}/reference/gpgpusim/saxpy.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let ptx = std::fs::read_to_string(path).unwrap();
+    let flags = [
+        "--kernel",
+        "_Z5saxpyifPKfPf",
+        "--grid",
+        "256",
+        "--block",
+        "256",
+        "--arg",
+        "65536",
+        "--arg",
+        "3.0",
+        "--arg",
+        "f32[65536]=iota",
+        "--arg",
+        "f32[65536]=1",
+    ];
+    let mut sim = prepare_flags(&ptx, &flags).into_sim(&[]).unwrap();
+    sim.run(10_000_000);
+    assert_eq!(sim.status(), &warpstep::sim::Status::Completed);
+    let s = sim.stats();
+    assert_eq!(s.l1c.accesses, 8192);
+    assert_eq!((s.l1c.misses, s.l1c.mshr_merges), (1, 31));
+    // The L1D does not see them: GPGPU-Sim's 6,144 global accesses.
+    assert_eq!(s.l1d.accesses, 6144);
+    // With the fixed latency there is no constant cache.
+    let mut fixed = prepare_flags(
+        &ptx,
+        &[&flags[..], &["--set", "constant.model=fixed"]].concat(),
+    )
+    .into_sim(&[])
+    .unwrap();
+    fixed.run(10_000_000);
+    assert_eq!(fixed.stats().l1c.accesses, 0);
 }

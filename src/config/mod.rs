@@ -142,6 +142,11 @@ impl Config {
         validate::cache_at("l1d.config", &self.l1d.config)
     }
 
+    /// The parsed constant-cache string (`constant.cache`); `None` for `none`.
+    pub fn constant_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
+        validate::cache_at("constant.cache", &self.constant.cache)
+    }
+
     /// The parsed cache string of one L2 slice; `None` for `none`.
     pub fn l2_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
         validate::cache_at("l2.config", &self.l2.config)

@@ -59,11 +59,6 @@ const UNBUILT: &[Unbuilt] = &[
         what: "an instruction cache (MODEL.md section 4; `perfect` is the built model)",
         selected: |c| (c.core.icache.model == ICacheModel::Cache).then(|| "cache".into()),
     },
-    Unbuilt {
-        key: "constant.model",
-        what: "a constant cache (issue 5; `fixed` is the built model)",
-        selected: |c| (c.constant.model == ConstModel::Cache).then(|| "cache".into()),
-    },
 ];
 
 /// Does a parsed cache string use a given letter?
@@ -174,10 +169,6 @@ mod tests {
             (
                 "core.icache.model=cache",
                 "core.icache.model = cache: an instruction cache",
-            ),
-            (
-                "constant.model=cache",
-                "constant.model = cache: a constant cache",
             ),
         ];
         assert_eq!(sets.len(), UNBUILT.len());

@@ -17,17 +17,23 @@
 //!   when the L2's acknowledgement comes back, so its warp cannot leave the SM (nor its CTA free
 //!   its slot) before its stores are done, as GPGPU-Sim's `hardware_done` requires
 //!   `stores_done`; a store kept in a write-back line is done when the L1D takes it.
-//! * **constant and parameter**: a fixed `constant.latency` after one MEM0 cycle (issue 5
-//!   allows "a constant cache or a fixed latency"; warpstep takes the fixed latency, as if every
-//!   constant access hit).
+//! * **constant and parameter**, as `constant.model` says (issue 5: "a constant cache or a
+//!   fixed latency"): `fixed`, a fixed `constant.latency` after one MEM0 cycle, as if every
+//!   access hit; `cache` (the Fermi presets, as GPGPU-Sim), one request per distinct line of
+//!   `constant.cache` the active lanes read, sent from MEM0 like a global read to the SM's
+//!   constant cache ([`L1d::with_constant_cache`]): a hit's data is ready `constant.latency`
+//!   cycles later, a miss goes through the interconnect to the L2 and DRAM (the parameter buffer
+//!   at [`PARAM_BASE`], the `.const` bank at [`CONST_BASE`]), a reservation failure stalls MEM0
+//!   (GPGPU-Sim's `c_mem` resource stall).
 //!
 //! The requests go through a staging queue per instruction, the interface at which the MRPB
 //! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
 //! (section 8) adds its FIFOs around MEM0.
 
 use crate::config::cache_string::CacheKind;
-use crate::config::{Coalescing, Config};
+use crate::config::{Coalescing, Config, ConstModel};
 use crate::exec::execute::AccessRecord;
+use crate::mem::request::{byte_mask, sectors_of, CONST_BASE, PARAM_BASE};
 use crate::mem::{
     Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d, LocalMap,
     SharedBanks, WarpAccess,
@@ -112,6 +118,9 @@ pub struct MemoryTiming {
     shared_latency: u32,
     global_latency: u32,
     const_latency: u32,
+    /// The constant cache's line size when `constant.model` is `cache` (its loads become
+    /// requests to it), `None` for the fixed latency.
+    const_line: Option<u32>,
     scratch: BankConflict,
     coalescer: Coalescer,
     /// Staging slots: the coalesced requests not yet sent, in the coalescer's order.
@@ -143,6 +152,7 @@ impl MemoryTiming {
             shared_latency: s.latency + hash_latency,
             global_latency: config.l1d.latency,
             const_latency: config.constant.latency,
+            const_line: constant_line(config),
             scratch: BankConflict::default(),
             coalescer,
             staged: Vec::new(),
@@ -158,13 +168,16 @@ impl MemoryTiming {
         }
         match record.space.unwrap_or(Space::Global) {
             Space::Shared => self.shared_cost(record),
-            Space::Const | Space::Param => MemoryCost {
-                occupancy: 1,
-                latency: self.const_latency,
-                shared: false,
-                degree: 0,
-                requests: 1,
-                staged: None,
+            space @ (Space::Const | Space::Param) => match self.const_line {
+                Some(line) => self.constant_cost(record, space, line),
+                None => MemoryCost {
+                    occupancy: 1,
+                    latency: self.const_latency,
+                    shared: false,
+                    degree: 0,
+                    requests: 1,
+                    staged: None,
+                },
             },
             Space::Local => self.global_cost(record, DataSpace::Local, warp_slot),
             Space::Global | Space::Generic => {
@@ -214,19 +227,62 @@ impl MemoryTiming {
         };
         let requests = &mut self.staged[slot as usize];
         self.coalescer.coalesce(&access, requests);
-        let n = requests.len() as u32;
+        self.staged_cost(slot, self.global_latency)
+    }
+
+    /// The cost of the requests staged in `slot`, one per MEM0 cycle, each read hit ready
+    /// `latency` cycles later (no request: the slot is freed and nothing is accessed).
+    fn staged_cost(&mut self, slot: u32, latency: u32) -> MemoryCost {
+        let n = self.staged[slot as usize].len() as u32;
         if n == 0 {
             self.release(slot);
             return MemoryCost::FENCE;
         }
         MemoryCost {
             occupancy: n,
-            latency: self.global_latency,
+            latency,
             shared: false,
             degree: 0,
             requests: n,
             staged: Some(slot),
         }
+    }
+
+    /// A constant or parameter load through the constant cache: one request per distinct
+    /// `line`-byte block the active lanes read (GPGPU-Sim's `generate_mem_accesses` for
+    /// `const_space` and `param_space_kernel`, blocks of `-gpgpu_const_cache:l1`'s line).
+    fn constant_cost(&mut self, record: &AccessRecord, space: Space, line: u32) -> MemoryCost {
+        let base = if space == Space::Param {
+            PARAM_BASE
+        } else {
+            CONST_BASE
+        };
+        let line = u64::from(line.max(1));
+        let slot = self.take_slot();
+        let requests = &mut self.staged[slot as usize];
+        for lane in (0..record.addrs.len()).filter(|&l| record.mask >> l & 1 == 1) {
+            let addr = base + record.addrs[lane];
+            let block = addr - addr % line;
+            let offset = (addr % 128) as u32;
+            let bytes = byte_mask(offset, record.bytes.max(1));
+            match requests.iter_mut().find(|a| a.addr == block) {
+                Some(a) => {
+                    a.lanes |= 1 << lane;
+                    a.bytes |= bytes;
+                    a.sectors = sectors_of(a.bytes);
+                }
+                None => requests.push(Access {
+                    addr: block,
+                    size: line as u32,
+                    kind: AccessKind::Read,
+                    space: DataSpace::Constant,
+                    lanes: 1 << lane,
+                    bytes,
+                    sectors: sectors_of(bytes),
+                }),
+            }
+        }
+        self.staged_cost(slot, self.const_latency)
     }
 
     fn take_slot(&mut self) -> u32 {
@@ -284,6 +340,17 @@ fn coalescing(config: &Config) -> Coalescing {
     match config.l1d_cache() {
         Ok(Some(spec)) if spec.kind == CacheKind::Sector => Coalescing::Sector,
         _ => config.l1d.coalescing,
+    }
+}
+
+/// The constant cache's line size when constant and parameter loads go through it.
+fn constant_line(config: &Config) -> Option<u32> {
+    if config.constant.model != ConstModel::Cache {
+        return None;
+    }
+    match config.constant_cache() {
+        Ok(Some(spec)) => Some(spec.line_bytes),
+        _ => None,
     }
 }
 
@@ -633,8 +700,31 @@ mod tests {
 
     #[test]
     fn constant_loads_take_the_fixed_latency() {
-        let mut t = timing();
+        let c = Config::default()
+            .with_overrides(&["constant.model=fixed"])
+            .unwrap();
+        let mut t = MemoryTiming::new(&c).unwrap();
         let c = t.cost(&record(Space::Param, MemAccess::Load, 4, vec![0; 32]), 0);
         assert_eq!((c.occupancy, c.latency, c.staged), (1, 35, None));
+    }
+
+    #[test]
+    fn constant_loads_ask_the_constant_cache_once_per_64_byte_block() {
+        // fermi: GPGPU-Sim's L1C, 64-byte lines. Every lane reading one parameter: one request.
+        let mut t = timing();
+        let c = t.cost(&record(Space::Param, MemAccess::Load, 4, vec![8; 32]), 0);
+        assert_eq!((c.occupancy, c.latency, c.requests), (1, 35, 1));
+        let slot = c.staged.expect("staged for MEM0");
+        let r = t.staged(slot)[0];
+        assert_eq!(
+            (r.addr, r.size, r.space),
+            (PARAM_BASE, 64, DataSpace::Constant)
+        );
+        assert_eq!((r.lanes, r.bytes), (u64::from(u32::MAX), 0xF << 8));
+        // Lanes reading `.const` words 0..32 (128 bytes): two blocks, in the const bank's place.
+        let words: Vec<u64> = (0..32).map(|i| 4 * i).collect();
+        let c = t.cost(&record(Space::Const, MemAccess::Load, 4, words), 0);
+        let blocks: Vec<u64> = t.staged(c.staged.unwrap()).iter().map(|a| a.addr).collect();
+        assert_eq!(blocks, [CONST_BASE, CONST_BASE + 64]);
     }
 }

@@ -153,7 +153,9 @@ impl Coalescer {
     fn add_lane(&mut self, w: &WarpAccess, lane: u32, segment: u64) {
         let addr = w.addrs[lane as usize];
         match w.space {
-            DataSpace::Global => self.add_piece(lane, addr, w.bytes.max(1), segment, w.kind),
+            DataSpace::Global | DataSpace::Constant => {
+                self.add_piece(lane, addr, w.bytes.max(1), segment, w.kind)
+            }
             DataSpace::Local => {
                 let thread = u64::from(w.warp_slot) * u64::from(self.warp_size) + u64::from(lane);
                 let (pieces, len) = if w.bytes >= 4 {

@@ -142,6 +142,8 @@ pub struct L1dView {
 pub struct L1d {
     sm: u32,
     cache: Option<DataCache<u64>>,
+    /// The SM's constant cache (`constant.model = cache`), beside the L1D behind the same port.
+    constant: Option<DataCache<u64>>,
     /// Outgoing requests when there is no cache.
     direct: VecDeque<Fetch>,
     /// Replies of bypassing requests, for the LD/ST unit.
@@ -159,6 +161,7 @@ impl L1d {
         L1d {
             sm,
             cache: spec.map(DataCache::new),
+            constant: None,
             direct: VecDeque::new(),
             responses: VecDeque::new(),
             local_offset: local.sm_offset(sm),
@@ -168,10 +171,21 @@ impl L1d {
         }
     }
 
+    /// Adds the SM's constant cache: constant and parameter reads (`DataSpace::Constant`) go to
+    /// it instead of the L1D (GPGPU-Sim's `m_L1C`, a read-only cache shaped by
+    /// `-gpgpu_const_cache:l1`); its misses leave through the same port to the interconnect.
+    pub fn with_constant_cache(mut self, spec: CacheSpec) -> L1d {
+        self.constant = Some(DataCache::new(spec));
+        self
+    }
+
     /// Forgets last cycle's reservation failures (the memory side calls it first each cycle).
     pub fn begin_cycle(&mut self) {
         self.fails.clear();
-        if let Some(c) = self.cache.as_mut() {
+        for c in [self.cache.as_mut(), self.constant.as_mut()]
+            .into_iter()
+            .flatten()
+        {
             c.skip_silent();
         }
     }
@@ -180,9 +194,10 @@ impl L1d {
     pub fn access(&mut self, a: &Access, tag: u64, now: u64) -> L1Outcome {
         let addr = match a.space {
             DataSpace::Local => a.addr + self.local_offset,
-            DataSpace::Global => a.addr,
+            DataSpace::Global | DataSpace::Constant => a.addr,
         };
-        let bypass = a.kind == AccessKind::Atomic || self.cache.is_none();
+        let constant = a.space == DataSpace::Constant && self.constant.is_some();
+        let bypass = !constant && (a.kind == AccessKind::Atomic || self.cache.is_none());
         let outcome = if bypass {
             self.bypass(a, addr, tag)
         } else {
@@ -195,7 +210,11 @@ impl L1d {
     }
 
     fn cached(&mut self, a: &Access, addr: u64, tag: u64, now: u64) -> L1Outcome {
-        let Some(cache) = self.cache.as_mut() else {
+        let cache = match a.space {
+            DataSpace::Constant => self.constant.as_mut(),
+            _ => self.cache.as_mut(),
+        };
+        let Some(cache) = cache else {
             return L1Outcome::Fail(FailReason::MissQueue);
         };
         let req = CacheRequest {
@@ -260,10 +279,14 @@ impl L1d {
         if let Some(t) = self.responses.pop_front() {
             return Some(t);
         }
-        let cache = self.cache.as_mut()?;
-        while let Some(w) = cache.next_ready() {
-            if let Waiter::Reply(tag) = w {
-                return Some(tag);
+        for cache in [self.cache.as_mut(), self.constant.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            while let Some(w) = cache.next_ready() {
+                if let Waiter::Reply(tag) = w {
+                    return Some(tag);
+                }
             }
         }
         None
@@ -275,9 +298,13 @@ impl L1d {
         if fetch.pieces > 1 && !self.last_piece(fetch) {
             return;
         }
+        let cache = match fetch.space {
+            DataSpace::Constant => self.constant.as_mut(),
+            _ => self.cache.as_mut(),
+        };
         if fetch.bypass || fetch.kind.acknowledged() {
             self.responses.push_back(fetch.token);
-        } else if let Some(c) = self.cache.as_mut() {
+        } else if let Some(c) = cache {
             c.fill(fetch, now);
         }
     }
@@ -302,8 +329,12 @@ impl L1d {
         }
     }
 
-    /// The oldest request for the interconnect.
+    /// The oldest request for the interconnect: the constant cache's first (its misses are
+    /// few and hold warps at their first instructions), then the L1D's.
     pub fn outgoing(&self) -> Option<&Fetch> {
+        if let Some(f) = self.constant.as_ref().and_then(DataCache::miss_front) {
+            return Some(f);
+        }
         match &self.cache {
             Some(c) => c.miss_front(),
             None => self.direct.front(),
@@ -311,6 +342,9 @@ impl L1d {
     }
 
     pub fn pop_outgoing(&mut self) -> Option<Fetch> {
+        if let Some(f) = self.constant.as_mut().and_then(DataCache::pop_miss) {
+            return Some(f);
+        }
         match self.cache.as_mut() {
             Some(c) => c.pop_miss(),
             None => self.direct.pop_front(),
@@ -323,6 +357,13 @@ impl L1d {
             && self.responses.is_empty()
             && self.partial.is_empty()
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
+            && self.constant.as_ref().map_or(true, |c| c.is_idle())
+    }
+
+    /// The constant cache's counters (zero without one).
+    pub fn constant_stats(&self) -> L1dStats {
+        let c = self.constant.as_ref().map(|c| c.stats).unwrap_or_default();
+        L1dStats::from_cache(&c, 0)
     }
 
     /// Reservation failures of the current cycle, with the failing requests' addresses.
@@ -396,6 +437,37 @@ mod tests {
         assert_eq!(l.next_response(), Some(2));
         assert_eq!(l.access(&a, 3, 12), L1Outcome::Hit);
         assert!(l.is_idle());
+    }
+
+    #[test]
+    fn constant_reads_use_the_constant_cache_behind_the_same_port() {
+        let spec = crate::config::cache_string::parse_optional("N:64:64:2,L:R:f:N:L,S:2:32,4");
+        let mut l = l1("N:32:128:4,L:L:m:N:H,S:64:8,8").with_constant_cache(spec.unwrap().unwrap());
+        let c = Access {
+            size: 64,
+            space: DataSpace::Constant,
+            bytes: byte_mask(0, 4),
+            ..access(0xF0_0000_0000, AccessKind::Read)
+        };
+        let g = access(0x1_0000_0000, AccessKind::Read);
+        assert_eq!(l.access(&g, 1, 0), L1Outcome::Pending);
+        assert_eq!(l.access(&c, 2, 0), L1Outcome::Pending);
+        assert_eq!(l.access(&c, 3, 1), L1Outcome::Pending, "merged");
+        // The L1D saw only the global read; the constant cache the other two.
+        assert_eq!((l.stats().accesses, l.stats().misses), (1, 1));
+        let k = l.constant_stats();
+        assert_eq!((k.accesses, k.misses, k.mshr_merges), (2, 1, 1));
+        // The constant miss leaves first: one 64-byte line.
+        let f = l.pop_outgoing().unwrap();
+        assert_eq!(
+            (f.addr, f.size, f.space),
+            (0xF0_0000_0000, 64, DataSpace::Constant)
+        );
+        assert_eq!(l.pop_outgoing().map(|f| f.space), Some(DataSpace::Global));
+        l.fill(&f, 10);
+        assert_eq!(l.next_response(), Some(2));
+        assert_eq!(l.next_response(), Some(3));
+        assert_eq!(l.access(&c, 4, 12), L1Outcome::Hit);
     }
 
     #[test]

@@ -25,13 +25,15 @@ use super::dram::{DramChannel, DramStats};
 use super::icnt::{Icnt, IcntStats};
 use super::l1d::{L1d, L1dStats};
 use super::l2::{L2Slice, L2Stats};
-use crate::config::Config;
+use crate::config::{Config, ConstModel};
 use serde::Serialize;
 
 /// Counters of the global memory path (`warpstep run --json`'s `l1d`, `l2`, `dram`, `icnt`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct MemoryStats {
     pub l1d: L1dStats,
+    /// The constant caches (`constant.model = cache`; zero otherwise).
+    pub l1c: L1dStats,
     pub l2: L2Stats,
     pub dram: DramStats,
     pub icnt: IcntStats,
@@ -60,7 +62,12 @@ impl MemorySystem {
     pub fn new(config: &Config) -> Result<MemorySystem, String> {
         let l1 = config.l1d_cache().map_err(|e| e.to_string())?;
         let l2 = config.l2_cache().map_err(|e| e.to_string())?;
+        let constant = match config.constant.model {
+            ConstModel::Cache => config.constant_cache().map_err(|e| e.to_string())?,
+            ConstModel::Fixed => None,
+        };
         check_size("l1d.config", l1.as_ref())?;
+        check_size("constant.cache", constant.as_ref())?;
         check_size("l2.config", l2.as_ref())?;
         let local = LocalMap::for_config(config);
         let n_channels = config.dram.channels.max(1);
@@ -80,7 +87,13 @@ impl MemorySystem {
             .collect();
         Ok(MemorySystem {
             l1d: (0..config.num_sms.max(1))
-                .map(|sm| L1d::new(sm, l1, &local))
+                .map(|sm| {
+                    let l = L1d::new(sm, l1, &local);
+                    match constant {
+                        Some(spec) => l.with_constant_cache(spec),
+                        None => l,
+                    }
+                })
                 .collect(),
             icnt: Icnt::new(config.num_sms.max(1), n_slices, &config.icnt),
             slices,
@@ -303,6 +316,7 @@ impl MemorySystem {
         };
         for l in &self.l1d {
             s.l1d.add(&l.stats());
+            s.l1c.add(&l.constant_stats());
         }
         for sl in &self.slices {
             s.l2.add(&sl.stats());

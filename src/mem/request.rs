@@ -20,14 +20,23 @@ pub enum AccessKind {
     Atomic,
 }
 
-/// Which write policy applies: the L1D's `L` policy is write-back for local and write-evict for
-/// global data (MODEL.md section 9; GPGPU-Sim `wr_hit_global_we_local_wb`).
+/// Which space a request belongs to: the L1D's `L` policy is write-back for local and
+/// write-evict for global data (MODEL.md section 9; GPGPU-Sim `wr_hit_global_we_local_wb`), and
+/// constant and parameter reads go through the SM's constant cache instead of its L1D
+/// (`constant.model = cache`; GPGPU-Sim's `CONST_ACC_R`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DataSpace {
     Global,
     Local,
+    Constant,
 }
+
+/// Where the memory system sees the `.param` buffer and the `.const` bank when their loads
+/// go through the constant cache: apart from every global allocation (which start at
+/// `exec::global_memory::FIRST_BASE`), so they share no cache line with global data.
+pub const PARAM_BASE: u64 = 0xF0_0000_0000;
+pub const CONST_BASE: u64 = 0xE0_0000_0000;
 
 /// One coalesced request of a warp instruction: one segment of one sub-warp (GPGPU-Sim's
 /// `mem_access_t`, built by `memory_coalescing_arch_reduce_and_send`).

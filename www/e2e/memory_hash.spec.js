@@ -117,10 +117,10 @@ test('search panel: search, step through the decisions, apply and re-run', async
   expect(m.step).toBe(2);
   await panel.screenshot({ path: '../target/e2e/view-search-mih.png' });
   await page.click('#view-search .s-apply');
-  await expect(page.locator('#run-status')).toHaveText('completed in 943 cycles', { timeout: 20_000 });
+  await expect(page.locator('#run-status')).toHaveText('completed in 1153 cycles', { timeout: 20_000 });
   m = await model(page, 'search');
-  expect(m.compare).toEqual({ before: 1829, after: 943, conflictBefore: 992, conflictAfter: 0 });
-  await expect(page.locator('#view-search .s-result')).toHaveText('cycles 1829 → 943 · conflict cycles 992 → 0');
+  expect(m.compare).toEqual({ before: 2039, after: 1153, conflictBefore: 992, conflictAfter: 0 });
+  await expect(page.locator('#view-search .s-result')).toHaveText('cycles 2039 → 1153 · conflict cycles 992 → 0');
   await expect(page.locator('#overrides')).toHaveValue('shmem.hash=bwxor:0^5,1^6,2^7,3^8,4^9');
   await panel.screenshot({ path: '../target/e2e/view-search-applied.png' });
   // The exhaustive search steps through its bvxor candidates; a wrong pairing is refused.
@@ -167,6 +167,6 @@ test('coalesced vs strided examples: 1 request per warp load against 32', async 
   // 16 warps, each one load and one store: 16 + 16 requests, against 16 x 32 + 16.
   expect(one.l1).toBe(32);
   expect(strided.l1).toBe(16 * 32 + 16);
-  expect(strided.cycles).toBeGreaterThan(2 * one.cycles);
+  expect(strided.cycles).toBeGreaterThan(1.5 * one.cycles);
   expect(problems).toEqual([]);
 });

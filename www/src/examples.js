@@ -52,7 +52,7 @@ export const EXAMPLES = [
     preset: 'fermi',
     sets: [`shmem.hash=${TRANSPOSE_HASH}`],
     hash: TRANSPOSE_HASH,
-    about: `The naive transpose again, unchanged, but shared memory picks banks with the bitwise XOR hash the Minimum Imbalance search finds for it (van den Braak et al.): bank bit i = address bit i XOR bit i+5, so a column of the 32x32 tile spreads over all 32 banks. The bank grid shows each access under mod (left: the column read is 32-way) beside the hash (right: one pass). Under mod the kernel takes 1829 cycles with 992 bank-conflict cycles; with the hash 943 cycles and none, although every shared access pays one cycle more for the hash. Try the Hash search panel to find it yourself.`,
+    about: `The naive transpose again, unchanged, but shared memory picks banks with the bitwise XOR hash the Minimum Imbalance search finds for it (van den Braak et al.): bank bit i = address bit i XOR bit i+5, so a column of the 32x32 tile spreads over all 32 banks. The bank grid shows each access under mod (left: the column read is 32-way) beside the hash (right: one pass). Under mod the kernel takes 2039 cycles with 992 bank-conflict cycles; with the hash 1153 cycles and none, although every shared access pays one cycle more for the hash. Try the Hash search panel to find it yourself.`,
   },
   {
     id: 'reduction',
@@ -106,7 +106,7 @@ export const EXAMPLES = [
     launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 32',
     preset: 'fermi',
     sets: [],
-    about: 'The same kernel with stride 32: consecutive lanes read words 128 bytes apart, so every lane needs its own line and each warp load becomes 32 requests. The MSHRs fill (reservation failures: mshr), the warps wait in long_scoreboard far longer, and the run takes more than twice the cycles of stride 1.',
+    about: 'The same kernel with stride 32: consecutive lanes read words 128 bytes apart, so every lane needs its own line and each warp load becomes 32 requests. The MSHRs fill (reservation failures: mshr), the warps wait in long_scoreboard far longer, and the run takes more than one and a half times the cycles of stride 1.',
   },
   {
     id: 'column-walk',
