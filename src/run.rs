@@ -147,6 +147,9 @@ pub struct Report {
     /// fixed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l1c: Option<crate::mem::L1dStats>,
+    /// Timing runs: the instruction caches' counters (zero with a perfect instruction cache).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l1i: Option<crate::mem::L1dStats>,
     /// Timing runs: L2 accesses, hits, misses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l2: Option<crate::mem::l2::L2Stats>,
@@ -281,6 +284,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.shared = Some(stats.shared);
     report.l1d = Some(stats.l1d);
     report.l1c = Some(stats.l1c);
+    report.l1i = Some(stats.l1i);
     report.l2 = Some(stats.l2);
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
@@ -313,6 +317,7 @@ fn base_report(
         shared: None,
         l1d: None,
         l1c: None,
+        l1i: None,
         l2: None,
         dram: None,
         icnt: None,

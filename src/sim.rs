@@ -57,6 +57,8 @@ pub struct SimStats {
     pub l1d: L1dStats,
     /// The SMs' constant caches (`constant.model = cache`; zero with the fixed latency).
     pub l1c: L1dStats,
+    /// The SMs' instruction caches (`core.icache.model = cache`; zero when perfect).
+    pub l1i: L1dStats,
     /// L2 slices, summed.
     pub l2: L2Stats,
     /// DRAM channels, summed.
@@ -445,6 +447,7 @@ impl Sim {
             shared: self.shared_stats(),
             l1d: memory.l1d,
             l1c: memory.l1c,
+            l1i: memory.l1i,
             l2: memory.l2,
             dram: memory.dram,
             icnt: memory.icnt,

@@ -15,6 +15,13 @@ use warpstep::sim::Sim;
 /// the L2 by the host).
 const PARAM_PACKETS: u64 = 1 + 2;
 const PARAM_SECTORS: u64 = 2;
+/// The kernel's code on the `fermi` preset, whose instruction cache (GPGPU-Sim's `L1I`, 128-byte
+/// lines) fetches each line of the code once per SM: one request and four sector replies, four
+/// DRAM reads per line.
+const CODE_LINE_PACKETS: u64 = 1 + 4;
+const CODE_LINE_SECTORS: u64 = 4;
+/// vector_add's code (more than 16 instructions of 8 bytes) spans two lines.
+const VECTOR_ADD_LINES: u64 = 2;
 
 fn global(kernel: &str, flags: &[&str]) -> Sim {
     let ptx = data("mem/global_access.ptx");
@@ -133,10 +140,15 @@ fn two_warps_reading_one_pending_line_merge_in_an_mshr() {
         // acknowledged per piece.
         let pieces = if preset == "fermi" { 4 } else { 1 };
         // The C2050's L2 is not sectored: the parameters' line comes back in one reply.
-        let params = if preset == "fermi" { PARAM_PACKETS } else { 2 };
+        // The kernel's code is one line.
+        let front = if preset == "fermi" {
+            PARAM_PACKETS + CODE_LINE_PACKETS
+        } else {
+            2 + 2
+        };
         assert_eq!(
             sim.stats().icnt.packets,
-            params + 1 + pieces + 2 * (1 + pieces),
+            front + 1 + pieces + 2 * (1 + pieces),
             "{preset}"
         );
     }
@@ -182,8 +194,12 @@ fn a_local_store_writes_back() {
     // store (4 sectors) only: a request and four sector replies, a store and four
     // acknowledgements.
     let l2 = sim.stats().l2;
-    assert_eq!(l2.accesses, PARAM_SECTORS + 8);
-    assert_eq!(sim.stats().icnt.packets, PARAM_PACKETS + 10);
+    // (The kernel's code is one line.)
+    assert_eq!(l2.accesses, PARAM_SECTORS + CODE_LINE_SECTORS + 8);
+    assert_eq!(
+        sim.stats().icnt.packets,
+        PARAM_PACKETS + CODE_LINE_PACKETS + 10
+    );
 }
 
 #[test]
@@ -244,12 +260,15 @@ fn the_json_report_names_every_memory_counter() {
     assert_eq!(json["l1d"]["misses"], 144);
     // With a cold L2, each 128-byte line is four 32-byte DRAM reads through the sectored L2;
     // the stores stay in the write-back L2.
-    assert_eq!(json["dram"]["reads"], PARAM_SECTORS + 384);
+    assert_eq!(
+        json["dram"]["reads"],
+        PARAM_SECTORS + VECTOR_ADD_LINES * CODE_LINE_SECTORS + 384
+    );
     assert_eq!(json["dram"]["writes"], 0);
     // 96 read requests answered by four sector replies each, 48 stores acknowledged per sector.
     assert_eq!(
         json["icnt"]["packets"],
-        PARAM_PACKETS + 96 * (1 + 4) + 48 * (1 + 4)
+        PARAM_PACKETS + VECTOR_ADD_LINES * CODE_LINE_PACKETS + 96 * (1 + 4) + 48 * (1 + 4)
     );
     // A functional run has none of them.
     let ptx = data("kernels/vector_add.sm_52.ptx");
@@ -406,26 +425,37 @@ fn vector_add_memory(fill_on_copy: bool, a_init: &str) -> (u64, u64, u64) {
 fn host_copies_warm_the_l2_as_gpgpu_sims_perf_sim_memcpy() {
     // Cold: both inputs (2 x 1536 floats = 2 x 48 lines = 384 sectors) come from DRAM.
     let (_, cold_misses, cold_reads) = vector_add_memory(false, "rand:1");
-    assert_eq!(cold_reads, PARAM_SECTORS + 384);
+    assert_eq!(
+        cold_reads,
+        PARAM_SECTORS + VECTOR_ADD_LINES * CODE_LINE_SECTORS + 384
+    );
     assert!(cold_misses > 0);
     // Warm (GPGPU-Sim's `-gpgpu_perf_sim_memcpy 1`): the copies of both inputs sit in the
-    // 768 KB L2, so no load reaches DRAM (only the parameters' line).
+    // 768 KB L2, so no load reaches DRAM (only the parameters' and the code's lines).
     let (warm_hits, _, warm_reads) = vector_add_memory(true, "rand:1");
-    assert_eq!(warm_reads, PARAM_SECTORS);
+    assert_eq!(
+        warm_reads,
+        PARAM_SECTORS + VECTOR_ADD_LINES * CODE_LINE_SECTORS
+    );
     assert!(warm_hits >= 2 * 48);
     // A zero fill stands for cudaMemset, not a copy: that input still comes from DRAM
     // (48 lines of 4 sectors).
     let (_, _, zero_reads) = vector_add_memory(true, "0");
-    assert_eq!(zero_reads, PARAM_SECTORS + 192);
+    assert_eq!(
+        zero_reads,
+        PARAM_SECTORS + VECTOR_ADD_LINES * CODE_LINE_SECTORS + 192
+    );
 }
 
-/// saxpy on one SM as GPGPU-Sim runs it (`reference/gpgpusim`: same PTX, launch and GTX480
-/// configuration): its constant cache (`L1C`, the kernel parameters) takes 8,192 accesses and
-/// counts 32 misses, which are one fetch and the 31 warps whose requests merged into it
-/// (GPGPU-Sim's read-only cache reports a merged request as a `MISS`; local run of
-/// `run-gpgpusim.sh saxpy 1`, `L1C_total_cache_accesses` / `_misses`).
+/// saxpy as GPGPU-Sim runs it (`reference/gpgpusim`: same PTX, launch and GTX480
+/// configuration; local runs of `run-gpgpusim.sh saxpy 1` and `saxpy 15`). GPGPU-Sim's
+/// read-only caches report a request merged into a pending line as a `MISS`, so its "misses"
+/// are warpstep's misses plus MSHR merges.
+/// * Constant cache (`L1C`, the kernel parameters), one SM: 8,192 accesses, 32 misses.
+/// * Instruction cache (`L1I`, 16-byte fetches): one SM 20,480 accesses and 64 misses; 15 SMs
+///   20,480 accesses and 960 misses (64 per SM).
 #[test]
-fn the_constant_cache_sees_gpgpu_sims_accesses_and_misses_on_saxpy() {
+fn the_constant_and_instruction_caches_see_gpgpu_sims_counts_on_saxpy() {
     let path = format!(
         "{}/reference/gpgpusim/saxpy.ptx",
         env!("CARGO_MANIFEST_DIR")
@@ -447,21 +477,30 @@ fn the_constant_cache_sees_gpgpu_sims_accesses_and_misses_on_saxpy() {
         "--arg",
         "f32[65536]=1",
     ];
-    let mut sim = prepare_flags(&ptx, &flags).into_sim(&[]).unwrap();
-    sim.run(10_000_000);
-    assert_eq!(sim.status(), &warpstep::sim::Status::Completed);
-    let s = sim.stats();
+    let run = |extra: &[&str]| {
+        let mut sim = prepare_flags(&ptx, &[&flags[..], extra].concat())
+            .into_sim(&[])
+            .unwrap();
+        sim.run(10_000_000);
+        assert_eq!(sim.status(), &warpstep::sim::Status::Completed);
+        sim.stats()
+    };
+    let s = run(&[]);
     assert_eq!(s.l1c.accesses, 8192);
     assert_eq!((s.l1c.misses, s.l1c.mshr_merges), (1, 31));
-    // The L1D does not see them: GPGPU-Sim's 6,144 global accesses.
+    assert_eq!((s.l1i.accesses, s.l1i.hits), (20_480, 20_416));
+    assert_eq!((s.l1i.misses, s.l1i.mshr_merges), (2, 62));
+    // The L1D sees neither: GPGPU-Sim's 6,144 global accesses.
     assert_eq!(s.l1d.accesses, 6144);
-    // With the fixed latency there is no constant cache.
-    let mut fixed = prepare_flags(
-        &ptx,
-        &[&flags[..], &["--set", "constant.model=fixed"]].concat(),
-    )
-    .into_sim(&[])
-    .unwrap();
-    fixed.run(10_000_000);
-    assert_eq!(fixed.stats().l1c.accesses, 0);
+    let whole = run(&["--set", "num_sms=15"]);
+    assert_eq!(whole.l1i.accesses, 20_480);
+    assert_eq!(whole.l1i.misses + whole.l1i.mshr_merges, 960);
+    // With the fixed latency and a perfect instruction cache there are neither.
+    let ideal = run(&[
+        "--set",
+        "constant.model=fixed",
+        "--set",
+        "core.icache.model=perfect",
+    ]);
+    assert_eq!((ideal.l1c.accesses, ideal.l1i.accesses), (0, 0));
 }

@@ -142,6 +142,11 @@ impl Config {
         validate::cache_at("l1d.config", &self.l1d.config)
     }
 
+    /// The parsed instruction-cache string (`core.icache.config`); `None` for `none`.
+    pub fn icache(&self) -> Result<Option<CacheSpec>, ConfigError> {
+        validate::cache_at("core.icache.config", &self.core.icache.config)
+    }
+
     /// The parsed constant-cache string (`constant.cache`); `None` for `none`.
     pub fn constant_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
         validate::cache_at("constant.cache", &self.constant.cache)

@@ -243,7 +243,8 @@ fn fermi_core() -> CoreConfig {
         push_order: PushOrder::TakenLast,
         deadlock_cycles: 50_000, // GPGPU-Sim checks progress every 50,000 cycles
         icache: ICacheConfig {
-            model: ICacheModel::Perfect, // MODEL.md section 4 default
+            // GPGPU-Sim's L1I (MODEL.md section 4 makes it optional, perfect by default).
+            model: ICacheModel::Cache,
             config: "N:4:128:4,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_cache:il1
         },
     }
@@ -338,9 +339,10 @@ pub(super) fn tesla_c2050_s() -> Config {
     c.dram.return_queue_size = 114; // -gpgpu_dram_return_queue_size 114
     c.icnt.flit_bytes = 32; // GPGPU-Sim 3.2's default -icnt_flit_size
     c.constant.cache = "N:64:64:2,L:R:f:N:L,A:2:32,4".to_string(); // -gpgpu_const_cache:l1
-                                                                   // The TeslaC2050 file's config_fermi_islip.icnt (configs/deprecated-cfgs/TeslaC2050):
-                                                                   // vc_buf_size = 8, internal_speedup = 1.0 (its input_speedup = 2 changes nothing with one
-                                                                   // VC per port); the rest as the GTX480's.
+    c.core.icache.config = "N:4:128:4,L:R:f:N:L,A:2:32,4".to_string(); // -gpgpu_cache:il1
+                                                                       // The TeslaC2050 file's config_fermi_islip.icnt (configs/deprecated-cfgs/TeslaC2050):
+                                                                       // vc_buf_size = 8, internal_speedup = 1.0 (its input_speedup = 2 changes nothing with one
+                                                                       // VC per port); the rest as the GTX480's.
     c.icnt.vc_buffer_flits = 8;
     c.icnt.internal_speedup = 1;
     // Table 1 "SM/DRAM clock 1150/750 MHz"; the TeslaC2050 file runs the 1150 MHz shader clock as
@@ -390,6 +392,7 @@ pub(super) fn elastic_cf11() -> Config {
     c.l2.config = "none".to_string(); // nor an L2
     c.icnt.flit_bytes = 32; // Table 3: 32-byte flits
     c.constant.model = ConstModel::Fixed; // warpstep's choice: the paper times no constant cache
+    c.core.icache.model = ICacheModel::Perfect; // MODEL.md section 4 default
     c.icnt.model = IcntModel::Crossbar; // MODEL.md section 9: latency and flit bandwidth
     c.icnt.latency = 5; // warpstep's choice (the GTX480 router's loaded latency)
     c.l2.sub_partitions_per_channel = 1;
@@ -470,6 +473,7 @@ pub(super) fn unified_micro12() -> Config {
     c.l2.sub_partitions_per_channel = 1;
     c.icnt.model = IcntModel::Crossbar; // §5: no network, only DRAM latency and bandwidth
     c.constant.model = ConstModel::Fixed; // §5 models no constant cache
+    c.core.icache.model = ICacheModel::Perfect; // nor an instruction cache
     c.icnt.latency = 0;
     // §5: DRAM latency 400 and 8 bytes per cycle for the one SM, no row model. warpstep's
     // choice to express that: one channel of one 4-byte DDR chip at the core clock (8 B per
@@ -549,6 +553,7 @@ pub(super) fn teaching() -> Config {
     c.icnt.model = IcntModel::Crossbar; // MODEL.md section 9: latency and flit bandwidth
     c.icnt.latency = 2;
     c.constant.model = ConstModel::Fixed; // constant loads as fast as shared ones
+    c.core.icache.model = ICacheModel::Perfect; // MODEL.md section 4 default
     c.l2 = L2Config {
         config: "N:8:128:4,L:B:m:W:L,A:8:4,4".to_string(), // 4 KB
         sub_partitions_per_channel: 1,

@@ -54,11 +54,6 @@ const UNBUILT: &[Unbuilt] = &[
         what: "unified local memory (MODEL.md section 11)",
         selected: |c| flag(c.unified.enabled),
     },
-    Unbuilt {
-        key: "core.icache.model",
-        what: "an instruction cache (MODEL.md section 4; `perfect` is the built model)",
-        selected: |c| (c.core.icache.model == ICacheModel::Cache).then(|| "cache".into()),
-    },
 ];
 
 /// Does a parsed cache string use a given letter?
@@ -165,10 +160,6 @@ mod tests {
             (
                 "unified.enabled=true",
                 "unified.enabled = true: unified local memory",
-            ),
-            (
-                "core.icache.model=cache",
-                "core.icache.model = cache: an instruction cache",
             ),
         ];
         assert_eq!(sets.len(), UNBUILT.len());

@@ -11,7 +11,9 @@
 //! 4. issue: each scheduler issues at most one instruction from one of its warps (the instruction
 //!    executes functionally at issue, as in GPGPU-Sim); CTA barriers release;
 //! 5. decode: last cycle's fetch enters its warp's I-buffer;
-//! 6. fetch: one instruction for the next warp (round-robin) with I-buffer space.
+//! 6. fetch: `core.fetch_width` instructions for the next warp (round-robin) with I-buffer
+//!    space; with an instruction cache (`core.icache.model = cache`) they are read from it, and
+//!    a warp whose line misses waits until the line is back (GPGPU-Sim's `imiss_pending`).
 
 use super::decode::Decoded;
 use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
@@ -27,6 +29,8 @@ use crate::exec::cta::CtaState;
 use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{Fault, GlobalMemory, KernelImage};
+use crate::mem::request::{INSTR_BASE, INSTR_BYTES};
+use crate::mem::L1Outcome;
 use crate::ptx::Pc;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -152,6 +156,20 @@ pub struct FetchLatch {
     epoch: u32,
 }
 
+impl FetchLatch {
+    /// Warp `w` (in slot `slot`) fetches `count` instructions from its fetch PC.
+    fn take(w: &mut WarpSlot, slot: u32, count: u32) -> FetchLatch {
+        let latch = FetchLatch {
+            warp: slot,
+            pc: w.fetch_pc,
+            count,
+            epoch: w.epoch,
+        };
+        w.fetch_pc += count;
+        latch
+    }
+}
+
 /// Limits and timing the SM reads every cycle, taken from the configuration once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Params {
@@ -166,6 +184,30 @@ struct Params {
     max_ctas: u32,
     registers: u32,
     shared_bytes: u32,
+}
+
+impl Params {
+    /// How many instructions warp `w` fetches now (`core.fetch_width`, fewer at the code's end
+    /// and, with an instruction cache of `line`-byte lines, at a line's end, where GPGPU-Sim
+    /// clips its 16-byte fetch); `None` if it cannot fetch (finished, waiting for a line or a
+    /// branch, I-buffer without room, nothing left).
+    fn fetch_count(&self, w: &WarpSlot, instrs: u32, line: Option<u32>) -> Option<u32> {
+        let can = !w.finished
+            && !w.imiss_pending
+            && w.branch_pending.is_none()
+            && w.ibuffer.len() + self.fetch_width as usize <= self.ibuffer_entries
+            && w.fetch_pc < instrs;
+        if !can {
+            return None;
+        }
+        let count = self.fetch_width.min(instrs - w.fetch_pc);
+        let Some(line) = line else {
+            return Some(count);
+        };
+        let addr = INSTR_BASE + INSTR_BYTES * u64::from(w.fetch_pc);
+        let left = (u64::from(line) - addr % u64::from(line)) / INSTR_BYTES;
+        Some(count.min(left.max(1) as u32))
+    }
 }
 
 /// One SM.
@@ -389,7 +431,7 @@ impl Sm {
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
         self.decode();
-        self.fetch(ctx);
+        self.fetch(now, ctx);
         if progress | self.retire_finished() {
             self.last_progress = now;
         }
@@ -911,10 +953,25 @@ impl Sm {
     }
 
     /// Fetches `core.fetch_width` instructions for the next warp, round-robin, whose I-buffer
-    /// has room for them.
-    fn fetch(&mut self, ctx: &SmContext) {
+    /// has room for them. With an instruction cache (`core.icache.model = cache`, GPGPU-Sim's
+    /// `shader_core_ctx::fetch`): first the warp whose line came back may fetch again; then the
+    /// chosen warp reads its instructions from the cache, one access per cycle: a hit fetches,
+    /// a miss leaves the warp waiting for its line (`imiss_pending`), a reservation failure
+    /// tries again next cycle.
+    fn fetch(&mut self, now: u64, ctx: &mut SmContext) {
         let n = self.warps.len() as u32;
-        let instrs = ctx.decoded.len() as u32;
+        let line = ctx.l1d.instruction_line_bytes();
+        if let Some(slot) = ctx.l1d.next_instruction_fill() {
+            // The line is back: the warp's fetch completes now, without a second access
+            // (GPGPU-Sim's `access_ready` path fills the fetch buffer directly).
+            if let Some(w) = self.warps.get_mut(slot as usize).and_then(Option::as_mut) {
+                w.imiss_pending = false;
+                if let Some(count) = self.params.fetch_count(w, ctx.decoded.len() as u32, line) {
+                    self.latch = Some(FetchLatch::take(w, slot, count));
+                    return;
+                }
+            }
+        }
         for k in 0..n {
             // `fetch_next < n`, so one subtraction wraps.
             let mut slot = self.fetch_next + k;
@@ -924,23 +981,25 @@ impl Sm {
             let Some(w) = self.warps[slot as usize].as_mut() else {
                 continue;
             };
-            let width = self.params.fetch_width;
-            let can = !w.finished
-                && w.branch_pending.is_none()
-                && w.ibuffer.len() + width as usize <= self.params.ibuffer_entries
-                && w.fetch_pc < instrs;
-            if can {
-                let count = width.min(instrs - w.fetch_pc);
-                self.latch = Some(FetchLatch {
-                    warp: slot,
-                    pc: w.fetch_pc,
-                    count,
-                    epoch: w.epoch,
-                });
-                w.fetch_pc += count;
-                self.fetch_next = (slot + 1) % n;
-                return;
+            let Some(count) = self.params.fetch_count(w, ctx.decoded.len() as u32, line) else {
+                continue;
+            };
+            if line.is_some() {
+                let addr = INSTR_BASE + INSTR_BYTES * u64::from(w.fetch_pc);
+                let bytes = (INSTR_BYTES * u64::from(count)) as u32;
+                match ctx.l1d.fetch_instructions(addr, bytes, slot, now) {
+                    L1Outcome::Hit => {}
+                    L1Outcome::Fail(_) => return,
+                    _ => {
+                        w.imiss_pending = true;
+                        self.fetch_next = (slot + 1) % n;
+                        return;
+                    }
+                }
             }
+            self.latch = Some(FetchLatch::take(w, slot, count));
+            self.fetch_next = (slot + 1) % n;
+            return;
         }
     }
 

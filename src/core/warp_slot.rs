@@ -24,6 +24,9 @@ pub struct WarpSlot {
     pub epoch: u32,
     /// The tag of an issued branch that has not resolved yet.
     pub branch_pending: Option<u64>,
+    /// Its last fetch missed in the instruction cache: it fetches again when the line is back
+    /// (GPGPU-Sim's `imiss_pending`).
+    pub imiss_pending: bool,
     pub scoreboard: Scoreboard,
     /// Waiting at a CTA barrier.
     pub at_barrier: bool,
@@ -52,6 +55,7 @@ impl WarpSlot {
             fetch_pc: 0,
             epoch: 0,
             branch_pending: None,
+            imiss_pending: false,
             scoreboard: Scoreboard::default(),
             at_barrier: false,
             barrier_pc: 0,

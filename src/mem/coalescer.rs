@@ -153,7 +153,7 @@ impl Coalescer {
     fn add_lane(&mut self, w: &WarpAccess, lane: u32, segment: u64) {
         let addr = w.addrs[lane as usize];
         match w.space {
-            DataSpace::Global | DataSpace::Constant => {
+            DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => {
                 self.add_piece(lane, addr, w.bytes.max(1), segment, w.kind)
             }
             DataSpace::Local => {

@@ -377,9 +377,10 @@ impl<W: Copy> DataCache<W> {
     fn write_hit(&mut self, req: &CacheRequest, i: usize, now: u64) -> Outcome {
         let policy = match (self.spec.write, req.space) {
             (WritePolicy::LocalWbGlobalWt, DataSpace::Local) => WritePolicy::WriteBack,
-            (WritePolicy::LocalWbGlobalWt, DataSpace::Global | DataSpace::Constant) => {
-                WritePolicy::WriteEvict
-            }
+            (
+                WritePolicy::LocalWbGlobalWt,
+                DataSpace::Global | DataSpace::Constant | DataSpace::Instruction,
+            ) => WritePolicy::WriteEvict,
             (p, _) => p,
         };
         let whole = self.whole(req);

@@ -1,5 +1,11 @@
 //! The L1 data cache of one SM (MODEL.md section 9; book section 4.1.1; MRPB section 2.1), as the
-//! LD/ST unit's MEM0 stage and the interconnect see it.
+//! LD/ST unit's MEM0 stage and the interconnect see it, with the SM's other two L1 caches behind
+//! the same port when they are modelled: the constant cache (`constant.model = cache`, for
+//! constant and parameter loads, [`L1d::with_constant_cache`]) and the instruction cache
+//! (`core.icache.model = cache`, for the fetch stage, [`L1d::with_instruction_cache`]). Their
+//! misses leave first (they hold warps at their first instructions); their replies go back to
+//! them by the fetch's space. Each counts on its own (`l1c`, `l1i`), the L1D's counters stay the
+//! L1D's.
 //!
 //! The cache itself is a [`DataCache`] shaped by `l1d.config` (GPGPU-Sim's `l1_cache`, which is
 //! its `data_cache`): reservation failures by reason, MSHR merging, write-evict for global and
@@ -144,6 +150,9 @@ pub struct L1d {
     cache: Option<DataCache<u64>>,
     /// The SM's constant cache (`constant.model = cache`), beside the L1D behind the same port.
     constant: Option<DataCache<u64>>,
+    /// The SM's instruction cache (`core.icache.model = cache`), behind the same port; its
+    /// waiters are warp slots.
+    instruction: Option<DataCache<u64>>,
     /// Outgoing requests when there is no cache.
     direct: VecDeque<Fetch>,
     /// Replies of bypassing requests, for the LD/ST unit.
@@ -162,6 +171,7 @@ impl L1d {
             sm,
             cache: spec.map(DataCache::new),
             constant: None,
+            instruction: None,
             direct: VecDeque::new(),
             responses: VecDeque::new(),
             local_offset: local.sm_offset(sm),
@@ -179,13 +189,64 @@ impl L1d {
         self
     }
 
+    /// Adds the SM's instruction cache (GPGPU-Sim's `m_L1I`, a read-only cache shaped by
+    /// `-gpgpu_cache:il1`): the fetch stage asks it for each warp's instructions
+    /// ([`L1d::fetch_instructions`]); its misses leave through the same port.
+    pub fn with_instruction_cache(mut self, spec: CacheSpec) -> L1d {
+        self.instruction = Some(DataCache::new(spec));
+        self
+    }
+
+    /// The instruction cache's line size, if the SM fetches through one.
+    pub fn instruction_line_bytes(&self) -> Option<u32> {
+        self.instruction.as_ref().map(|c| c.spec().line_bytes)
+    }
+
+    /// The fetch stage reads `bytes` bytes of code at `addr` for warp slot `warp` (GPGPU-Sim's
+    /// `shader_core_ctx::fetch`: 16 bytes, clipped at the line's end): `Hit`, `Pending` (a miss,
+    /// or merged into one: the warp waits for [`L1d::next_instruction_fill`]), or `Fail` (try
+    /// again next cycle). Without an instruction cache every fetch hits.
+    pub fn fetch_instructions(&mut self, addr: u64, bytes: u32, warp: u32, now: u64) -> L1Outcome {
+        let sm = self.sm;
+        let Some(cache) = self.instruction.as_mut() else {
+            return L1Outcome::Hit;
+        };
+        let req = CacheRequest {
+            addr,
+            size: bytes,
+            kind: AccessKind::Read,
+            space: DataSpace::Instruction,
+            bytes: super::request::byte_mask((addr % 128) as u32, bytes),
+            sm,
+            token: u64::from(warp),
+        };
+        match cache.access(&req, u64::from(warp), now) {
+            Outcome::Fail(r) => L1Outcome::Fail(r),
+            Outcome::Hit => L1Outcome::Hit,
+            _ => L1Outcome::Pending,
+        }
+    }
+
+    /// The warp slot whose instruction line has come back, one per cycle.
+    pub fn next_instruction_fill(&mut self) -> Option<u32> {
+        let cache = self.instruction.as_mut()?;
+        while let Some(w) = cache.next_ready() {
+            if let Waiter::Reply(warp) = w {
+                return Some(warp as u32);
+            }
+        }
+        None
+    }
+
     /// Forgets last cycle's reservation failures (the memory side calls it first each cycle).
     pub fn begin_cycle(&mut self) {
         self.fails.clear();
-        for c in [self.cache.as_mut(), self.constant.as_mut()]
-            .into_iter()
-            .flatten()
-        {
+        let caches = [
+            self.cache.as_mut(),
+            self.constant.as_mut(),
+            self.instruction.as_mut(),
+        ];
+        for c in caches.into_iter().flatten() {
             c.skip_silent();
         }
     }
@@ -194,7 +255,7 @@ impl L1d {
     pub fn access(&mut self, a: &Access, tag: u64, now: u64) -> L1Outcome {
         let addr = match a.space {
             DataSpace::Local => a.addr + self.local_offset,
-            DataSpace::Global | DataSpace::Constant => a.addr,
+            DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => a.addr,
         };
         let constant = a.space == DataSpace::Constant && self.constant.is_some();
         let bypass = !constant && (a.kind == AccessKind::Atomic || self.cache.is_none());
@@ -300,6 +361,7 @@ impl L1d {
         }
         let cache = match fetch.space {
             DataSpace::Constant => self.constant.as_mut(),
+            DataSpace::Instruction => self.instruction.as_mut(),
             _ => self.cache.as_mut(),
         };
         if fetch.bypass || fetch.kind.acknowledged() {
@@ -329,10 +391,12 @@ impl L1d {
         }
     }
 
-    /// The oldest request for the interconnect: the constant cache's first (its misses are
-    /// few and hold warps at their first instructions), then the L1D's.
+    /// The oldest request for the interconnect: the instruction cache's first, then the
+    /// constant cache's (their misses are few and hold warps at their first instructions), then
+    /// the L1D's.
     pub fn outgoing(&self) -> Option<&Fetch> {
-        if let Some(f) = self.constant.as_ref().and_then(DataCache::miss_front) {
+        let first = [self.instruction.as_ref(), self.constant.as_ref()];
+        if let Some(f) = first.into_iter().flatten().find_map(DataCache::miss_front) {
             return Some(f);
         }
         match &self.cache {
@@ -342,7 +406,8 @@ impl L1d {
     }
 
     pub fn pop_outgoing(&mut self) -> Option<Fetch> {
-        if let Some(f) = self.constant.as_mut().and_then(DataCache::pop_miss) {
+        let first = [self.instruction.as_mut(), self.constant.as_mut()];
+        if let Some(f) = first.into_iter().flatten().find_map(DataCache::pop_miss) {
             return Some(f);
         }
         match self.cache.as_mut() {
@@ -358,6 +423,17 @@ impl L1d {
             && self.partial.is_empty()
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
             && self.constant.as_ref().map_or(true, |c| c.is_idle())
+            && self.instruction.as_ref().map_or(true, |c| c.is_idle())
+    }
+
+    /// The instruction cache's counters (zero without one).
+    pub fn instruction_stats(&self) -> L1dStats {
+        let c = self
+            .instruction
+            .as_ref()
+            .map(|c| c.stats)
+            .unwrap_or_default();
+        L1dStats::from_cache(&c, 0)
     }
 
     /// The constant cache's counters (zero without one).
@@ -468,6 +544,35 @@ mod tests {
         assert_eq!(l.next_response(), Some(2));
         assert_eq!(l.next_response(), Some(3));
         assert_eq!(l.access(&c, 4, 12), L1Outcome::Hit);
+    }
+
+    #[test]
+    fn a_fetch_miss_waits_for_its_line_and_merged_warps_follow_one_per_cycle() {
+        let spec = crate::config::cache_string::parse_optional("N:4:128:4,L:R:f:N:L,S:2:32,4");
+        let mut l =
+            l1("N:32:128:4,L:L:m:N:H,S:64:8,8").with_instruction_cache(spec.unwrap().unwrap());
+        assert_eq!(l.instruction_line_bytes(), Some(128));
+        let code = 0xD0_0000_0000;
+        assert_eq!(l.fetch_instructions(code, 16, 3, 0), L1Outcome::Pending);
+        assert_eq!(
+            l.fetch_instructions(code + 16, 16, 4, 1),
+            L1Outcome::Pending
+        );
+        assert_eq!(l.next_instruction_fill(), None);
+        let f = l.pop_outgoing().unwrap();
+        assert_eq!(
+            (f.addr, f.size, f.space),
+            (code, 128, DataSpace::Instruction)
+        );
+        l.fill(&f, 10);
+        // Warp slots 3 and 4, one per cycle; the data side sees nothing.
+        assert_eq!(l.next_instruction_fill(), Some(3));
+        assert_eq!(l.next_instruction_fill(), Some(4));
+        assert_eq!(l.next_response(), None);
+        assert_eq!(l.fetch_instructions(code + 32, 16, 5, 12), L1Outcome::Hit);
+        let s = l.instruction_stats();
+        assert_eq!((s.accesses, s.hits, s.misses, s.mshr_merges), (3, 1, 1, 1));
+        assert_eq!(l.stats().accesses, 0);
     }
 
     #[test]

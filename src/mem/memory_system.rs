@@ -25,7 +25,7 @@ use super::dram::{DramChannel, DramStats};
 use super::icnt::{Icnt, IcntStats};
 use super::l1d::{L1d, L1dStats};
 use super::l2::{L2Slice, L2Stats};
-use crate::config::{Config, ConstModel};
+use crate::config::{Config, ConstModel, ICacheModel};
 use serde::Serialize;
 
 /// Counters of the global memory path (`warpstep run --json`'s `l1d`, `l2`, `dram`, `icnt`).
@@ -34,6 +34,8 @@ pub struct MemoryStats {
     pub l1d: L1dStats,
     /// The constant caches (`constant.model = cache`; zero otherwise).
     pub l1c: L1dStats,
+    /// The instruction caches (`core.icache.model = cache`; zero otherwise).
+    pub l1i: L1dStats,
     pub l2: L2Stats,
     pub dram: DramStats,
     pub icnt: IcntStats,
@@ -68,6 +70,11 @@ impl MemorySystem {
         };
         check_size("l1d.config", l1.as_ref())?;
         check_size("constant.cache", constant.as_ref())?;
+        let instruction = match config.core.icache.model {
+            ICacheModel::Cache => config.icache().map_err(|e| e.to_string())?,
+            ICacheModel::Perfect => None,
+        };
+        check_size("core.icache.config", instruction.as_ref())?;
         check_size("l2.config", l2.as_ref())?;
         let local = LocalMap::for_config(config);
         let n_channels = config.dram.channels.max(1);
@@ -88,11 +95,14 @@ impl MemorySystem {
         Ok(MemorySystem {
             l1d: (0..config.num_sms.max(1))
                 .map(|sm| {
-                    let l = L1d::new(sm, l1, &local);
-                    match constant {
-                        Some(spec) => l.with_constant_cache(spec),
-                        None => l,
+                    let mut l = L1d::new(sm, l1, &local);
+                    if let Some(spec) = constant {
+                        l = l.with_constant_cache(spec);
                     }
+                    if let Some(spec) = instruction {
+                        l = l.with_instruction_cache(spec);
+                    }
+                    l
                 })
                 .collect(),
             icnt: Icnt::new(config.num_sms.max(1), n_slices, &config.icnt),
@@ -317,6 +327,7 @@ impl MemorySystem {
         for l in &self.l1d {
             s.l1d.add(&l.stats());
             s.l1c.add(&l.constant_stats());
+            s.l1i.add(&l.instruction_stats());
         }
         for sl in &self.slices {
             s.l2.add(&sl.stats());

@@ -30,6 +30,9 @@ pub enum DataSpace {
     Global,
     Local,
     Constant,
+    /// An instruction fetch through the SM's instruction cache (`core.icache.model = cache`;
+    /// GPGPU-Sim's `INST_ACC_R`).
+    Instruction,
 }
 
 /// Where the memory system sees the `.param` buffer and the `.const` bank when their loads
@@ -37,6 +40,12 @@ pub enum DataSpace {
 /// `exec::global_memory::FIRST_BASE`), so they share no cache line with global data.
 pub const PARAM_BASE: u64 = 0xF0_0000_0000;
 pub const CONST_BASE: u64 = 0xE0_0000_0000;
+/// Where the memory system sees the kernel's code: instruction `pc` (an index) at
+/// `INSTR_BASE + 8 pc` (GPGPU-Sim gives each PTX instruction 8 bytes, its code at
+/// `PROGRAM_MEM_START`).
+pub const INSTR_BASE: u64 = 0xD0_0000_0000;
+/// Bytes of one PTX instruction in the code's address space.
+pub const INSTR_BYTES: u64 = 8;
 
 /// One coalesced request of a warp instruction: one segment of one sub-warp (GPGPU-Sim's
 /// `mem_access_t`, built by `memory_coalescing_arch_reduce_and_send`).
