@@ -142,14 +142,24 @@ impl Config {
         validate::cache_at("l1d.config", &self.l1d.config)
     }
 
-    /// The parsed instruction-cache string (`core.icache.config`); `None` for `none`.
+    /// The instruction cache the SMs fetch through: `core.icache.config` parsed when
+    /// `core.icache.model` is `cache`; `None` when it is perfect (or `none`).
     pub fn icache(&self) -> Result<Option<CacheSpec>, ConfigError> {
-        validate::cache_at("core.icache.config", &self.core.icache.config)
+        match self.core.icache.model {
+            ICacheModel::Cache => {
+                validate::cache_at("core.icache.config", &self.core.icache.config)
+            }
+            ICacheModel::Perfect => Ok(None),
+        }
     }
 
-    /// The parsed constant-cache string (`constant.cache`); `None` for `none`.
+    /// The constant cache parameter and `.const` loads go through: `constant.cache` parsed when
+    /// `constant.model` is `cache`; `None` with the fixed latency (or `none`).
     pub fn constant_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
-        validate::cache_at("constant.cache", &self.constant.cache)
+        match self.constant.model {
+            ConstModel::Cache => validate::cache_at("constant.cache", &self.constant.cache),
+            ConstModel::Fixed => Ok(None),
+        }
     }
 
     /// The parsed cache string of one L2 slice; `None` for `none`.

@@ -31,7 +31,7 @@
 //! (section 8) adds its FIFOs around MEM0.
 
 use crate::config::cache_string::CacheKind;
-use crate::config::{Coalescing, Config, ConstModel};
+use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{byte_mask, sectors_of, CONST_BASE, PARAM_BASE};
 use crate::mem::{
@@ -152,7 +152,7 @@ impl MemoryTiming {
             shared_latency: s.latency + hash_latency,
             global_latency: config.l1d.latency,
             const_latency: config.constant.latency,
-            const_line: constant_line(config),
+            const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             scratch: BankConflict::default(),
             coalescer,
             staged: Vec::new(),
@@ -340,17 +340,6 @@ fn coalescing(config: &Config) -> Coalescing {
     match config.l1d_cache() {
         Ok(Some(spec)) if spec.kind == CacheKind::Sector => Coalescing::Sector,
         _ => config.l1d.coalescing,
-    }
-}
-
-/// The constant cache's line size when constant and parameter loads go through it.
-fn constant_line(config: &Config) -> Option<u32> {
-    if config.constant.model != ConstModel::Cache {
-        return None;
-    }
-    match config.constant_cache() {
-        Ok(Some(spec)) => Some(spec.line_bytes),
-        _ => None,
     }
 }
 

@@ -29,7 +29,7 @@ use crate::exec::cta::CtaState;
 use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{Fault, GlobalMemory, KernelImage};
-use crate::mem::request::{INSTR_BASE, INSTR_BYTES};
+use crate::mem::request::{code_address, INSTR_BYTES};
 use crate::mem::L1Outcome;
 use crate::ptx::Pc;
 use serde::Serialize;
@@ -204,7 +204,7 @@ impl Params {
         let Some(line) = line else {
             return Some(count);
         };
-        let addr = INSTR_BASE + INSTR_BYTES * u64::from(w.fetch_pc);
+        let addr = code_address(w.fetch_pc);
         let left = (u64::from(line) - addr % u64::from(line)) / INSTR_BYTES;
         Some(count.min(left.max(1) as u32))
     }
@@ -985,7 +985,7 @@ impl Sm {
                 continue;
             };
             if line.is_some() {
-                let addr = INSTR_BASE + INSTR_BYTES * u64::from(w.fetch_pc);
+                let addr = code_address(w.fetch_pc);
                 let bytes = (INSTR_BYTES * u64::from(count)) as u32;
                 match ctx.l1d.fetch_instructions(addr, bytes, slot, now) {
                     L1Outcome::Hit => {}

@@ -149,15 +149,16 @@ impl RouterNetwork {
         if !self.can_send(src, dst, flits) {
             return false;
         }
+        let flits = flits.max(1);
         let queue = &mut self.inputs[src].injection;
-        for k in 0..flits.max(1) {
+        for k in 0..flits {
             queue.push_back(Flit {
                 dst: dst as u32,
-                tail: k + 1 == flits.max(1),
+                tail: k + 1 == flits,
                 fetch: (k == 0).then_some(fetch),
             });
         }
-        self.flits += flits.max(1) as usize;
+        self.flits += flits as usize;
         true
     }
 

@@ -143,6 +143,13 @@ pub struct L1dView {
     pub stats: L1dStats,
 }
 
+/// The counters of one of an SM's caches (zero when it has none), with `bypass_fails`
+/// refusals of requests that bypass it.
+fn counters(cache: Option<&DataCache<u64>>, bypass_fails: u64) -> L1dStats {
+    let c = cache.map(|c| c.stats).unwrap_or_default();
+    L1dStats::from_cache(&c, bypass_fails)
+}
+
 /// The L1D of one SM (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct L1d {
@@ -271,11 +278,8 @@ impl L1d {
     }
 
     fn cached(&mut self, a: &Access, addr: u64, tag: u64, now: u64) -> L1Outcome {
-        let cache = match a.space {
-            DataSpace::Constant => self.constant.as_mut(),
-            _ => self.cache.as_mut(),
-        };
-        let Some(cache) = cache else {
+        let sm = self.sm;
+        let Some(cache) = self.cache_for(a.space) else {
             return L1Outcome::Fail(FailReason::MissQueue);
         };
         let req = CacheRequest {
@@ -284,7 +288,7 @@ impl L1d {
             kind: a.kind,
             space: a.space,
             bytes: a.bytes,
-            sm: self.sm,
+            sm,
             token: tag,
         };
         let writes_before = cache.writes_sent();
@@ -359,14 +363,9 @@ impl L1d {
         if fetch.pieces > 1 && !self.last_piece(fetch) {
             return;
         }
-        let cache = match fetch.space {
-            DataSpace::Constant => self.constant.as_mut(),
-            DataSpace::Instruction => self.instruction.as_mut(),
-            _ => self.cache.as_mut(),
-        };
         if fetch.bypass || fetch.kind.acknowledged() {
             self.responses.push_back(fetch.token);
-        } else if let Some(c) = cache {
+        } else if let Some(c) = self.cache_for(fetch.space) {
             c.fill(fetch, now);
         }
     }
@@ -428,18 +427,12 @@ impl L1d {
 
     /// The instruction cache's counters (zero without one).
     pub fn instruction_stats(&self) -> L1dStats {
-        let c = self
-            .instruction
-            .as_ref()
-            .map(|c| c.stats)
-            .unwrap_or_default();
-        L1dStats::from_cache(&c, 0)
+        counters(self.instruction.as_ref(), 0)
     }
 
     /// The constant cache's counters (zero without one).
     pub fn constant_stats(&self) -> L1dStats {
-        let c = self.constant.as_ref().map(|c| c.stats).unwrap_or_default();
-        L1dStats::from_cache(&c, 0)
+        counters(self.constant.as_ref(), 0)
     }
 
     /// Reservation failures of the current cycle, with the failing requests' addresses.
@@ -447,9 +440,18 @@ impl L1d {
         &self.fails
     }
 
+    /// The L1D's counters.
     pub fn stats(&self) -> L1dStats {
-        let c = self.cache.as_ref().map(|c| c.stats).unwrap_or_default();
-        L1dStats::from_cache(&c, self.bypass_fails)
+        counters(self.cache.as_ref(), self.bypass_fails)
+    }
+
+    /// The cache that holds data of `space`: the constant or instruction cache, or the L1D.
+    fn cache_for(&mut self, space: DataSpace) -> Option<&mut DataCache<u64>> {
+        match space {
+            DataSpace::Constant => self.constant.as_mut(),
+            DataSpace::Instruction => self.instruction.as_mut(),
+            DataSpace::Global | DataSpace::Local => self.cache.as_mut(),
+        }
     }
 
     /// The cache, if there is one.

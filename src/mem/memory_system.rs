@@ -25,7 +25,7 @@ use super::dram::{DramChannel, DramStats};
 use super::icnt::{Icnt, IcntStats};
 use super::l1d::{L1d, L1dStats};
 use super::l2::{L2Slice, L2Stats};
-use crate::config::{Config, ConstModel, ICacheModel};
+use crate::config::Config;
 use serde::Serialize;
 
 /// Counters of the global memory path (`warpstep run --json`'s `l1d`, `l2`, `dram`, `icnt`).
@@ -64,16 +64,10 @@ impl MemorySystem {
     pub fn new(config: &Config) -> Result<MemorySystem, String> {
         let l1 = config.l1d_cache().map_err(|e| e.to_string())?;
         let l2 = config.l2_cache().map_err(|e| e.to_string())?;
-        let constant = match config.constant.model {
-            ConstModel::Cache => config.constant_cache().map_err(|e| e.to_string())?,
-            ConstModel::Fixed => None,
-        };
+        let constant = config.constant_cache().map_err(|e| e.to_string())?;
         check_size("l1d.config", l1.as_ref())?;
         check_size("constant.cache", constant.as_ref())?;
-        let instruction = match config.core.icache.model {
-            ICacheModel::Cache => config.icache().map_err(|e| e.to_string())?,
-            ICacheModel::Perfect => None,
-        };
+        let instruction = config.icache().map_err(|e| e.to_string())?;
         check_size("core.icache.config", instruction.as_ref())?;
         check_size("l2.config", l2.as_ref())?;
         let local = LocalMap::for_config(config);

@@ -47,6 +47,11 @@ pub const INSTR_BASE: u64 = 0xD0_0000_0000;
 /// Bytes of one PTX instruction in the code's address space.
 pub const INSTR_BYTES: u64 = 8;
 
+/// The address of instruction `pc` in the code's address space.
+pub fn code_address(pc: u32) -> u64 {
+    INSTR_BASE + INSTR_BYTES * u64::from(pc)
+}
+
 /// One coalesced request of a warp instruction: one segment of one sub-warp (GPGPU-Sim's
 /// `mem_access_t`, built by `memory_coalescing_arch_reduce_and_send`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
