@@ -254,3 +254,33 @@ fn unfinished_requests_are_bounded_by_the_channel_credits() {
     ch.pop_completed();
     assert!(ch.can_accept());
 }
+
+#[test]
+fn the_bus_breakdown_names_the_turnaround_that_holds_a_read_back() {
+    // The write-then-read of the test above, counted as GPGPU-Sim's "BW Util details".
+    let mut c = config();
+    c.timing.rcd = 6;
+    c.timing.rrd = 1;
+    let mut ch = DramChannel::new(&c);
+    let (w, r) = (addr(0, 0, 0), addr(1, 0, 0));
+    assert!(ch.push(fetch(w, FetchKind::Write), w, 0, 0));
+    assert!(ch.push(fetch(r, FetchKind::Read), r, 0, 0));
+    let mut columns = Vec::new();
+    for now in 0..200u64 {
+        if ch.cycle(now + 1, now).is_some() {
+            columns.push(now + 1);
+        }
+        while ch.pop_completed().is_some() {}
+    }
+    // Bank 0 opens its row at 2 and writes at 3 (tRCD - WL - 1 = 1); bank 1's activate waits
+    // for a cycle without a column command (one bus), 4, so its row is ready at 10; tWTR holds
+    // the read to 3 + 11 = 14.
+    assert_eq!(columns, vec![3, 14]);
+    let b = ch.stats.bus;
+    // Each burst holds the bus for tCCD = 2 cycles.
+    assert_eq!(b.data, 4);
+    // Cycle 2 (the write's row is open, tRCD for writes runs) and cycles 5-13 (the read's).
+    assert_eq!(b.column_blocked, 10);
+    assert_eq!((b.rcd_write, b.rcd, b.wtr, b.rtw, b.ccdl), (1, 5, 9, 0, 0));
+    assert_eq!(b.row_blocked, 0);
+}

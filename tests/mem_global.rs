@@ -236,11 +236,25 @@ fn the_json_report_names_every_memory_counter() {
         [
             "activates",
             "bursts",
+            "bus",
             "busy_cycles",
             "reads",
             "row_hits",
             "row_misses",
             "writes"
+        ]
+    );
+    assert_eq!(
+        keys(&json["dram"]["bus"]),
+        [
+            "ccdl",
+            "column_blocked",
+            "data",
+            "rcd",
+            "rcd_write",
+            "row_blocked",
+            "rtw",
+            "wtr"
         ]
     );
     assert_eq!(

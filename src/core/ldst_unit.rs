@@ -440,6 +440,7 @@ impl LdstUnit {
                 self.stalled = Some(reason);
                 return;
             }
+            L1Outcome::Busy => return,
             L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
             L1Outcome::Pending => o.reads += 1,
             L1Outcome::Stored => {}

@@ -989,7 +989,7 @@ impl Sm {
                 let bytes = (INSTR_BYTES * u64::from(count)) as u32;
                 match ctx.l1d.fetch_instructions(addr, bytes, slot, now) {
                     L1Outcome::Hit => {}
-                    L1Outcome::Fail(_) => return,
+                    L1Outcome::Fail(_) | L1Outcome::Busy => return,
                     _ => {
                         w.imiss_pending = true;
                         self.fetch_next = (slot + 1) % n;

@@ -26,6 +26,15 @@
 //! `cache_config::mshr_addr`) and, warpstep's choice, for every sector cache, so a merged request
 //! always waits for its own sector.
 //!
+//! * **Ports** (GPGPU-Sim's `bandwidth_management`): the data array reads or writes
+//!   `data_port_width` bytes per cycle (the cache string's last field; the line size when it is
+//!   absent). A hit holds the data port for ceil(size / width) cycles, a miss that writes back a
+//!   modified victim for its modified bytes / width cycles (the victim is read out of the data
+//!   array), any other outcome not at all; a fill holds the fill port for atom / width cycles.
+//!   The owner asks [`DataCache::data_port_free`] before an access and
+//!   [`DataCache::fill_port_free`] before a fill, as GPGPU-Sim's L2 sub-partition and LD/ST unit
+//!   do; a busy port is a stall, not a reservation failure.
+//!
 //! Counting: `accesses` = `hits` + `misses` + `mshr_merges` (accepted accesses; GPGPU-Sim counts
 //! a merge as an `MSHR_HIT`); each reservation failure counts once per attempt, by reason.
 
@@ -147,6 +156,14 @@ pub struct DataCache<W> {
     miss_queue: VecDeque<Fetch>,
     /// Writes sent down so far (a store learns from it whether to wait for an acknowledgement).
     writes_sent: u64,
+    /// Bytes of the data array one port moves per cycle.
+    port_width: u32,
+    /// First cycle the data port is free again.
+    data_port_free_at: u64,
+    /// First cycle the fill port is free again.
+    fill_port_free_at: u64,
+    /// Modified bytes of the victim the current access wrote back.
+    written_back: u32,
     pub stats: CacheStats,
 }
 
@@ -157,8 +174,12 @@ impl<W: Copy> DataCache<W> {
             tags: TagArray::new(&spec),
             mshrs: MshrTable::new(spec.mshr_entries, spec.mshr_max_merge),
             miss_queue: VecDeque::with_capacity(spec.miss_queue as usize + 2),
+            port_width: spec.data_port_width.unwrap_or(spec.line_bytes).max(1),
             spec,
             writes_sent: 0,
+            data_port_free_at: 0,
+            fill_port_free_at: 0,
+            written_back: 0,
             stats: CacheStats::default(),
         }
     }
@@ -210,17 +231,40 @@ impl<W: Copy> DataCache<W> {
         self.miss_queue.len() + n >= self.spec.miss_queue as usize
     }
 
+    /// Whether the data array can take an access in cycle `now`.
+    pub fn data_port_free(&self, now: u64) -> bool {
+        now >= self.data_port_free_at
+    }
+
+    /// Whether the data array can take a fill in cycle `now`.
+    pub fn fill_port_free(&self, now: u64) -> bool {
+        now >= self.fill_port_free_at
+    }
+
     /// Takes `req` if it can (see the module documentation).
     pub fn access(&mut self, req: &CacheRequest, waiter: W, now: u64) -> Outcome {
         let write = req.kind == AccessKind::Write;
         let probe = self.tags.probe(req.addr, write);
+        self.written_back = 0;
         let outcome = if write {
             self.write(req, probe, now)
         } else {
             self.read(req, probe, waiter, now)
         };
+        self.use_data_port(outcome, req.size, now);
         self.stats.count(outcome);
         outcome
+    }
+
+    /// GPGPU-Sim `use_data_port`: a hit moves its data; a miss reads out the victim it writes
+    /// back.
+    fn use_data_port(&mut self, outcome: Outcome, size: u32, now: u64) {
+        let cycles = match outcome {
+            Outcome::Hit => size.div_ceil(self.port_width),
+            Outcome::Miss | Outcome::Merged => self.written_back / self.port_width,
+            Outcome::Fail(_) => 0,
+        };
+        self.data_port_free_at = now + u64::from(cycles);
     }
 
     fn read(&mut self, req: &CacheRequest, probe: Probe, waiter: W, now: u64) -> Outcome {
@@ -314,6 +358,7 @@ impl<W: Copy> DataCache<W> {
         if self.spec.write == WritePolicy::WriteThrough {
             return;
         }
+        self.written_back += ev.bytes;
         self.miss_queue.push_back(Fetch {
             addr: ev.block,
             size: ev.bytes,
@@ -479,8 +524,10 @@ impl<W: Copy> DataCache<W> {
         }
     }
 
-    /// A reply from the level below fills the cache; its MSHR entry becomes ready.
+    /// A reply from the level below fills the cache; its MSHR entry becomes ready. The fill
+    /// holds the fill port for atom / width cycles (GPGPU-Sim `use_fill_port`).
     pub fn fill(&mut self, fetch: &Fetch, now: u64) {
+        self.fill_port_free_at = now + u64::from(self.atom_bytes() / self.port_width);
         if self.on_miss() {
             self.tags.fill_reserved(fetch.addr, now);
         } else if let Some(ev) = self.tags.fill_on_fill(fetch.addr, now) {
@@ -705,6 +752,58 @@ mod tests {
         c.fill(&f, 4);
         assert_eq!(c.next_ready(), Some(Waiter::Reply(5)));
         assert_eq!(c.access(&read(0x60), 0, 5), Outcome::Hit);
+    }
+
+    #[test]
+    fn ports_are_held_as_gpgpu_sims_bandwidth_management_holds_them() {
+        // The GTX480's L2 string with one set and one way: 32-byte data port.
+        let mut c = cache("S:1:128:1,L:B:m:L:L,A:256:4,4:0,32");
+        for (t, sector) in (0..4u64).zip([0x00, 0x20, 0x40, 0x60]) {
+            let mut st = req(sector, AccessKind::Write, DataSpace::Global);
+            st.bytes = byte_mask(sector as u32, 32);
+            assert!(c.data_port_free(t));
+            assert_eq!(
+                c.access(&st, 0, t),
+                Outcome::Miss,
+                "no victim: the port stays free"
+            );
+        }
+        assert!(c.data_port_free(4));
+        // A 32-byte hit holds the port for one cycle; a 128-byte one for four.
+        let sector = CacheRequest {
+            size: 32,
+            ..read(0x20)
+        };
+        assert_eq!(c.access(&sector, 0, 4), Outcome::Hit);
+        assert!(!c.data_port_free(4) && c.data_port_free(5));
+        assert_eq!(c.access(&read(0x00), 0, 5), Outcome::Hit);
+        assert!(!c.data_port_free(8) && c.data_port_free(9));
+        // A write miss whose victim has 128 modified bytes reads them out: 128 / 32 cycles.
+        let mut st = req(0x80, AccessKind::Write, DataSpace::Global);
+        st.bytes = byte_mask(0, 32);
+        assert_eq!(c.access(&st, 0, 9), Outcome::Miss);
+        assert!(!c.data_port_free(12) && c.data_port_free(13));
+        let wb = c.pop_miss().unwrap();
+        assert_eq!((wb.kind, wb.addr, wb.size), (FetchKind::WriteBack, 0, 128));
+        // A fill holds the fill port for atom / width cycles: 32 / 32.
+        assert_eq!(c.access(&read(0x100), 7, 13), Outcome::Miss);
+        let f = c.pop_miss().unwrap();
+        assert!(c.fill_port_free(20));
+        c.fill(&f, 20);
+        assert!(!c.fill_port_free(20) && c.fill_port_free(21));
+        // A 128-byte line through a 32-byte port: a fill holds it for four cycles.
+        let mut l1 = cache("N:4:128:4,L:L:m:N:L,S:64:8,8,32");
+        assert_eq!(l1.access(&read(0), 1, 0), Outcome::Miss);
+        let f = l1.pop_miss().unwrap();
+        l1.fill(&f, 10);
+        assert!(!l1.fill_port_free(13) && l1.fill_port_free(14));
+        // Without a width the port is the line: any hit holds it one cycle.
+        let mut wide = cache("N:4:128:4,L:L:m:N:L,S:64:8,8");
+        assert_eq!(wide.access(&read(0), 1, 0), Outcome::Miss);
+        let f = wide.pop_miss().unwrap();
+        wide.fill(&f, 1);
+        assert_eq!(wide.access(&read(0), 2, 2), Outcome::Hit);
+        assert!(!wide.data_port_free(2) && wide.data_port_free(3));
     }
 
     #[test]

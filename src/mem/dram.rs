@@ -52,6 +52,40 @@ pub struct DramStats {
     pub bursts: u64,
     /// DRAM cycles in which a bank or the data bus had work.
     pub busy_cycles: u64,
+    /// Where the data bus's cycles went (GPGPU-Sim's "BW Util details").
+    pub bus: BusBreakdown,
+}
+
+/// How a channel's DRAM cycles were spent, counted as GPGPU-Sim's `dram_t::cycle` counts its
+/// "BW Util details" and "BW Util Bottlenecks", so the two can be compared line by line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct BusBreakdown {
+    /// Cycles the data bus carried a burst (a column command issued, or tCCD still running).
+    pub data: u64,
+    /// Cycles a bank held a request to its open row but no column command could issue.
+    pub column_blocked: u64,
+    /// Cycles banks held requests, none to an open row (activates and precharges only).
+    pub row_blocked: u64,
+    /// Of the blocked banks' column commands in `column_blocked` cycles: how many waited for
+    /// each constraint (a bank may wait for several).
+    pub rcd: u64,
+    pub rcd_write: u64,
+    pub wtr: u64,
+    pub rtw: u64,
+    pub ccdl: u64,
+}
+
+impl BusBreakdown {
+    fn add(&mut self, o: &BusBreakdown) {
+        self.data += o.data;
+        self.column_blocked += o.column_blocked;
+        self.row_blocked += o.row_blocked;
+        self.rcd += o.rcd;
+        self.rcd_write += o.rcd_write;
+        self.wtr += o.wtr;
+        self.rtw += o.rtw;
+        self.ccdl += o.ccdl;
+    }
 }
 
 impl DramStats {
@@ -63,6 +97,7 @@ impl DramStats {
         self.activates += o.activates;
         self.bursts += o.bursts;
         self.busy_cycles += o.busy_cycles;
+        self.bus.add(&o.bus);
     }
 }
 
@@ -402,6 +437,7 @@ impl DramChannel {
         self.data_arrives();
         self.schedule();
         let issued = self.issue_commands();
+        self.count_bus(issued.is_some());
         self.admit(now);
         issued
     }
@@ -519,6 +555,41 @@ impl DramChannel {
             }
         }
         column
+    }
+
+    /// Classifies this cycle as GPGPU-Sim's bandwidth breakdown does (after the commands).
+    fn count_bus(&mut self, column_issued: bool) {
+        let now = self.dram_cycle;
+        if column_issued || now < self.ccd_at {
+            self.stats.bus.data += 1;
+            return;
+        }
+        let mut open = false;
+        let mut any = false;
+        let mut bus = self.stats.bus;
+        for (b, bank) in self.banks.iter().enumerate() {
+            let Some(q) = bank.serving else { continue };
+            any = true;
+            if bank.state != BankState::Active || bank.row != q.row {
+                continue;
+            }
+            open = true;
+            let ccdl = now < self.groups[b & self.group_mask as usize].ccdl_at;
+            bus.ccdl += u64::from(ccdl);
+            if q.is_write() {
+                bus.rcd_write += u64::from(now < bank.write_at);
+                bus.rtw += u64::from(now < self.rtw_at);
+            } else {
+                bus.rcd += u64::from(now < bank.read_at);
+                bus.wtr += u64::from(now < self.wtr_at);
+            }
+        }
+        if open {
+            bus.column_blocked += 1;
+            self.stats.bus = bus;
+        } else if any {
+            self.stats.bus.row_blocked += 1;
+        }
     }
 
     fn group_of(&self, b: usize) -> usize {

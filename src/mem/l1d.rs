@@ -57,6 +57,9 @@ pub enum L1Outcome {
     Stored,
     /// Not taken this cycle.
     Fail(FailReason),
+    /// The cache's data port is still busy with an earlier access (GPGPU-Sim's
+    /// `DATA_PORT_STALL`): not taken this cycle, and not a reservation failure.
+    Busy,
 }
 
 /// Reservation failures by reason (`warpstep run --json`'s `l1d.reservation_fails`).
@@ -291,6 +294,9 @@ impl L1d {
             sm,
             token: tag,
         };
+        if !cache.data_port_free(now) {
+            return L1Outcome::Busy;
+        }
         let writes_before = cache.writes_sent();
         match (cache.access(&req, tag, now), a.kind) {
             (Outcome::Fail(r), _) => L1Outcome::Fail(r),
@@ -355,6 +361,21 @@ impl L1d {
             }
         }
         None
+    }
+
+    /// Whether the reply can be taken in cycle `now`: a fill of the data or constant cache
+    /// waits for its fill port (GPGPU-Sim's LD/ST unit checks `fill_port_free` for both; an
+    /// instruction fill does not wait).
+    pub fn can_take(&self, fetch: &Fetch, now: u64) -> bool {
+        if fetch.bypass || fetch.kind.acknowledged() {
+            return true;
+        }
+        let cache = match fetch.space {
+            DataSpace::Constant => self.constant.as_ref(),
+            DataSpace::Instruction => None,
+            DataSpace::Global | DataSpace::Local => self.cache.as_ref(),
+        };
+        cache.map_or(true, |c| c.fill_port_free(now))
     }
 
     /// A reply from the interconnect: data for the cache or the LD/ST unit, or a store's

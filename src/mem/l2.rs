@@ -6,10 +6,15 @@
 //! GPGPU-Sim's four queues of `l2.queue_entries` each: icnt->L2, L2->DRAM, DRAM->L2 and
 //! L2->icnt (`-gpgpu_dram_partition_queues`); the ROP delay queue before them is unbounded. Every cycle, in GPGPU-Sim's `cache_cycle` order:
 //! 1. one request whose fill arrived leaves the cache towards the interconnect;
-//! 2. the oldest DRAM reply fills the cache (with no L2, it goes back to the interconnect);
+//! 2. the oldest DRAM reply fills the cache when its fill port is free (with no L2, it goes back
+//!    to the interconnect);
 //! 3. the cache's oldest miss moves to the L2->DRAM queue;
-//! 4. the oldest request is looked up in the cache (when both outgoing queues have room): a read
-//!    hit replies, a miss or merge waits for its fill, a reservation failure retries next cycle.
+//! 4. the oldest request is looked up in the cache (when both outgoing queues have room and the
+//!    data port is free): a read hit replies, a miss or merge waits for its fill, a reservation
+//!    failure retries next cycle. The data port moves `data_port_width` bytes per cycle (the
+//!    cache string's last field, 32 on the GTX480): a sector hit holds it one cycle, a miss that
+//!    writes back a modified 128-byte victim four (GPGPU-Sim's `use_data_port`), which is what
+//!    slows a write-heavy phase once the L2 holds dirty lines.
 //!    With no L2 (`l2.config` `none`) requests pass straight to DRAM;
 //! 5. one request whose ROP delay is over enters the icnt->L2 queue.
 //!
@@ -28,6 +33,9 @@ use super::request::{byte_mask, AccessKind, Fetch, FetchKind, NO_PARENT};
 use crate::config::CacheSpec;
 use serde::Serialize;
 use std::collections::VecDeque;
+
+/// Pieces a request from an SM can split into: the 32-byte sectors of a 128-byte line.
+const MAX_PIECES: usize = 4;
 
 /// L2 counters summed over slices (`warpstep run --json`'s `l2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -133,11 +141,11 @@ impl L2Slice {
         byte_mask((addr % 128) as u32, atom) & f.bytes
     }
 
-    /// Whether a request from the interconnect fits: the icnt->L2 queue has room for its
-    /// pieces (GPGPU-Sim's `memory_sub_partition::full`; its ROP delay queue is unbounded).
-    pub fn can_accept(&self, f: &Fetch) -> bool {
-        let n = self.pieces(f) as usize;
-        self.icnt_l2.len() + n <= self.cap.max(n)
+    /// Whether a request from the interconnect fits: the icnt->L2 queue has room for the most
+    /// pieces a request can split into, whatever this one needs (GPGPU-Sim's
+    /// `memory_sub_partition::full(SECTOR_CHUNCK_SIZE)`; its ROP delay queue is unbounded).
+    pub fn can_accept(&self) -> bool {
+        self.icnt_l2.len() + MAX_PIECES.min(self.cap) <= self.cap
     }
 
     /// A request arrives from the interconnect in cycle `now`.
@@ -280,6 +288,7 @@ impl L2Slice {
             return;
         };
         match self.cache.as_mut() {
+            Some(c) if !c.fill_port_free(now) => return,
             Some(c) => {
                 c.fill(&f, now);
                 self.blocked = false;
@@ -308,6 +317,9 @@ impl L2Slice {
             }
             return;
         };
+        if !c.data_port_free(now) {
+            return;
+        }
         let kind = match f.kind {
             FetchKind::Read | FetchKind::AllocRead => AccessKind::Read,
             FetchKind::Atomic => AccessKind::Atomic,

@@ -167,6 +167,9 @@ impl MemorySystem {
     fn deliver_replies(&mut self, now: u64) {
         for (sm, l1) in self.l1d.iter_mut().enumerate() {
             if let Some(f) = self.icnt.to_sm.peek(now, sm).copied() {
+                if !l1.can_take(&f, now) {
+                    continue;
+                }
                 l1.fill(&f, now);
                 self.icnt.take_reply(now, sm);
             }
@@ -227,6 +230,10 @@ impl MemorySystem {
             let Some(f) = self.slices[s].dram_front().copied() else {
                 continue;
             };
+            if !self.slices[s].can_take_dram_reply() {
+                // GPGPU-Sim's `can_issue_to_dram`: no room for the slice's replies.
+                continue;
+            }
             if !self.channels[ch].can_accept() {
                 return;
             }
@@ -241,7 +248,7 @@ impl MemorySystem {
     fn deliver_requests(&mut self, now: u64) {
         for (s, slice) in self.slices.iter_mut().enumerate() {
             if let Some(f) = self.icnt.to_mem.peek(now, s).copied() {
-                if slice.can_accept(&f) {
+                if slice.can_accept() {
                     slice.push(f, now);
                     self.icnt.take_request(now, s);
                 }
@@ -447,9 +454,11 @@ mod tests {
             ..a
         };
         assert_eq!(m.l1ds_mut()[0].access(&w, 2, t1 + 1), L1Outcome::Pending);
-        assert_eq!(m.l1ds_mut()[0].access(&a, 3, t1 + 1), L1Outcome::Pending);
+        // The store's hit held the L1D's data port for its cycle.
+        assert_eq!(m.l1ds_mut()[0].access(&a, 3, t1 + 1), L1Outcome::Busy);
+        assert_eq!(m.l1ds_mut()[0].access(&a, 3, t1 + 2), L1Outcome::Pending);
         // The store's acknowledgement comes first, then the read's data.
-        let (ack, tag) = run_until_response(&mut m, t1 + 1);
+        let (ack, tag) = run_until_response(&mut m, t1 + 2);
         assert_eq!(tag, 2);
         let (t2, tag) = run_until_response(&mut m, ack + 1);
         assert_eq!(tag, 3);
