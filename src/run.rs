@@ -159,6 +159,9 @@ pub struct Report {
     /// Timing runs: interconnect packets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icnt: Option<crate::mem::icnt::IcntStats>,
+    /// Timing runs with `mrpb.enabled`: the MRPBs' counters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mrpb: Option<crate::mem::mrpb::MrpbStats>,
     /// Timing runs: each SM's CTAs, instructions, IPC, L1D and bank-conflict cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_sm: Option<Vec<crate::sim::PerSmStats>>,
@@ -288,6 +291,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.l2 = Some(stats.l2);
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
+    report.mrpb = stats.mrpb;
     report.per_sm = Some(stats.per_sm);
     report
 }
@@ -321,6 +325,7 @@ fn base_report(
         l2: None,
         dram: None,
         icnt: None,
+        mrpb: None,
         per_sm: None,
     }
 }

@@ -23,6 +23,7 @@ use crate::exec::{GlobalMemory, KernelImage, RunError};
 use crate::mem::dram::DramStats;
 use crate::mem::icnt::IcntStats;
 use crate::mem::l2::L2Stats;
+use crate::mem::mrpb::MrpbStats;
 use crate::mem::{L1dStats, MemorySystem};
 use crate::ptx::liveness::max_live_registers;
 use crate::run::Prepared;
@@ -65,6 +66,9 @@ pub struct SimStats {
     pub dram: DramStats,
     /// Interconnect, both ways.
     pub icnt: IcntStats,
+    /// The SMs' MRPBs, summed (`mrpb.enabled`; left out of the JSON when off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mrpb: Option<MrpbStats>,
     /// Each SM's share, in SM order (the totals above are their sums). Never empty in a
     /// simulation; left out of the JSON when empty, as `trace_hash` empties it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -451,8 +455,18 @@ impl Sim {
             l2: memory.l2,
             dram: memory.dram,
             icnt: memory.icnt,
+            mrpb: self.mrpb_stats(),
             per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// The MRPB counters summed over SMs, if MRPB is on.
+    fn mrpb_stats(&self) -> Option<MrpbStats> {
+        let mut sum: Option<MrpbStats> = None;
+        for b in self.sms.iter().filter_map(|sm| sm.ldst().mrpb()) {
+            sum.get_or_insert_with(MrpbStats::default).add(&b.stats);
+        }
+        sum
     }
 
     /// Each SM's share of the statistics, in SM order.

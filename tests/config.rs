@@ -562,7 +562,6 @@ fn partial_file_still_validates_the_result() {
 fn unbuilt_switches_are_refused_never_ignored() {
     let cases = [
         ("elastic.enabled=true", "elastic.enabled = true: the elastic pipeline (MODEL.md section 8) is not built yet"),
-        ("mrpb.enabled=true", "mrpb.enabled = true: the memory request prioritization buffer, MRPB (MODEL.md section 10) is not built yet"),
         ("unified.enabled=true", "unified.enabled = true: unified local memory (MODEL.md section 11) is not built yet"),
         ("core.scheduler=bank_conflict_aware", "core.scheduler = bank_conflict_aware: the bank-conflict-aware scheduler (MODEL.md section 8) is not built yet"),
     ];
@@ -749,14 +748,17 @@ fn cli_check_reports_ok_or_the_unbuilt_switch() {
     );
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "OK");
 
-    let out = warpstep(&["config", "check", path, "--set", "mrpb.enabled=true"]);
+    let out = warpstep(&["config", "check", path, "--set", "unified.enabled=true"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("mrpb.enabled = true: the memory request prioritization buffer"),
+        err.contains("unified.enabled = true: unified local memory"),
         "{err}"
     );
     assert!(err.contains("is not built yet"), "{err}");
+    // MRPB is built: the same file with it on checks out.
+    let out = warpstep(&["config", "check", path, "--set", "mrpb.enabled=true"]);
+    assert_eq!(out.status.code(), Some(0));
 
     let out = warpstep(&["config", "show", path]);
     let shown = Config::from_json(&String::from_utf8(out.stdout).unwrap()).unwrap();

@@ -205,6 +205,7 @@ impl Config {
                 .core
                 .max_threads_per_cta
                 .div_ceil(self.core.warp_size.max(1)),
+            MrpbSignature::Single => 1,
         }
     }
 }

@@ -47,6 +47,9 @@ pub enum MrpbSignature {
     Block,
     /// The i-th warp of every CTA shares queue i (max_threads_per_cta / warp_size queues).
     WarpInBlock,
+    /// One queue for every request: no reordering (with `queue_depth` 1 and `latency` 0, the
+    /// bypass-only slot of MRPB §5.4).
+    Single,
 }
 
 /// Which queue MRPB drains next (MODEL.md section 10; MRPB §3.3).

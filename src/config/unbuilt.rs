@@ -45,11 +45,6 @@ const UNBUILT: &[Unbuilt] = &[
         },
     },
     Unbuilt {
-        key: "mrpb.enabled",
-        what: "the memory request prioritization buffer, MRPB (MODEL.md section 10)",
-        selected: |c| flag(c.mrpb.enabled),
-    },
-    Unbuilt {
         key: "unified.enabled",
         what: "unified local memory (MODEL.md section 11)",
         selected: |c| flag(c.unified.enabled),
@@ -154,10 +149,6 @@ mod tests {
                 "core.scheduler = bank_conflict_aware: the bank",
             ),
             (
-                "mrpb.enabled=true",
-                "mrpb.enabled = true: the memory request prioritization buffer",
-            ),
-            (
                 "unified.enabled=true",
                 "unified.enabled = true: unified local memory",
             ),
@@ -183,7 +174,7 @@ mod tests {
     #[test]
     fn several_are_listed_one_per_line() {
         let c = Config::default()
-            .with_overrides(&["elastic.enabled=true", "mrpb.enabled=true"])
+            .with_overrides(&["elastic.enabled=true", "unified.enabled=true"])
             .unwrap();
         let msg = c.check_supported().unwrap_err().to_string();
         assert_eq!(msg.lines().count(), 2);

@@ -5,7 +5,7 @@
 
 use super::units::{timing_of, UnitKind};
 use crate::config::{OpTiming, UnitsConfig};
-use crate::ptx::{Function, MemAccess, OpClass, RegId, Space};
+use crate::ptx::{Function, MemAccess, Op, OpClass, RegId, Space};
 
 /// Up to 8 registers, inline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,6 +44,9 @@ pub struct Decoded {
     /// Uses the shared-memory pipe (for the `mio_throttle` name) rather than global/local.
     pub shared: bool,
     pub is_branch: bool,
+    /// `bar`, `membar` or `fence`: no memory request of the warp may be reordered across it
+    /// (with MRPB on, the warp waits until the buffer holds none of its requests).
+    pub orders_memory: bool,
 }
 
 /// Decodes every instruction of `func`.
@@ -83,6 +86,10 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 long,
                 shared,
                 is_branch: instr.is_branch(),
+                orders_memory: matches!(
+                    instr.op,
+                    Op::Bar { .. } | Op::Membar { .. } | Op::Fence { .. }
+                ),
             }
         })
         .collect()

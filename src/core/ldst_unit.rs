@@ -33,6 +33,7 @@
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
+use crate::mem::mrpb::{Mrpb, MrpbRequest, Offer, Requester};
 use crate::mem::request::{byte_mask, sectors_of, CONST_BASE, PARAM_BASE};
 use crate::mem::{
     Access, AccessKind, BankConflict, Coalescer, DataSpace, FailReason, L1Outcome, L1d, LocalMap,
@@ -347,6 +348,8 @@ fn coalescing(config: &Config) -> Coalescing {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Mem0 {
     pub tag: u64,
+    /// The warp that issued it (MRPB's signatures need it).
+    pub from: Requester,
     /// Cycles it still holds MEM0 (counting this one); global/local: requests left to send.
     pub cycles_left: u32,
     /// Its latency after MEM0 (global/local: after an L1D hit).
@@ -361,11 +364,15 @@ struct Outstanding {
     tag: u64,
     /// Reads sent and not yet returned.
     reads: u32,
+    /// Requests waiting in the MRPB.
+    queued: u32,
+    /// Cycles from an L1D hit to writeback.
+    latency: u32,
     /// Earliest writeback cycle so far.
     ready_at: u64,
 }
 
-/// One LD/ST unit: MEM0 and the accesses in flight behind it.
+/// One LD/ST unit: MEM0, the MRPB behind it when `mrpb.enabled`, and the accesses in flight.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LdstUnit {
     mem0: Option<Mem0>,
@@ -373,18 +380,30 @@ pub struct LdstUnit {
     in_flight: Vec<(u64, u64)>,
     outstanding: Vec<Outstanding>,
     stalled: Option<FailReason>,
+    /// MEM0 waits for the MRPB this cycle (a full queue, or a write's flush).
+    mrpb_wait: Option<Offer>,
+    mrpb: Option<Mrpb>,
 }
 
 impl LdstUnit {
+    /// The LD/ST unit `config` describes (with its MRPB when `mrpb.enabled`).
+    pub fn new(config: &Config) -> LdstUnit {
+        LdstUnit {
+            mrpb: Mrpb::new(config),
+            ..LdstUnit::default()
+        }
+    }
+
     /// Whether MEM0 can take an instruction this cycle.
     pub fn can_accept(&self) -> bool {
         self.mem0.is_none()
     }
 
-    /// A memory instruction enters MEM0.
-    pub fn accept(&mut self, tag: u64, cost: &MemoryCost) {
+    /// A memory instruction of warp `from` enters MEM0.
+    pub fn accept(&mut self, tag: u64, cost: &MemoryCost, from: Requester) {
         self.mem0 = Some(Mem0 {
             tag,
+            from,
             cycles_left: cost.occupancy.max(1),
             latency: cost.latency,
             staged: cost.staged,
@@ -393,6 +412,8 @@ impl LdstUnit {
             self.outstanding.push(Outstanding {
                 tag,
                 reads: 0,
+                queued: 0,
+                latency: cost.latency,
                 ready_at: 0,
             });
         }
@@ -401,15 +422,91 @@ impl LdstUnit {
     /// The execute stage of cycle `now`: one reply from the L1D is taken, then MEM0 works one
     /// cycle (a shared/constant pass, or one request to `l1d`); an instruction that is done
     /// with MEM0 moves on.
+    ///
+    /// With an MRPB, MEM0 offers its request to the buffer instead (the enqueue half of the
+    /// cycle) and the buffer then sends one request to the L1D (the dequeue half), unless MEM0
+    /// used the L1D itself (a constant load, or a write that flushed its queue).
     pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
         self.stalled = None;
+        self.mrpb_wait = None;
         if let Some(tag) = l1d.next_response() {
             self.returned(tag, now);
         }
-        let Some(m) = self.mem0 else { return };
-        match m.staged {
-            None => self.pass(now, m),
-            Some(slot) => self.send(now, m, slot, timing, l1d),
+        let mut l1_used = false;
+        if let Some(m) = self.mem0 {
+            l1_used = match m.staged {
+                None => {
+                    self.pass(now, m);
+                    false
+                }
+                Some(slot) => self.send(now, m, slot, timing, l1d),
+            };
+        }
+        if self.mrpb.is_some() {
+            if !l1_used {
+                self.drain_mrpb(now, l1d);
+            }
+            if let Some(b) = self.mrpb.as_mut() {
+                b.end_cycle();
+            }
+        }
+    }
+
+    /// The MRPB's dequeue half: its next request goes to the L1D (or, refused, past it to the
+    /// L2 when the bypass policy says so).
+    fn drain_mrpb(&mut self, now: u64, l1d: &mut L1d) {
+        let Some(b) = self.mrpb.as_mut() else { return };
+        let Some(r) = b.next(now) else { return };
+        let outcome = match l1d.access(&r.access, r.tag, now) {
+            L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
+                if !l1d.bypass_read(&r.access, r.tag) {
+                    b.refused();
+                    return;
+                }
+                b.count_bypass(reason);
+                L1Outcome::Pending
+            }
+            L1Outcome::Fail(reason) => {
+                b.refused();
+                self.stalled = Some(reason);
+                return;
+            }
+            L1Outcome::Busy => return,
+            taken => {
+                b.count_drained();
+                taken
+            }
+        };
+        b.taken();
+        self.drained(&r, outcome, now);
+    }
+
+    /// A request that waited in the MRPB was taken: the hit's ready time or the read to wait
+    /// for joins its instruction, which completes if that was all it waited for.
+    fn drained(&mut self, r: &MrpbRequest, outcome: L1Outcome, now: u64) {
+        let Some(i) = self.outstanding.iter().position(|o| o.tag == r.tag) else {
+            return;
+        };
+        let o = &mut self.outstanding[i];
+        o.queued = o.queued.saturating_sub(1);
+        match outcome {
+            L1Outcome::Hit => o.ready_at = o.ready_at.max(now + u64::from(o.latency) + 1),
+            L1Outcome::Pending => o.reads += 1,
+            L1Outcome::Stored | L1Outcome::Fail(_) | L1Outcome::Busy => {}
+        }
+        self.settle(i);
+    }
+
+    /// Completes outstanding instruction `i` once it has left MEM0 and waits for nothing.
+    fn settle(&mut self, i: usize) {
+        let o = self.outstanding[i];
+        let in_mem0 = self.mem0.is_some_and(|m| m.tag == o.tag);
+        if o.reads > 0 || o.queued > 0 || in_mem0 {
+            return;
+        }
+        self.outstanding.swap_remove(i);
+        if let Some(f) = self.in_flight.iter_mut().find(|(t, _)| *t == o.tag) {
+            f.1 = o.ready_at;
         }
     }
 
@@ -424,27 +521,48 @@ impl LdstUnit {
         }
     }
 
-    /// MEM0 sends the next request of a global/local instruction to the L1D.
-    fn send(&mut self, now: u64, mut m: Mem0, slot: u32, timing: &mut MemoryTiming, l1d: &mut L1d) {
+    /// MEM0 sends the next request of a global/local instruction to the L1D, or offers it to
+    /// the MRPB. Returns whether it used the L1D this cycle.
+    fn send(
+        &mut self,
+        now: u64,
+        mut m: Mem0,
+        slot: u32,
+        timing: &mut MemoryTiming,
+        l1d: &mut L1d,
+    ) -> bool {
         let Some(access) = timing.next_request(slot) else {
             self.finish(now, m.tag, slot, timing);
-            return;
+            return false;
         };
         let hit_ready = now + u64::from(m.latency) + 1;
         let Some(o) = self.outstanding.iter_mut().find(|o| o.tag == m.tag) else {
             self.finish(now, m.tag, slot, timing);
-            return;
+            return false;
         };
-        match l1d.access(&access, m.tag, now) {
-            L1Outcome::Fail(reason) => {
-                self.stalled = Some(reason);
-                return;
+        let buffered = matches!(access.space, DataSpace::Global | DataSpace::Local);
+        let offer = match self.mrpb.as_mut() {
+            Some(b) if buffered => b.offer(access, m.tag, m.from, now),
+            _ => Offer::Direct,
+        };
+        match offer {
+            Offer::Queued => o.queued += 1,
+            Offer::Full | Offer::Flushing => {
+                self.mrpb_wait = Some(offer);
+                return false;
             }
-            L1Outcome::Busy => return,
-            L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
-            L1Outcome::Pending => o.reads += 1,
-            L1Outcome::Stored => {}
+            Offer::Direct => match l1d.access(&access, m.tag, now) {
+                L1Outcome::Fail(reason) => {
+                    self.stalled = Some(reason);
+                    return true;
+                }
+                L1Outcome::Busy => return false,
+                L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
+                L1Outcome::Pending => o.reads += 1,
+                L1Outcome::Stored => {}
+            },
         }
+        let used = offer == Offer::Direct;
         let left = timing.pop_request(slot);
         m.cycles_left = left as u32;
         if left == 0 {
@@ -452,6 +570,7 @@ impl LdstUnit {
         } else {
             self.mem0 = Some(m);
         }
+        used
     }
 
     /// A global/local instruction's last request was taken: it leaves MEM0.
@@ -464,7 +583,7 @@ impl LdstUnit {
         };
         let o = &mut self.outstanding[i];
         o.ready_at = o.ready_at.max(now + 1);
-        if o.reads == 0 {
+        if o.reads == 0 && o.queued == 0 {
             self.in_flight.push((tag, o.ready_at));
             self.outstanding.swap_remove(i);
         } else {
@@ -480,15 +599,25 @@ impl LdstUnit {
         let o = &mut self.outstanding[i];
         o.reads = o.reads.saturating_sub(1);
         o.ready_at = o.ready_at.max(now + 1);
-        let in_mem0 = self.mem0.is_some_and(|m| m.tag == tag);
-        if o.reads > 0 || in_mem0 {
-            return;
-        }
-        let ready = o.ready_at;
-        self.outstanding.swap_remove(i);
-        if let Some(f) = self.in_flight.iter_mut().find(|(t, _)| *t == tag) {
-            f.1 = ready;
-        }
+        self.settle(i);
+    }
+
+    /// The MRPB, when there is one.
+    pub fn mrpb(&self) -> Option<&Mrpb> {
+        self.mrpb.as_ref()
+    }
+
+    /// Whether MEM0 waited for the MRPB this cycle: a full queue (`mrpb_full`) or a write
+    /// flushing its queue.
+    pub fn mrpb_wait(&self) -> Option<Offer> {
+        self.mrpb_wait
+    }
+
+    /// Whether the MRPB still holds a request of warp slot `warp`.
+    pub fn mrpb_holds(&self, warp: u32) -> bool {
+        self.mrpb
+            .as_ref()
+            .is_some_and(|b| b.holds_requests_of(warp))
     }
 
     /// The instruction in MEM0, if any.
@@ -549,6 +678,12 @@ mod tests {
         }
     }
 
+    const NOBODY: Requester = Requester {
+        warp: 0,
+        cta: 0,
+        warp_in_cta: 0,
+    };
+
     fn timing() -> MemoryTiming {
         MemoryTiming::new(&Config::default()).unwrap()
     }
@@ -582,7 +717,7 @@ mod tests {
             requests: 0,
             staged: None,
         };
-        u.accept(9, &cost);
+        u.accept(9, &cost, NOBODY);
         u.cycle(10, &mut t, &mut l);
         assert!(!u.can_accept());
         u.cycle(11, &mut t, &mut l);
@@ -613,7 +748,7 @@ mod tests {
         let mut u = LdstUnit::default();
         let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4096 * i).collect();
         let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0);
-        u.accept(1, &c);
+        u.accept(1, &c, NOBODY);
         // Four ways of one set: four misses, then associativity stalls.
         for now in 0..4 {
             u.cycle(now, &mut t, &mut l);
@@ -632,7 +767,7 @@ mod tests {
         let mut u = LdstUnit::default();
         let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
         let c = t.cost(&record(Space::Global, MemAccess::Store, 4, a), 0);
-        u.accept(3, &c);
+        u.accept(3, &c, NOBODY);
         u.cycle(7, &mut t, &mut l);
         assert!(u.can_accept());
         assert_eq!(u.in_flight(), &[(3, WAITING)]);
@@ -659,7 +794,7 @@ mod tests {
         let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
         // First load misses; its reply comes back through the L1D.
         let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a.clone()), 0);
-        u.accept(1, &c);
+        u.accept(1, &c, NOBODY);
         u.cycle(0, &mut t, &mut l);
         assert_eq!(u.in_flight(), &[(1, WAITING)]);
         let f = l.pop_outgoing().unwrap();
@@ -669,7 +804,7 @@ mod tests {
         u.retire(1);
         // Second load hits: ready 35 cycles after it is sent.
         let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0);
-        u.accept(2, &c);
+        u.accept(2, &c, NOBODY);
         u.cycle(60, &mut t, &mut l);
         assert_eq!(u.in_flight(), &[(2, 60 + 35 + 1)]);
     }

@@ -29,6 +29,7 @@ use crate::exec::cta::CtaState;
 use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{Fault, GlobalMemory, KernelImage};
+use crate::mem::mrpb::{Offer, Requester};
 use crate::mem::request::{code_address, INSTR_BYTES};
 use crate::mem::L1Outcome;
 use crate::ptx::Pc;
@@ -315,7 +316,7 @@ impl Sm {
                 Pipeline::new(UnitKind::Sfu, units.sfu_units),
                 Pipeline::new(UnitKind::Dp, units.dp_units),
             ],
-            ldst: LdstUnit::default(),
+            ldst: LdstUnit::new(config),
             memory: MemoryTiming::new(config)?,
             in_flight: Vec::new(),
             in_flight_pos: HashMap::default(),
@@ -565,8 +566,9 @@ impl Sm {
             };
             let accepted = match f.unit {
                 UnitKind::Mem if self.ldst.can_accept() => {
+                    let from = self.requester(f.warp);
                     self.ldst
-                        .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE));
+                        .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE), from);
                     true
                 }
                 UnitKind::Mem => false,
@@ -580,6 +582,18 @@ impl Sm {
             }
         }
         self.scratch_dispatch = ready;
+    }
+
+    /// Warp slot `warp` as MRPB's signatures see it.
+    fn requester(&self, warp: u32) -> Requester {
+        let (cta, warp_in_cta) = self.warps[warp as usize]
+            .as_ref()
+            .map_or((0, 0), |w| (w.cta_slot, w.warp_in_cta));
+        Requester {
+            warp,
+            cta,
+            warp_in_cta,
+        }
     }
 
     // ----- issue -------------------------------------------------------------------------
@@ -702,10 +716,16 @@ impl Sm {
             w.state = WarpCycle::NoInstruction;
             return Err(WarpCycle::NoInstruction);
         };
-        let unit = decoded[pc as usize].unit;
-        if !self.collector.has_free(unit) {
-            let reason = match unit {
-                UnitKind::Mem if decoded[pc as usize].shared => WarpCycle::MioThrottle,
+        let d = &decoded[pc as usize];
+        if d.orders_memory && self.ldst.mrpb_holds(slot) {
+            // No reordering across a barrier or fence: the warp's requests leave MRPB first.
+            w.state = WarpCycle::MrpbDrain;
+            return Err(WarpCycle::MrpbDrain);
+        }
+        if !self.collector.has_free(d.unit) {
+            let reason = match d.unit {
+                UnitKind::Mem if d.shared => WarpCycle::MioThrottle,
+                UnitKind::Mem if self.ldst.mrpb_wait() == Some(Offer::Full) => WarpCycle::MrpbFull,
                 UnitKind::Mem => WarpCycle::LgThrottle,
                 _ => WarpCycle::MathPipeThrottle,
             };

@@ -45,11 +45,13 @@ pub enum WarpCycle {
     MrpbFull = 15,
     /// The warp is ready but outside the two-level scheduler's active set.
     Inactive = 16,
+    /// A barrier or fence waits until the MRPB holds none of the warp's requests.
+    MrpbDrain = 17,
 }
 
 impl WarpCycle {
     /// Every value, in code order (the browser reads names and descriptions from this).
-    pub const ALL: [WarpCycle; 17] = [
+    pub const ALL: [WarpCycle; 18] = [
         WarpCycle::Idle,
         WarpCycle::Issued,
         WarpCycle::NoInstruction,
@@ -67,6 +69,7 @@ impl WarpCycle {
         WarpCycle::SchedulingFail,
         WarpCycle::MrpbFull,
         WarpCycle::Inactive,
+        WarpCycle::MrpbDrain,
     ];
 
     /// The snake_case name used in JSON reports and the views.
@@ -89,6 +92,7 @@ impl WarpCycle {
             WarpCycle::SchedulingFail => "scheduling_fail",
             WarpCycle::MrpbFull => "mrpb_full",
             WarpCycle::Inactive => "inactive",
+            WarpCycle::MrpbDrain => "mrpb_drain",
         }
     }
 
@@ -112,6 +116,7 @@ impl WarpCycle {
             WarpCycle::SchedulingFail => "The bank-conflict-aware scheduler masked every ready warp.",
             WarpCycle::MrpbFull => "The warp's memory request queue (MRPB) is full.",
             WarpCycle::Inactive => "The warp is outside the two-level scheduler's active set.",
+            WarpCycle::MrpbDrain => "The warp's barrier or fence waits until its memory requests have left the MRPB, so none is reordered across it.",
         }
     }
 

@@ -309,6 +309,12 @@ impl L1d {
         }
     }
 
+    /// A global read the cache refused goes past it to the L2 (MRPB's bypass): its reply will
+    /// fill only registers. Returns false when the miss queue has no room.
+    pub fn bypass_read(&mut self, a: &Access, tag: u64) -> bool {
+        self.bypass(a, a.addr, tag) == L1Outcome::Pending
+    }
+
     fn bypass(&mut self, a: &Access, addr: u64, tag: u64) -> L1Outcome {
         let kind = match a.kind {
             AccessKind::Read => FetchKind::Read,

@@ -9,6 +9,8 @@
 //! * [`request`]: the coalesced access and the fetch that travels between levels;
 //! * [`coalescer`]: a warp access into segment requests (Fermi rules);
 //! * [`tag_array`], [`mshr`], [`data_cache`]: the parts of a GPGPU-Sim cache;
+//! * [`mrpb`]: the memory request prioritization buffer between MEM0 and the L1D (MODEL.md
+//!   section 10);
 //! * [`l1d`]: the per-SM L1 data cache as MEM0 and the interconnect see it;
 //! * [`icnt`]: the interconnect, each way: an ideal crossbar or
 //!   [`icnt_router`], GPGPU-Sim's BookSim router;
@@ -27,6 +29,7 @@ pub mod icnt_router;
 pub mod l1d;
 pub mod l2;
 pub mod memory_system;
+pub mod mrpb;
 pub mod mshr;
 pub mod request;
 pub mod shared_banks;

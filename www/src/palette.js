@@ -24,6 +24,7 @@ const STATE_COLOURS = {
   scheduling_fail: '#ffffff',
   mrpb_full: '#7a3d00',
   inactive: '#44505e',
+  mrpb_drain: '#b8742a',
 };
 
 export function stateColour(name) {

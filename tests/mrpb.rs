@@ -1,0 +1,295 @@
+//! MRPB (issue 13; Jia, Shaw and Martonosi, HPCA 2014; MODEL.md section 10): the paper's
+//! reordering and bypassing examples as goldens, and properties over random request streams.
+
+mod common;
+
+use common::Rng;
+use warpstep::config::cache_string::CacheSpec;
+use warpstep::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
+use warpstep::mem::data_cache::{CacheRequest, DataCache, Outcome};
+use warpstep::mem::mrpb::{Mrpb, Offer, Requester};
+use warpstep::mem::{Access, AccessKind, DataSpace, FailReason};
+
+fn buffer(edit: impl FnOnce(&mut Config)) -> Mrpb {
+    let mut c = Config::preset("tesla-c2050-s").unwrap();
+    c.mrpb.enabled = true;
+    edit(&mut c);
+    Mrpb::new(&c).unwrap()
+}
+
+fn warp(w: u32) -> Requester {
+    Requester {
+        warp: w,
+        cta: w / 8,
+        warp_in_cta: w % 8,
+    }
+}
+
+fn access(addr: u64, kind: AccessKind) -> Access {
+    Access {
+        addr,
+        size: 128,
+        kind,
+        space: DataSpace::Global,
+        lanes: 1,
+        bytes: u128::MAX,
+        sectors: 0xf,
+    }
+}
+
+/// Misses of a blocking cache (each miss filled before the next access) over `lines`.
+fn misses(cache: &str, lines: &[u64]) -> u32 {
+    let mut c: DataCache<u32> = DataCache::new(CacheSpec::parse(cache).unwrap());
+    let mut n = 0;
+    for (t, &addr) in lines.iter().enumerate() {
+        let req = CacheRequest {
+            addr,
+            size: 128,
+            kind: AccessKind::Read,
+            space: DataSpace::Global,
+            bytes: u128::MAX,
+            sm: 0,
+            token: 0,
+        };
+        let now = 2 * t as u64;
+        if c.access(&req, 0, now) != Outcome::Hit {
+            n += 1;
+            let fetch = c.pop_miss().unwrap();
+            c.fill(&fetch, now + 1);
+            while c.next_ready().is_some() {}
+        }
+    }
+    n
+}
+
+/// MRPB Fig. 6(b): two warps each re-read two lines that fall in one set of a 2-way cache. In
+/// arrival order (W0 a, W1 c, W0 b, W1 d, twice) the four lines thrash the two ways and every
+/// access misses; MRPB with warp-ID queues and fixed order sends W0's four requests, then
+/// W1's, and the second touch of each line hits.
+#[test]
+fn reordering_turns_a_thrashing_stream_into_hits() {
+    // One set, two ways, 128-byte lines.
+    let cache = "N:1:128:2,L:L:m:N:L,A:8:8,8";
+    let (a, b, c, d) = (0x0000, 0x1000, 0x2000, 0x3000);
+    let arrivals = [
+        (0, a),
+        (1, c),
+        (0, b),
+        (1, d),
+        (0, a),
+        (1, c),
+        (0, b),
+        (1, d),
+    ];
+    let arrival_order: Vec<u64> = arrivals.iter().map(|x| x.1).collect();
+    assert_eq!(misses(cache, &arrival_order), 8);
+
+    // The L1D is busy while the burst arrives (as when the memory stage stalls), so the whole
+    // burst is in the buffer before the first request leaves.
+    let mut mrpb = buffer(|c| c.mrpb.latency = 5);
+    for (t, &(w, addr)) in arrivals.iter().enumerate() {
+        let offer = mrpb.offer(access(addr, AccessKind::Read), 0, warp(w), t as u64);
+        assert_eq!(offer, Offer::Queued);
+    }
+    let mut drained = Vec::new();
+    for now in 16..40 {
+        if let Some(r) = mrpb.next(now) {
+            drained.push(r.access.addr);
+            mrpb.taken();
+        }
+    }
+    assert_eq!(drained, [a, b, a, b, c, d, c, d]);
+    assert_eq!(misses(cache, &drained), 4);
+}
+
+/// MRPB Fig. 2 and 6(c): one warp of the column walk reads 32 rows 4 KB apart, all in one
+/// L1D set; the ways fill with lines waiting for their data and the next miss stalls the
+/// memory stage on associativity, again every cycle until a fill comes. Bypassing sends those
+/// reads to the L2 instead, and the kernel finishes sooner.
+#[test]
+fn bypass_on_associativity_stalls_relieves_the_column_walk() {
+    let ptx = common::data("mem/column_walk.ptx");
+    let launch = |sets: &[&str]| {
+        let mut flags = vec![
+            "--block",
+            "32",
+            "--arg",
+            "f32[32768]=rand:1",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "1024",
+            "--arg",
+            "16",
+            "--config",
+            "tesla-c2050-s",
+        ];
+        for s in sets {
+            flags.extend(["--set", s]);
+        }
+        let sim = common::run_timing(&ptx, &flags);
+        let report = warpstep::run::timing_report(&sim, &[1]);
+        let sums: Vec<serde_json::Value> = report.buffers["1"].clone();
+        (report, sums)
+    };
+    let (base, base_sums) = launch(&[]);
+    let (off, _) = launch(&["mrpb.enabled=true", "mrpb.bypass=off"]);
+    let (assoc, assoc_sums) = launch(&["mrpb.enabled=true"]);
+    assert!(base.mrpb.is_none(), "MRPB off reports nothing");
+    let (m_off, m_assoc) = (off.mrpb.clone().unwrap(), assoc.mrpb.clone().unwrap());
+    // 16 steps of 32 one-word rows: 512 requests enter the buffer either way.
+    assert_eq!((m_off.enqueued, m_assoc.enqueued), (512, 512));
+    assert_eq!(m_off.bypassed.assoc, 0);
+    assert!(m_assoc.bypassed.assoc > 0);
+    // Every request leaves once: to the L1D or past it.
+    assert_eq!(m_off.drained, 512);
+    assert_eq!(m_assoc.drained + m_assoc.bypassed.assoc, 512);
+    let assoc_fails = |r: &warpstep::run::Report| r.l1d.as_ref().unwrap().reservation_fails.assoc;
+    assert!(assoc_fails(&assoc) < assoc_fails(&off) / 10);
+    assert!(
+        assoc.cycles * 2 < base.cycles,
+        "bypass {} vs base {}",
+        assoc.cycles,
+        base.cycles
+    );
+    // The values are the model's, not the timing's: the sums agree.
+    assert_eq!(assoc_sums.len(), 32);
+    assert_eq!(assoc_sums, base_sums);
+}
+
+/// Random streams through every drain policy and signature: per-queue FIFO order, a write's
+/// queue empties before the write goes, fixed order never passes over a lower ready queue, and
+/// the buffer neither loses nor invents a request.
+#[test]
+fn random_streams_keep_the_ordering_guarantees() {
+    let drains = [
+        MrpbDrain::Fixed,
+        MrpbDrain::RoundRobin,
+        MrpbDrain::LongestFirst,
+        MrpbDrain::GreedyFixed,
+        MrpbDrain::GreedyRoundRobin,
+        MrpbDrain::GreedyLongestFirst,
+    ];
+    let signatures = [
+        MrpbSignature::Warp,
+        MrpbSignature::Block,
+        MrpbSignature::WarpInBlock,
+        MrpbSignature::Single,
+    ];
+    let mut rng = Rng::new(0x5eed_0013);
+    for round in 0..96 {
+        let drain = drains[round % drains.len()];
+        let signature = signatures[(round / drains.len()) % signatures.len()];
+        let flush = round % 2 == 0;
+        let depth = 1 + rng.below(8) as u32;
+        let latency = rng.below(6) as u32;
+        let mut b = buffer(|c| {
+            c.mrpb.drain = drain;
+            c.mrpb.signature = signature;
+            c.mrpb.flush = flush;
+            c.mrpb.queue_depth = depth;
+            c.mrpb.latency = latency;
+        });
+        // Each warp's stream: (address = warp << 16 | sequence number, kind).
+        let mut next_seq = [0u64; 48];
+        let mut last_out = [None::<u64>; 48];
+        let mut waiting: Option<(u32, Access)> = None;
+        let (mut offered, mut out) = (0u64, 0u64);
+        for now in 0..600u64 {
+            // Enqueue half: the request MEM0 holds, or a new one.
+            let (w, a) = waiting.take().unwrap_or_else(|| {
+                let w = rng.below(48) as u32;
+                let kind = if rng.below(5) == 0 {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                };
+                let a = access((u64::from(w) << 16) | next_seq[w as usize], kind);
+                next_seq[w as usize] += 1;
+                (w, a)
+            });
+            let q = b.queue_of(warp(w));
+            match b.offer(a, 0, warp(w), now) {
+                Offer::Queued => offered += 1,
+                Offer::Direct => {
+                    assert!(
+                        b.queues()[q as usize].is_empty(),
+                        "a write went before its queue emptied"
+                    );
+                    assert!(b.outbound().is_none_or(|(oq, _)| oq != q));
+                    check_in_order(&mut last_out, a.addr);
+                }
+                Offer::Full | Offer::Flushing => waiting = Some((w, a)),
+            }
+            // Dequeue half.
+            let ready_lower = |b: &Mrpb, q: u32| {
+                (0..q).any(|l| {
+                    b.queues()[l as usize]
+                        .front()
+                        .is_some_and(|r| now >= r.enqueued + u64::from(latency))
+                })
+            };
+            let had_outbound = b.outbound().is_some();
+            let flushing = b.flushing();
+            if let Some(r) = b.next(now) {
+                let (q, why) = b.last_choice().unwrap();
+                assert!(now >= r.enqueued + u64::from(latency), "left too early");
+                let policy = why == warpstep::mem::mrpb::Choice::Policy;
+                if drain == MrpbDrain::Fixed && !had_outbound && flushing.is_none() && policy {
+                    assert!(
+                        !ready_lower(&b, q),
+                        "fixed order passed a lower ready queue"
+                    );
+                }
+                // The L1D refuses one request in five; the refused one stays outbound.
+                if rng.below(5) == 0 {
+                    b.refused();
+                } else {
+                    check_in_order(&mut last_out, r.access.addr);
+                    b.taken();
+                    out += 1;
+                }
+            }
+        }
+        let held: usize = b.queues().iter().map(|q| q.len()).sum();
+        let outbound = usize::from(b.outbound().is_some());
+        assert_eq!(offered, out + (held + outbound) as u64, "round {round}");
+    }
+}
+
+/// One thread's requests never reorder: each warp's addresses come out in increasing order.
+fn check_in_order(last: &mut [Option<u64>; 48], addr: u64) {
+    let w = (addr >> 16) as usize;
+    if let Some(prev) = last[w] {
+        assert!(addr > prev, "warp {w}: {addr:#x} after {prev:#x}");
+    }
+    last[w] = Some(addr);
+}
+
+/// Bypass happens only on the stall kinds the policy names, and only for global reads.
+#[test]
+fn bypass_follows_the_configured_stall_kinds() {
+    let reasons = [FailReason::Assoc, FailReason::Mshr, FailReason::MissQueue];
+    let read = |space| {
+        let mut b = buffer(|c| c.mrpb.latency = 0);
+        let a = Access {
+            space,
+            ..access(0x100, AccessKind::Read)
+        };
+        b.offer(a, 0, warp(0), 0);
+        b.next(0).unwrap()
+    };
+    let global = read(DataSpace::Global);
+    let local = read(DataSpace::Local);
+    for (policy, want) in [
+        (MrpbBypass::Assoc, [true, false, false]),
+        (MrpbBypass::All, [true, true, true]),
+        (MrpbBypass::Off, [false, false, false]),
+    ] {
+        let b = buffer(|c| c.mrpb.bypass = policy);
+        for (reason, w) in reasons.iter().zip(want) {
+            assert_eq!(b.bypasses(&global, *reason), w, "{policy:?} {reason:?}");
+            assert!(!b.bypasses(&local, *reason));
+        }
+    }
+}
