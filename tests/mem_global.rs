@@ -220,6 +220,7 @@ fn the_json_report_names_every_memory_counter() {
         keys(&json["l1d"]),
         [
             "accesses",
+            "evictions_by",
             "hits",
             "misses",
             "mshr_merges",

@@ -22,6 +22,7 @@ fn warp(w: u32) -> Requester {
         warp: w,
         cta: w / 8,
         warp_in_cta: w % 8,
+        block: u64::from(w / 8),
     }
 }
 
@@ -50,6 +51,7 @@ fn misses(cache: &str, lines: &[u64]) -> u32 {
             bytes: u128::MAX,
             sm: 0,
             token: 0,
+            owner: 0,
         };
         let now = 2 * t as u64;
         if c.access(&req, 0, now) != Outcome::Hit {

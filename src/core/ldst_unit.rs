@@ -457,7 +457,7 @@ impl LdstUnit {
     fn drain_mrpb(&mut self, now: u64, l1d: &mut L1d) {
         let Some(b) = self.mrpb.as_mut() else { return };
         let Some(r) = b.next(now) else { return };
-        let outcome = match l1d.access(&r.access, r.tag, now) {
+        let outcome = match l1d.access_as(&r.access, r.tag, r.from.owner(), now) {
             L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
                 if !l1d.bypass_read(&r.access, r.tag) {
                     b.refused();
@@ -551,7 +551,7 @@ impl LdstUnit {
                 self.mrpb_wait = Some(offer);
                 return false;
             }
-            Offer::Direct => match l1d.access(&access, m.tag, now) {
+            Offer::Direct => match l1d.access_as(&access, m.tag, m.from.owner(), now) {
                 L1Outcome::Fail(reason) => {
                     self.stalled = Some(reason);
                     return true;
@@ -682,6 +682,7 @@ mod tests {
         warp: 0,
         cta: 0,
         warp_in_cta: 0,
+        block: 0,
     };
 
     fn timing() -> MemoryTiming {

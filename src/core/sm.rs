@@ -589,10 +589,16 @@ impl Sm {
         let (cta, warp_in_cta) = self.warps[warp as usize]
             .as_ref()
             .map_or((0, 0), |w| (w.cta_slot, w.warp_in_cta));
+        let block = self
+            .ctas
+            .get(cta as usize)
+            .and_then(Option::as_ref)
+            .map_or(0, |c| c.index);
         Requester {
             warp,
             cta,
             warp_in_cta,
+            block,
         }
     }
 

@@ -106,6 +106,44 @@ pub struct CacheRequest {
     /// The requester's key, carried by a write the cache sends down so that its
     /// acknowledgement finds the instruction.
     pub token: u64,
+    /// The warp asking, as [`owner_id`] encodes it (0: nobody in particular), for the
+    /// contention counts.
+    pub owner: u64,
+}
+
+/// A warp as a cache line's owner: its CTA's launch index and its place in the CTA (never 0).
+pub fn owner_id(block: u64, warp_in_cta: u32) -> u64 {
+    ((block + 1) << 8) | u64::from(warp_in_cta & 0xff)
+}
+
+/// Misses that pushed a valid line out, by who had brought that line in (MRPB §2.2, Fig. 4):
+/// the same warp (intra-warp), another warp of the same CTA, or a warp of another CTA.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Contention {
+    pub intra_warp: u64,
+    pub cross_warp_intra_block: u64,
+    pub cross_warp_cross_block: u64,
+}
+
+impl Contention {
+    fn count(&mut self, requester: u64, victim: u64) {
+        if requester == 0 || victim == 0 {
+            return;
+        }
+        if requester == victim {
+            self.intra_warp += 1;
+        } else if requester >> 8 == victim >> 8 {
+            self.cross_warp_intra_block += 1;
+        } else {
+            self.cross_warp_cross_block += 1;
+        }
+    }
+
+    pub fn add(&mut self, o: &Contention) {
+        self.intra_warp += o.intra_warp;
+        self.cross_warp_intra_block += o.cross_warp_intra_block;
+        self.cross_warp_cross_block += o.cross_warp_cross_block;
+    }
 }
 
 /// Access counters of a cache.
@@ -118,6 +156,8 @@ pub struct CacheStats {
     pub fail_assoc: u64,
     pub fail_mshr: u64,
     pub fail_miss_queue: u64,
+    /// Misses that evicted a valid line, by the relation of the two warps.
+    pub contention: Contention,
 }
 
 impl CacheStats {
@@ -144,6 +184,7 @@ impl CacheStats {
         self.fail_assoc += o.fail_assoc;
         self.fail_mshr += o.fail_mshr;
         self.fail_miss_queue += o.fail_miss_queue;
+        self.contention.add(&o.contention);
     }
 }
 
@@ -310,7 +351,7 @@ impl<W: Copy> DataCache<W> {
         let key = self.mshr_key(req.addr);
         let atomic = req.kind == AccessKind::Atomic;
         let merged = self.mshrs.probe(key);
-        let evicted = self.take_line(probe, req.addr, now);
+        let evicted = self.take_line(probe, req, now);
         self.mshrs.add(key, waiter, atomic);
         if !merged {
             let addr = self.atom_addr(req.addr);
@@ -337,19 +378,30 @@ impl<W: Copy> DataCache<W> {
     }
 
     /// GPGPU-Sim `tag_array::access` after a probe: recency on a hit, a way on a miss.
-    fn take_line(&mut self, probe: Probe, addr: u64, now: u64) -> Option<Evicted> {
+    fn take_line(&mut self, probe: Probe, req: &CacheRequest, now: u64) -> Option<Evicted> {
+        let addr = req.addr;
         match probe {
             Probe::Hit(i) | Probe::HitReserved(i) => {
                 self.tags.touch(i, now);
                 None
             }
-            Probe::Miss(i) if self.on_miss() => self.tags.allocate(i, addr, now),
+            Probe::Miss(i) if self.on_miss() => self.allocate(i, req, now),
             Probe::SectorMiss(i) if self.on_miss() => {
                 self.tags.allocate_sector(i, addr, now);
                 None
             }
             _ => None,
         }
+    }
+
+    /// Takes way `i` for `req`, counting whose valid line it pushes out.
+    fn allocate(&mut self, i: usize, req: &CacheRequest, now: u64) -> Option<Evicted> {
+        if let Some(victim) = self.tags.owner_of_valid(i) {
+            self.stats.contention.count(req.owner, victim);
+        }
+        let evicted = self.tags.allocate(i, req.addr, now);
+        self.tags.set_owner(i, req.owner);
+        evicted
     }
 
     /// Sends a modified victim down (a write-through cache already wrote it).
@@ -471,7 +523,7 @@ impl<W: Copy> DataCache<W> {
                 if through {
                     self.send_write(req);
                 }
-                let evicted = self.write_line(probe, req.addr, whole, now);
+                let evicted = self.write_line(probe, req, whole, now);
                 self.write_back(evicted, req);
                 Outcome::Miss
             }
@@ -513,9 +565,23 @@ impl<W: Copy> DataCache<W> {
     }
 
     /// Allocates (or takes) the line of a write that needs no fetch and marks it modified.
-    fn write_line(&mut self, probe: Probe, addr: u64, whole: bool, now: u64) -> Option<Evicted> {
+    fn write_line(
+        &mut self,
+        probe: Probe,
+        req: &CacheRequest,
+        whole: bool,
+        now: u64,
+    ) -> Option<Evicted> {
+        let addr = req.addr;
         match probe {
-            Probe::Miss(i) => self.tags.allocate_modified(i, addr, whole, now),
+            Probe::Miss(i) => {
+                if let Some(victim) = self.tags.owner_of_valid(i) {
+                    self.stats.contention.count(req.owner, victim);
+                }
+                let evicted = self.tags.allocate_modified(i, addr, whole, now);
+                self.tags.set_owner(i, req.owner);
+                evicted
+            }
             Probe::Hit(i) | Probe::HitReserved(i) | Probe::SectorMiss(i) => {
                 self.tags.mark_modified(i, addr, whole, now);
                 None
@@ -539,6 +605,7 @@ impl<W: Copy> DataCache<W> {
                 bytes: fetch.bytes,
                 sm: fetch.sm,
                 token: 0,
+                owner: 0,
             };
             self.write_back(Some(ev), &req);
         }
@@ -628,6 +695,7 @@ mod tests {
             bytes: u128::MAX,
             sm: 0,
             token: 0,
+            owner: 0,
         }
     }
 
@@ -804,6 +872,44 @@ mod tests {
         wide.fill(&f, 1);
         assert_eq!(wide.access(&read(0), 2, 2), Outcome::Hit);
         assert!(!wide.data_port_free(2) && wide.data_port_free(3));
+    }
+
+    #[test]
+    fn evictions_are_counted_by_whose_line_went() {
+        // One set, one way: every miss after the first pushes the previous line out.
+        let mut c = cache("N:1:128:1,L:L:m:N:L,A:8:8,8");
+        let w0 = owner_id(3, 0);
+        let w1 = owner_id(3, 1);
+        let other_block = owner_id(4, 0);
+        for (t, (addr, owner)) in [
+            (0x000, w0),
+            (0x080, w0),
+            (0x100, w1),
+            (0x180, other_block),
+            (0x200, 0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let r = CacheRequest {
+                owner,
+                ..read(addr)
+            };
+            assert_eq!(c.access(&r, 0, 2 * t as u64), Outcome::Miss);
+            let f = c.pop_miss().unwrap();
+            c.fill(&f, 2 * t as u64 + 1);
+            while c.next_ready().is_some() {}
+        }
+        // The first miss found the way empty; an unknown requester is not counted.
+        let k = c.stats.contention;
+        assert_eq!(
+            (
+                k.intra_warp,
+                k.cross_warp_intra_block,
+                k.cross_warp_cross_block
+            ),
+            (1, 1, 1)
+        );
     }
 
     #[test]

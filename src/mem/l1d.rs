@@ -33,7 +33,9 @@
 //! the request that failed (so the memory view can mark the set, MSHR or miss queue it hit).
 
 use super::coalescer::LocalMap;
-use super::data_cache::{CacheRequest, CacheStats, DataCache, FailReason, Outcome, Waiter};
+use super::data_cache::{
+    CacheRequest, CacheStats, Contention, DataCache, FailReason, Outcome, Waiter,
+};
 use super::mshr::MshrView;
 use super::request::{Access, AccessKind, DataSpace, Fetch, FetchKind, NO_PARENT};
 use super::tag_array::LineView;
@@ -86,6 +88,9 @@ pub struct L1dStats {
     pub misses: u64,
     pub mshr_merges: u64,
     pub reservation_fails: ReservationFails,
+    /// Misses that pushed out a line another request had brought in, by whose request it was
+    /// (MRPB §2.2, Fig. 4): the same warp, another warp of its CTA, or another CTA's warp.
+    pub evictions_by: Contention,
 }
 
 impl L1dStats {
@@ -100,6 +105,7 @@ impl L1dStats {
                 mshr: c.fail_mshr,
                 miss_queue: c.fail_miss_queue + bypass_fails,
             },
+            evictions_by: c.contention,
         }
     }
 
@@ -112,6 +118,7 @@ impl L1dStats {
         self.reservation_fails.assoc += o.reservation_fails.assoc;
         self.reservation_fails.mshr += o.reservation_fails.mshr;
         self.reservation_fails.miss_queue += o.reservation_fails.miss_queue;
+        self.evictions_by.add(&o.evictions_by);
     }
 }
 
@@ -229,6 +236,7 @@ impl L1d {
             bytes: super::request::byte_mask((addr % 128) as u32, bytes),
             sm,
             token: u64::from(warp),
+            owner: 0,
         };
         match cache.access(&req, u64::from(warp), now) {
             Outcome::Fail(r) => L1Outcome::Fail(r),
@@ -263,6 +271,12 @@ impl L1d {
 
     /// One request from MEM0; `tag` names the instruction for its reply.
     pub fn access(&mut self, a: &Access, tag: u64, now: u64) -> L1Outcome {
+        self.access_as(a, tag, 0, now)
+    }
+
+    /// [`L1d::access`] for the warp `owner` (the cache's `owner_id`), so that the lines it
+    /// brings in and the misses it causes count in the contention breakdown.
+    pub fn access_as(&mut self, a: &Access, tag: u64, owner: u64, now: u64) -> L1Outcome {
         let addr = match a.space {
             DataSpace::Local => a.addr + self.local_offset,
             DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => a.addr,
@@ -272,7 +286,7 @@ impl L1d {
         let outcome = if bypass {
             self.bypass(a, addr, tag)
         } else {
-            self.cached(a, addr, tag, now)
+            self.cached(a, addr, tag, owner, now)
         };
         if let L1Outcome::Fail(reason) = outcome {
             self.fails.push(Failure { reason, addr });
@@ -280,7 +294,7 @@ impl L1d {
         outcome
     }
 
-    fn cached(&mut self, a: &Access, addr: u64, tag: u64, now: u64) -> L1Outcome {
+    fn cached(&mut self, a: &Access, addr: u64, tag: u64, owner: u64, now: u64) -> L1Outcome {
         let sm = self.sm;
         let Some(cache) = self.cache_for(a.space) else {
             return L1Outcome::Fail(FailReason::MissQueue);
@@ -293,6 +307,7 @@ impl L1d {
             bytes: a.bytes,
             sm,
             token: tag,
+            owner,
         };
         if !cache.data_port_free(now) {
             return L1Outcome::Busy;

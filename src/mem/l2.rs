@@ -333,6 +333,7 @@ impl L2Slice {
             bytes: f.bytes,
             sm: f.sm,
             token: f.token,
+            owner: 0,
         };
         match c.access(&req, f, now) {
             Outcome::Fail(_) => self.blocked = true,

@@ -49,6 +49,15 @@ pub struct Requester {
     pub cta: u32,
     /// The warp's position in its CTA.
     pub warp_in_cta: u32,
+    /// Its CTA's launch index in the grid (tells CTAs apart that used the same slot).
+    pub block: u64,
+}
+
+impl Requester {
+    /// The warp as a cache line's owner (the contention counts).
+    pub fn owner(&self) -> u64 {
+        super::data_cache::owner_id(self.block, self.warp_in_cta)
+    }
 }
 
 /// One coalesced request waiting in the buffer.
@@ -425,6 +434,7 @@ mod tests {
             warp: w,
             cta: w / 8,
             warp_in_cta: w % 8,
+            block: u64::from(w / 8),
         }
     }
 
@@ -468,6 +478,7 @@ mod tests {
             warp: 13,
             cta: 2,
             warp_in_cta: 5,
+            block: 2,
         };
         let of = |sig| buffer(|m| m.signature = sig).queue_of(w);
         assert_eq!(of(MrpbSignature::Warp), 13);

@@ -71,6 +71,8 @@ struct Line {
     modified_on_fill: u8,
     last_access: u64,
     alloc_time: u64,
+    /// Who brought the line in (the cache's `owner_id`; 0: unknown).
+    owner: u64,
 }
 
 impl Line {
@@ -284,6 +286,19 @@ impl TagArray {
             }
             l.state[s] = LineState::Reserved;
             l.last_access = now;
+        }
+    }
+
+    /// The owner of way `idx` if it holds a line (any sector not invalid).
+    pub fn owner_of_valid(&self, idx: usize) -> Option<u64> {
+        let l = self.lines.get(idx)?;
+        (!l.all_invalid(self.sectors)).then_some(l.owner)
+    }
+
+    /// Records who brought way `idx`'s line in.
+    pub fn set_owner(&mut self, idx: usize, owner: u64) {
+        if let Some(l) = self.lines.get_mut(idx) {
+            l.owner = owner;
         }
     }
 
