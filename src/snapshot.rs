@@ -4,14 +4,16 @@
 //! copy what the model holds. A snapshot is of one SM (the selected one) and describes the state
 //! after the last simulated cycle.
 
-use crate::config::Config;
+use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
 use crate::core::operand_collector::BankActivity;
 use crate::core::sm::Sm;
 use crate::core::{WarpCycle, EXIT_PC};
 use crate::mem::l1d::FetchView;
+use crate::mem::mrpb::{Choice, Mrpb, MrpbRequest, MrpbStats};
 use crate::mem::mshr::MshrView;
 use crate::mem::{
-    BankConflict, BankHash, FailReason, L1d, L1dStats, LaneAccess, LineState, SharedBanks,
+    AccessKind, BankConflict, BankHash, FailReason, L1d, L1dStats, LaneAccess, LineState,
+    SharedBanks,
 };
 use crate::ptx::{Function, Pc};
 use crate::sim::{Sim, SimStats, Status};
@@ -238,7 +240,44 @@ pub struct SmView {
     pub bank_grid: BankGridView,
     /// `None` when the configuration has no L1D (`l1d.config` `none`).
     pub l1: Option<L1View>,
+    /// `None` when MRPB is off.
+    pub mrpb: Option<MrpbView>,
     pub stats: crate::core::sm::SmStats,
+}
+
+/// The MRPB of one SM (MODEL.md sections 10 and 12: "one row per queue with its slots,
+/// head/tail, age; the chosen queue this cycle and why").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MrpbView {
+    pub signature: MrpbSignature,
+    pub drain: MrpbDrain,
+    pub flush: bool,
+    pub bypass: MrpbBypass,
+    pub depth: u32,
+    pub latency: u32,
+    /// Each queue's requests, head first.
+    pub queues: Vec<Vec<MrpbEntryView>>,
+    /// The request chosen and not yet taken by the L1D, with its queue.
+    pub outbound: Option<(u32, MrpbEntryView)>,
+    /// The queue served this cycle and why.
+    pub choice: Option<(u32, Choice)>,
+    /// The queue a write waits to see emptied.
+    pub flushing: Option<u32>,
+    /// The request that went past the L1D to the L2 this cycle, and the failure that sent it.
+    pub bypassed: Option<(FailReason, MrpbEntryView)>,
+    pub stats: MrpbStats,
+}
+
+/// One request in the MRPB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MrpbEntryView {
+    pub warp: u32,
+    pub addr: u64,
+    pub write: bool,
+    /// Cycles since it entered the buffer.
+    pub age: u64,
+    /// The L1D set it maps to.
+    pub set: Option<u32>,
 }
 
 /// The snapshot of SM `sm` (clamped to the SMs that exist).
@@ -355,7 +394,40 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .l1ds()
             .get(sm.id as usize)
             .and_then(|l| l1_view(sim.config(), l)),
+        mrpb: sm
+            .ldst()
+            .mrpb()
+            .map(|b| mrpb_view(b, sim.memory().l1ds().get(sm.id as usize), sim.cycle())),
         stats: sm.stats(),
+    }
+}
+
+fn mrpb_view(b: &Mrpb, l1: Option<&L1d>, now: u64) -> MrpbView {
+    let entry = |r: &MrpbRequest| MrpbEntryView {
+        warp: r.from.warp,
+        addr: r.access.addr,
+        write: r.access.kind != AccessKind::Read,
+        age: now.saturating_sub(r.enqueued),
+        set: l1.and_then(|l| l.set_of(&r.access)),
+    };
+    let c = b.config();
+    MrpbView {
+        signature: c.signature,
+        drain: c.drain,
+        flush: c.flush,
+        bypass: c.bypass,
+        depth: c.queue_depth,
+        latency: c.latency,
+        queues: b
+            .queues()
+            .iter()
+            .map(|q| q.iter().map(entry).collect())
+            .collect(),
+        outbound: b.outbound().map(|(q, r)| (q, entry(r))),
+        choice: b.last_choice(),
+        flushing: b.flushing(),
+        bypassed: b.bypassed_now().map(|(f, r)| (f, entry(r))),
+        stats: b.stats.clone(),
     }
 }
 

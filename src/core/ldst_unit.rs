@@ -429,6 +429,9 @@ impl LdstUnit {
     pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
         self.stalled = None;
         self.mrpb_wait = None;
+        if let Some(b) = self.mrpb.as_mut() {
+            b.begin_cycle();
+        }
         if let Some(tag) = l1d.next_response() {
             self.returned(tag, now);
         }

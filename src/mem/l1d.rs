@@ -496,6 +496,16 @@ impl L1d {
         }
     }
 
+    /// The L1D set a global or local request maps to (local addresses as the cache sees them),
+    /// if there is an L1D.
+    pub fn set_of(&self, a: &Access) -> Option<u32> {
+        let addr = match a.space {
+            DataSpace::Local => a.addr + self.local_offset,
+            _ => a.addr,
+        };
+        self.cache.as_ref().map(|c| c.tags().set_index(addr))
+    }
+
     /// The cache, if there is one.
     pub fn cache(&self) -> Option<&DataCache<u64>> {
         self.cache.as_ref()

@@ -174,6 +174,8 @@ pub struct Mrpb {
     next_rr: u32,
     /// This cycle's choice, for the views.
     last: Option<(u32, Choice)>,
+    /// The request that went past the L1D to the L2 this cycle, for the views.
+    bypassed_now: Option<(FailReason, MrpbRequest)>,
     pub stats: MrpbStats,
 }
 
@@ -195,6 +197,7 @@ impl Mrpb {
             greedy: None,
             next_rr: 0,
             last: None,
+            bypassed_now: None,
             stats: MrpbStats::default(),
         })
     }
@@ -264,7 +267,6 @@ impl Mrpb {
     /// outbound request again, else the head of the queue the flush, a full queue or the drain
     /// policy picks. It stays the buffer's until [`Mrpb::taken`].
     pub fn next(&mut self, now: u64) -> Option<MrpbRequest> {
-        self.last = None;
         if let Some((q, r)) = self.outbound {
             self.last = Some((q, Choice::Retry));
             return Some(r);
@@ -359,8 +361,17 @@ impl Mrpb {
         }
     }
 
-    /// Counts a bypass for `reason` (the owner sent the request on).
+    /// Start of a cycle: forgets last cycle's choice and bypass.
+    pub fn begin_cycle(&mut self) {
+        self.last = None;
+        self.bypassed_now = None;
+    }
+
+    /// The outbound request went past the L1D, refused for `reason` (the owner sent it on).
     pub fn count_bypass(&mut self, reason: FailReason) {
+        if let Some((_, r)) = self.outbound {
+            self.bypassed_now = Some((reason, r));
+        }
         let b = &mut self.stats.bypassed;
         match reason {
             FailReason::Assoc => b.assoc += 1,
@@ -404,6 +415,11 @@ impl Mrpb {
     /// The queue served this cycle and why.
     pub fn last_choice(&self) -> Option<(u32, Choice)> {
         self.last
+    }
+
+    /// The request that bypassed the L1D this cycle, and the failure that sent it.
+    pub fn bypassed_now(&self) -> Option<(FailReason, &MrpbRequest)> {
+        self.bypassed_now.as_ref().map(|(f, r)| (*f, r))
     }
 
     /// The queue a write waits to see emptied, if any.

@@ -11,6 +11,11 @@ import pathfinder from '../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx?
 import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
 import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
 import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
+import polybench from '../../tests/data/kernels/polybench.sm_52.ptx?raw';
+
+// atax's first kernel (tests/data/kernels/polybench.cu): one block of 4 warps, each thread
+// walking one row of a 1024 x 1024 matrix, so a warp's 32 lanes read 32 rows 4 KB apart.
+const ATAX_LAUNCH = '--kernel atax_1 --grid 1 --block 128 --arg f32[1048576]=rand:1 --arg f32[1024]=rand:2 --arg f32[1024]=0 --arg 1024';
 
 const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32';
 // What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
@@ -116,6 +121,24 @@ export const EXAMPLES = [
     preset: 'tesla-c2050-s',
     sets: [],
     about: 'Each thread sums one row of a matrix whose rows are 4 KB apart, so a warp reads one word from each of 32 rows per step (MRPB paper Fig. 2). With a linear set index all 32 lines fall in one L1 set: its 4 ways fill with RESERVED lines, and the next miss fails (assoc) and retries every cycle until a fill arrives. Watch set 0 in the Memory view and the reservation failures in the Stats counters; then pick the fermi preset, whose hashed set index spreads the rows over 8 sets.',
+  },
+  {
+    id: 'atax-mrpb-off',
+    title: 'atax without MRPB: a warp thrashes one L1 set',
+    ptx: polybench,
+    launch: ATAX_LAUNCH,
+    preset: 'tesla-c2050-s',
+    sets: [],
+    about: 'PolyBench atax, first kernel (MRPB paper Fig. 2): each thread sums one row of A, so every load of a warp asks for 32 lines in one 4-way L1D set. Watch the Memory view: the set fills with RESERVED lines, the next request fails (assoc) and MEM0 retries it every cycle, and the lines that come back are pushed out by the same warp before their neighbours are used (Stats: L1D evictions of the same warp). The run takes about 4.5 million cycles; compare the next example.',
+  },
+  {
+    id: 'atax-mrpb',
+    title: 'atax with MRPB: queues, fixed order, bypass',
+    ptx: polybench,
+    launch: ATAX_LAUNCH,
+    preset: 'tesla-c2050-s',
+    sets: ['mrpb.enabled=true'],
+    about: 'The same kernel with MRPB on (the paper\'s final design: a queue per warp, fixed-order drain, 8 entries, 5-cycle latency, flush, bypass on associativity stalls). In the MRPB view each warp\'s requests wait in its own queue and leave lowest warp first, so one warp\'s lines stay in the cache until it is done with them; a read refused for associativity goes past the L1D to the L2 (red arrow) instead of stalling the memory stage. Each loop iteration also stores tmp[i]: watch the store flush its warp\'s queue first. The run takes about 430 thousand cycles, a tenth of the first.',
   },
   {
     id: 'pathfinder',

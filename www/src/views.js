@@ -24,7 +24,7 @@ const PANELS = [
   { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },
   { id: 'memory', help: 'l1', title: 'Memory', note: 'register banks; L1D sets × ways, MSHRs, miss queue', body: CANVAS, create: createMemoryView },
   { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, L1 hit rate, stalls, conflicts, memory counters', body: STATS_BODY, create: createStatsView },
-  { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'reserved', body: CANVAS, create: createMrpbView },
+  { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'one row per queue, head left; the queue served this cycle and why', body: CANVAS, create: createMrpbView },
 ];
 
 export function createViews(container, app) {
