@@ -295,3 +295,137 @@ fn bypass_follows_the_configured_stall_kinds() {
         }
     }
 }
+
+/// MRPB Table 4: every design choice is a `--set` away, and each runs the column walk to the
+/// same sums as MRPB off.
+#[test]
+fn table_4_design_space_is_selectable_with_set() {
+    let ptx = common::data("mem/column_walk.ptx");
+    let choices = [
+        "mrpb.signature=warp",
+        "mrpb.signature=block",
+        "mrpb.signature=warp_in_block",
+        "mrpb.signature=single",
+        "mrpb.drain=fixed",
+        "mrpb.drain=greedy_fixed",
+        "mrpb.drain=longest_first",
+        "mrpb.drain=greedy_longest_first",
+        "mrpb.drain=round_robin",
+        "mrpb.drain=greedy_round_robin",
+        "mrpb.flush=false",
+        "mrpb.flush=true",
+        "mrpb.queue_depth=4",
+        "mrpb.queue_depth=32",
+        "mrpb.latency=3",
+        "mrpb.latency=18",
+        "mrpb.bypass=off",
+        "mrpb.bypass=all",
+        "mrpb.bypass=assoc",
+    ];
+    let run = |sets: &[&str]| {
+        let mut flags = vec![
+            "--block",
+            "32",
+            "--arg",
+            "f32[32768]=rand:1",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "1024",
+            "--arg",
+            "4",
+            "--config",
+            "tesla-c2050-s",
+        ];
+        for s in sets {
+            flags.extend(["--set", s]);
+        }
+        let sim = common::run_timing(&ptx, &flags);
+        let bytes = warpstep::run::buffer_bytes(sim.image(), sim.global(), 1).unwrap();
+        (sim.config().mrpb.clone(), bytes)
+    };
+    let (_, want) = run(&[]);
+    for choice in choices {
+        let (config, sums) = run(&["mrpb.enabled=true", choice]);
+        let (key, value) = choice.split_once('=').unwrap();
+        let shown = serde_json::to_value(&config).unwrap()[key.trim_start_matches("mrpb.")].clone();
+        assert_eq!(shown.to_string().trim_matches('"'), value, "{choice}");
+        assert_eq!(sums, want, "{choice}");
+    }
+}
+
+/// Each thread stores, waits at `bar.sync`, and stores again: with flush off the first stores
+/// wait in the buffer, so the barrier is where reordering would cross.
+const STORE_SYNC_STORE: &str = r#"
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry store_sync_store(.param .u64 out) {
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r1;
+  bar.sync 0;
+  add.u32 %r2, %r1, 1000;
+  st.global.u32 [%rd4+512], %r2;
+  ret;
+}
+"#;
+
+/// No reordering crosses a barrier: every cycle, a warp waiting at `bar.sync` has no request
+/// left in the buffer (its `bar.sync` waited, as `mrpb_drain`, until they had left), and the
+/// run ends with the values of MRPB off.
+#[test]
+fn a_warp_at_a_barrier_has_no_request_in_the_buffer() {
+    let flags = |mrpb: &'static str| {
+        vec![
+            "--block",
+            "128",
+            "--arg",
+            "u32[256]=0",
+            "--config",
+            "tesla-c2050-s",
+            "--set",
+            mrpb,
+            "--set",
+            "mrpb.flush=false",
+            "--set",
+            "mrpb.latency=18",
+        ]
+    };
+    let mut sim = common::prepare_flags(STORE_SYNC_STORE, &flags("mrpb.enabled=true"))
+        .into_sim(&[])
+        .unwrap();
+    let (mut barrier_cycles, mut held_cycles) = (0, 0);
+    while sim.status() == &warpstep::sim::Status::Running {
+        sim.step();
+        let sm = &sim.sms()[0];
+        let ldst = sm.ldst();
+        for (slot, w) in sm.warps().iter().enumerate() {
+            let Some(w) = w else { continue };
+            let holds = ldst.mrpb_holds(slot as u32);
+            held_cycles += u64::from(holds);
+            if w.at_barrier {
+                barrier_cycles += 1;
+                assert!(
+                    !holds,
+                    "warp {slot} at a barrier with requests in MRPB, cycle {}",
+                    sim.cycle()
+                );
+            }
+        }
+        assert!(sim.cycle() < 100_000);
+    }
+    assert!(
+        barrier_cycles > 0 && held_cycles > 0,
+        "{barrier_cycles} {held_cycles}"
+    );
+    assert!(sim.stats().stalls.get("mrpb_drain").copied().unwrap_or(0) > 0);
+    let out = |sim: &warpstep::sim::Sim| warpstep::run::buffer_bytes(sim.image(), sim.global(), 0);
+    let base = common::run_timing(STORE_SYNC_STORE, &flags("mrpb.enabled=false"));
+    assert_eq!(out(&sim), out(&base));
+}

@@ -616,6 +616,11 @@ impl LdstUnit {
         self.mrpb_wait
     }
 
+    /// Whether instruction `tag` has left MEM0 (its requests are in the MRPB or past it).
+    pub fn left_mem0(&self, tag: u64) -> bool {
+        self.in_flight.iter().any(|(t, _)| *t == tag)
+    }
+
     /// Whether the MRPB still holds a request of warp slot `warp`.
     pub fn mrpb_holds(&self, warp: u32) -> bool {
         self.mrpb

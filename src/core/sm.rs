@@ -723,10 +723,20 @@ impl Sm {
             return Err(WarpCycle::NoInstruction);
         };
         let d = &decoded[pc as usize];
-        if d.orders_memory && self.ldst.mrpb_holds(slot) {
-            // No reordering across a barrier or fence: the warp's requests leave MRPB first.
-            w.state = WarpCycle::MrpbDrain;
-            return Err(WarpCycle::MrpbDrain);
+        if d.orders_memory && self.ldst.mrpb().is_some() {
+            // No reordering across a barrier or fence: the warp's global/local requests must
+            // have left the MRPB, and none may still be on its way there (in a collector unit
+            // or MEM0).
+            let ldst = &self.ldst;
+            let on_the_way = self.in_flight.iter().any(|f| {
+                f.warp == slot
+                    && f.memory.is_some_and(|m| m.staged.is_some())
+                    && !ldst.left_mem0(f.tag)
+            });
+            if on_the_way || ldst.mrpb_holds(slot) {
+                w.state = WarpCycle::MrpbDrain;
+                return Err(WarpCycle::MrpbDrain);
+            }
         }
         if !self.collector.has_free(d.unit) {
             let reason = match d.unit {
