@@ -12,6 +12,7 @@ pub mod core;
 pub mod correlate;
 pub mod counter_history;
 pub mod exec;
+pub mod experiment;
 pub mod launch;
 pub mod mem;
 pub mod ptx;

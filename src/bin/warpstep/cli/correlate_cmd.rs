@@ -8,10 +8,10 @@
 
 use super::config_cmd::load_config;
 use super::correlate_plot;
+use super::report_out::Output;
 use super::EXIT_BAD_INPUT;
 use clap::Args;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use warpstep::config::Config;
@@ -35,15 +35,8 @@ pub struct CorrelateArgs {
     /// Override one configuration field after the case's num_sms: KEY=VALUE (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
-    /// Print one JSON object instead of the text report.
-    #[arg(long, conflicts_with = "markdown")]
-    json: bool,
-    /// Print the report as a Markdown table (for the README).
-    #[arg(long)]
-    markdown: bool,
-    /// Also write a log-log scatter plot of warpstep's cycles against GPGPU-Sim's to FILE.svg.
-    #[arg(long, value_name = "FILE.svg")]
-    plot: Option<String>,
+    #[command(flatten)]
+    output: Output,
 }
 
 pub fn run(args: CorrelateArgs) -> ExitCode {
@@ -64,24 +57,18 @@ fn correlate(args: &CorrelateArgs) -> Result<Report, String> {
     let cases = select(&set.cases, &args.cases, args.sms)?;
     let source = args.config.clone().unwrap_or(set.preset);
     let base = checked_config(&source, &args.sets)?;
-    if let Some(path) = &args.plot {
-        check_plot_path(path)?;
-    }
+    args.output.check()?;
     let mut reports = Vec::with_capacity(cases.len());
     for case in &cases {
         reports.push(run_case(case, &base, &args.sets)?);
     }
     let report = Report::new(&source, &args.sets, reports);
-    if args.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
-    } else if args.markdown {
-        print!("{}", table::markdown(&report));
-    } else {
-        print!("{}", table::text(&report));
-    }
-    if let Some(path) = &args.plot {
-        correlate_plot::write_svg(&report, path)?;
-    }
+    args.output.emit(
+        &report,
+        table::markdown,
+        table::text,
+        correlate_plot::write_svg,
+    )?;
     Ok(report)
 }
 
@@ -94,22 +81,6 @@ fn checked_config(source: &str, sets: &[String]) -> Result<Config, String> {
         .and_then(|c| c.check_supported())
         .map_err(|e| format!("--set: {e}"))?;
     Ok(base)
-}
-
-/// A plot needs an `.svg` name in a directory that exists (checked before the cases run).
-fn check_plot_path(path: &str) -> Result<(), String> {
-    let p = Path::new(path);
-    if p.extension().and_then(|e| e.to_str()) != Some("svg") {
-        return Err(format!("--plot {path}: the plot is SVG, name a .svg file"));
-    }
-    let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-    if dir.is_some_and(|d| !d.is_dir()) {
-        return Err(format!(
-            "--plot {path}: no directory {}",
-            dir.unwrap_or(p).display()
-        ));
-    }
-    Ok(())
 }
 
 /// Runs one case to the end and measures it.

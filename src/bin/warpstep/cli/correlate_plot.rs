@@ -3,6 +3,7 @@
 //! marked by SM count (a circle for 1 SM, a triangle for more), as Accel-Sim draws its
 //! correlation. Labels are placed beside their points where they overlap nothing drawn before.
 
+use super::report_out::{self, DrawResult};
 use plotters::coord::{combinators::LogCoord, Shift};
 use plotters::prelude::*;
 use warpstep::correlate::{CaseReport, Report, CYCLE_TOLERANCE};
@@ -16,17 +17,10 @@ const FONT: &str = "sans-serif";
 const MARKER_HALF: i32 = 7;
 
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
-type DrawResult<T> = Result<T, Box<dyn std::error::Error>>;
 
 /// Writes the scatter plot of `report`'s cases to `path`.
 pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        draw(&root, report).map_err(|e| format!("--plot {path}: {e}"))?;
-        root.present().map_err(|e| format!("--plot {path}: {e}"))?;
-    }
-    std::fs::write(path, svg).map_err(|e| format!("--plot {path}: cannot write: {e}"))
+    report_out::write_svg(path, SIZE, |root| draw(root, report))
 }
 
 /// A case's point: (GPGPU-Sim cycles, warpstep cycles), when both are positive (log axes).

@@ -5,7 +5,10 @@ mod bench_cmd;
 mod config_cmd;
 mod correlate_cmd;
 mod correlate_plot;
+mod experiment_cmd;
+mod experiment_plot;
 mod hash_search_cmd;
+mod report_out;
 mod run_cmd;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +39,11 @@ enum Command {
     },
     /// Run the GPGPU-Sim reference cases and compare warpstep's counters with GPGPU-Sim's.
     Correlate(correlate_cmd::CorrelateArgs),
+    /// Rerun a paper's experiment on our kernels (mrpb: MRPB, HPCA 2014, Sections 4-5).
+    Experiment {
+        #[command(subcommand)]
+        command: experiment_cmd::ExperimentCommand,
+    },
     /// Bank conflicts of one warp access to shared memory.
     Bank(bank_cmd::BankArgs),
     /// Configure a shared-memory bank hash from access sets (XOR paper section 5).
@@ -53,6 +61,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Correlate(args) => correlate_cmd::run(args),
+        Command::Experiment { command } => experiment_cmd::run(command),
         Command::Bank(args) => bank_cmd::run(args),
         Command::HashSearch(args) => hash_search_cmd::run(args),
     }

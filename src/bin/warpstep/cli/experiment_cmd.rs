@@ -1,0 +1,143 @@
+//! `warpstep experiment mrpb`: the MRPB paper's experiment (HPCA 2014, Sections 4-5) on our
+//! kernels (`warpstep::experiment::mrpb`): every case with MRPB off and on on Base-S and Base-L,
+//! and the design space of Table 4 on Base-S. The runs go to `--jobs` threads (one per core by
+//! default) with a progress line each on stderr; the report is printed as text, `--markdown` or
+//! `--json`, and `--plot FILE.svg` draws its bar charts (`experiment_plot.rs`). Wall time is
+//! measured here, around each simulation's run, as the model has no clock.
+//!
+//! Exit status: 0 when every run completed, 1 when one faulted or deadlocked, 2 on bad input.
+
+use super::experiment_plot;
+use super::report_out::Output;
+use super::EXIT_BAD_INPUT;
+use clap::{Args, Subcommand};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+use warpstep::correlate::table::seconds_text;
+use warpstep::experiment::mrpb::{plan, select, Report};
+use warpstep::experiment::{table, Measured, Run};
+use warpstep::run::DEFAULT_MAX_CYCLES;
+
+#[derive(Subcommand)]
+pub enum ExperimentCommand {
+    /// MRPB (HPCA 2014) Sections 4-5: every case with MRPB off and on on Base-S and Base-L
+    /// (tesla-c2050-s/-l), the geometric means beside the paper's, and the design space of
+    /// Table 4 on atax_1 and hotspot.
+    Mrpb(MrpbArgs),
+}
+
+#[derive(Args)]
+pub struct MrpbArgs {
+    /// Run only this case (repeatable): atax_1, atax_2, bicg_1, bicg_2, mvt_1, mvt_2, gesummv,
+    /// conv2d, pathfinder, backprop, hotspot. The design space runs on atax_1 and hotspot when
+    /// they are selected.
+    #[arg(long = "case", value_name = "NAME")]
+    cases: Vec<String>,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    output: Output,
+}
+
+pub fn run(command: ExperimentCommand) -> ExitCode {
+    let ExperimentCommand::Mrpb(args) = command;
+    match mrpb(&args) {
+        Ok(report) if report.incomplete.is_empty() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// Checks the flags, runs the plan, prints the report and writes the plot; `Err` is bad input.
+fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
+    let cases = select(&args.cases)?;
+    args.output.check()?;
+    let runs = plan(&cases)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, runs.len().max(1));
+    let start = Instant::now();
+    let measured = run_all(&runs, jobs)?;
+    eprintln!(
+        "{} simulations in {} on {jobs} thread{}",
+        runs.len(),
+        seconds_text(start.elapsed().as_secs_f64()),
+        if jobs == 1 { "" } else { "s" }
+    );
+    let report = Report::new(&cases, &runs, &measured)?;
+    args.output.emit(
+        &report,
+        table::markdown,
+        table::text,
+        experiment_plot::write_svg,
+    )?;
+    Ok(report)
+}
+
+/// Runs every simulation of `runs` on `jobs` threads (each takes the next run not yet taken)
+/// and returns their measurements in `runs`' order; `Err` when a run cannot be prepared.
+fn run_all(runs: &[Run], jobs: usize) -> Result<Vec<Measured>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Measured, String>>>> = Mutex::new(vec![None; runs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(run) = runs.get(i) else { break };
+                let result = measure(run);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                eprintln!("[{finished}/{}] {}", runs.len(), progress(run, &result));
+                let failed = result.is_err();
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+                if failed {
+                    next.store(runs.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results
+        .into_iter()
+        .zip(runs)
+        .map(|(r, run)| r.unwrap_or_else(|| Err(format!("{}: not run", run.title()))))
+        .collect()
+}
+
+/// Runs one simulation to the end and measures it.
+fn measure(run: &Run) -> Result<Measured, String> {
+    let mut sim = run
+        .simulation()
+        .map_err(|e| format!("{}: {e}", run.title()))?;
+    sim.set_record_warp_states(false);
+    let start = Instant::now();
+    sim.run(DEFAULT_MAX_CYCLES);
+    Ok(Measured::of(&sim, start.elapsed().as_secs_f64()))
+}
+
+/// "atax_1 on tesla-c2050-s --set mrpb.enabled=true: 891,792 cycles, IPC 1.626, 0.612 s".
+fn progress(run: &Run, result: &Result<Measured, String>) -> String {
+    match result {
+        Ok(m) => {
+            let ended = m
+                .error
+                .as_ref()
+                .map_or(String::new(), |e| format!(" (did not complete: {e})"));
+            format!(
+                "{}: {} cycles, IPC {:.3}, {}{ended}",
+                run.title(),
+                warpstep::correlate::table::thousands(m.stats.cycles),
+                m.stats.ipc,
+                seconds_text(m.wall_seconds)
+            )
+        }
+        Err(e) => format!("error: {e}"),
+    }
+}

@@ -1,0 +1,158 @@
+//! Reproducible experiments: a paper's experiment rerun on our kernels, with its headline
+//! numbers beside ours. [`mrpb`] is the MRPB paper's (Jia, Shaw and Martonosi, HPCA 2014),
+//! Sections 4 and 5.
+//!
+//! The library says what to run (a [`Run`]: a [`Case`] on a preset with `--set` overrides) and
+//! what the results mean; the caller runs the simulations (the CLI in threads, timing each one:
+//! the model has no clock and no threads) and hands back one [`Measured`] per run. [`table`]
+//! lays the report out as text or Markdown.
+
+pub mod mrpb;
+pub mod table;
+
+use crate::bench::{self, BenchCase};
+use crate::config::Config;
+use crate::mem::data_cache::Contention;
+use crate::run::InputError;
+use crate::sim::{Sim, SimStats};
+use serde::Serialize;
+
+pub use crate::correlate::Measured;
+
+/// The benchmark suite a case stands for; geometric means are taken per suite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Suite {
+    PolyBench,
+    Rodinia,
+}
+
+impl Suite {
+    pub fn name(self) -> &'static str {
+        match self {
+            Suite::PolyBench => "PolyBench",
+            Suite::Rodinia => "Rodinia",
+        }
+    }
+}
+
+/// One kernel and its launch (name, PTX and flags as a [`BenchCase`]), and its suite.
+#[derive(Debug, Clone, Copy)]
+pub struct Case {
+    pub suite: Suite,
+    pub launch: BenchCase,
+}
+
+impl Case {
+    pub fn name(&self) -> &'static str {
+        self.launch.name
+    }
+}
+
+/// One simulation to run: a case on a preset with `--set` overrides.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub case: Case,
+    pub preset: &'static str,
+    pub sets: Vec<String>,
+}
+
+impl Run {
+    /// A ready-to-run simulation of this run.
+    pub fn simulation(&self) -> Result<Sim, InputError> {
+        bench::simulation(&self.case.launch, self.preset, &self.sets)
+    }
+
+    /// "atax_1 on tesla-c2050-s --set mrpb.enabled=true": the run as progress lines name it.
+    pub fn title(&self) -> String {
+        let mut title = format!("{} on {}", self.case.name(), self.preset);
+        for s in &self.sets {
+            title.push_str(&format!(" --set {s}"));
+        }
+        title
+    }
+
+    /// The configuration this run simulates.
+    pub fn config(&self) -> Result<Config, String> {
+        Config::preset(self.preset)
+            .and_then(|c| c.with_overrides(&self.sets))
+            .map_err(|e| format!("{}: {e}", self.title()))
+    }
+}
+
+/// The counters the experiments compare, from one run's statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Counters {
+    pub cycles: u64,
+    /// Thread instructions per cycle.
+    pub ipc: f64,
+    pub l1d_misses: u64,
+    /// L1D reservation failures: associativity, MSHR and miss queue, summed.
+    pub reservation_fails: u64,
+    /// L1D misses that evicted a line by whose request had brought it in (MRPB §2.2, Fig. 4).
+    pub evictions_by: Contention,
+    /// DRAM reads + writes.
+    pub dram_accesses: u64,
+    /// Interconnect packets, both ways (MRPB §5.5 counts L2-to-L1 traffic in packets).
+    pub icnt_packets: u64,
+    /// Reads the MRPB sent past the L1D (0 with MRPB off).
+    pub bypassed: u64,
+}
+
+impl Counters {
+    pub fn of(s: &SimStats) -> Counters {
+        let fails = &s.l1d.reservation_fails;
+        let bypassed = s.mrpb.as_ref().map_or(0, |m| {
+            m.bypassed.assoc + m.bypassed.mshr + m.bypassed.miss_queue
+        });
+        Counters {
+            cycles: s.cycles,
+            ipc: s.ipc,
+            l1d_misses: s.l1d.misses,
+            reservation_fails: fails.assoc + fails.mshr + fails.miss_queue,
+            evictions_by: s.l1d.evictions_by,
+            dram_accesses: s.dram.reads + s.dram.writes,
+            icnt_packets: s.icnt.packets,
+            bypassed,
+        }
+    }
+}
+
+/// One run's result as a report shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    pub counters: Counters,
+    /// The fault or deadlock, when the kernel did not complete.
+    pub error: Option<String>,
+    pub wall_seconds: f64,
+}
+
+impl Outcome {
+    pub fn of(m: &Measured) -> Outcome {
+        Outcome {
+            counters: Counters::of(&m.stats),
+            error: m.error.clone(),
+            wall_seconds: m.wall_seconds,
+        }
+    }
+
+    pub fn completed(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// `value`'s IPC over `base`'s, when both runs completed and the base ran instructions.
+pub fn ipc_ratio(value: &Outcome, base: &Outcome) -> Option<f64> {
+    let (v, b) = (value.counters.ipc, base.counters.ipc);
+    (value.completed() && base.completed() && b > 0.0).then(|| v / b)
+}
+
+/// The geometric mean (the paper's averages, MRPB §5); `None` when there are no values or one
+/// is not positive.
+pub fn geomean(values: &[f64]) -> Option<f64> {
+    let positive: Vec<f64> = values.iter().copied().filter(|v| *v > 0.0).collect();
+    (!positive.is_empty() && positive.len() == values.len())
+        .then(|| (positive.iter().map(|v| v.ln()).sum::<f64>() / positive.len() as f64).exp())
+}
+
+#[cfg(test)]
+mod tests;

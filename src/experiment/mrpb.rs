@@ -1,0 +1,580 @@
+//! The MRPB paper's experiment (Jia, Shaw and Martonosi, "MRPB: Memory Request Prioritization
+//! for Massively Parallel Processors", HPCA 2014; `/work/shared/seeds/004_ebf0a7810a2331d2.txt`)
+//! on our kernels: Section 4's two baselines (Table 1's Base-S and Base-L, presets
+//! `tesla-c2050-s` and `tesla-c2050-l`, one SM), Section 5.5's final design against them
+//! ([`CASES`], Fig. 14) and Sections 5.1-5.4's design space (Table 4, [`SWEEPS`]).
+//!
+//! [`plan`] lists the distinct runs; the caller runs them and hands them to [`Report::new`].
+
+use super::{geomean, ipc_ratio, Case, Measured, Outcome, Run, Suite};
+use crate::bench::{BenchCase, PATHFINDER};
+use crate::config::MrpbConfig;
+use serde::Serialize;
+
+/// The paper's two baselines (MRPB §4, Table 1): preset and the paper's name.
+pub const PRESETS: [(&str, &str); 2] = [("tesla-c2050-s", "Base-S"), ("tesla-c2050-l", "Base-L")];
+
+/// The paper's final design (Table 4's bold values) is the `mrpb` defaults: this turns it on.
+pub const ON: &str = "mrpb.enabled=true";
+
+/// The paper's geometric-mean IPC gains of the final design (MRPB §5.5, Fig. 14).
+pub const PAPER_GEOMEANS: [(Suite, &str, f64); 4] = [
+    (Suite::PolyBench, "tesla-c2050-s", 2.65),
+    (Suite::PolyBench, "tesla-c2050-l", 2.23),
+    (Suite::Rodinia, "tesla-c2050-s", 1.27),
+    (Suite::Rodinia, "tesla-c2050-l", 1.15),
+];
+
+/// The design space is explored on Base-S (MRPB §5: the -L results are "similar").
+pub const DESIGN_PRESET: &str = "tesla-c2050-s";
+
+/// The design space runs on an intra-warp case (atax_1's row walk, MRPB Fig. 2) and on the
+/// case whose evictions are mostly cross-warp (hotspot: 73 k of its 76 k on Base-S).
+pub const DESIGN_CASES: [&str; 2] = ["atax_1", "hotspot"];
+
+const POLYBENCH_PTX: &str = include_str!("../../tests/data/kernels/polybench.sm_52.ptx");
+
+/// A PolyBench-like kernel of ours (`tests/data/kernels/polybench.cu`).
+const fn polybench(
+    name: &'static str,
+    about: &'static str,
+    flags: &'static [&'static str],
+) -> Case {
+    Case {
+        suite: Suite::PolyBench,
+        launch: BenchCase {
+            name,
+            about,
+            ptx: POLYBENCH_PTX,
+            flags,
+        },
+    }
+}
+
+/// A Rodinia kernel of the PTX corpus (`tests/data/ptx-corpus/`).
+const fn rodinia(launch: BenchCase) -> Case {
+    Case {
+        suite: Suite::Rodinia,
+        launch,
+    }
+}
+
+/// Every case, PolyBench first (MRPB Tables 2 and 3).
+///
+/// PolyBench (n = 1024, arrays `rand:SEED`): the paper's IW kernels (atax, bicg, gesummv, mvt)
+/// "cannot run more than one block concurrently on an SM due to input size limits" (§2.4), so
+/// one SM of the paper's launch runs one 256-thread block at a time; each case here is one such
+/// block (rows or columns 0-255). The paper scaled atax, bicg and mvt to n = 2048 and gesummv to
+/// 1024 (Table 2, and Fig. 2's 8 KB rows); n = 1024 keeps the row walk's 32 lanes in one L1D
+/// set (4 KB apart) and every baseline run under 12 s here. conv2d (the paper's 2dconv,
+/// cache-insensitive) is a whole 256 x 256 launch. Rodinia: pathfinder is `warpstep bench`'s
+/// case (1,296 columns, a 20-row pyramid); backprop's layerforward runs the paper's 65,536 input
+/// nodes (grid 1 x 4,096, random data); hotspot runs the paper's 512 x 512 grid, one launch of
+/// its 2-step pyramid (random temperatures and power, the host's chip constants for 512 x 512).
+#[rustfmt::skip]
+pub const CASES: &[Case] = &[
+    polybench(
+        "atax_1",
+        "tmp = A x: row walk, intra-warp contention (MRPB Fig. 2)",
+        &[
+            "--kernel", "atax_1", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
+            "--arg", "f32[1024]=0", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "atax_2",
+        "y = A^T tmp: column walk, coalesced",
+        &[
+            "--kernel", "atax_2", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
+            "--arg", "f32[1024]=rand:3", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "bicg_1",
+        "s = A^T r: column walk, coalesced",
+        &[
+            "--kernel", "bicg_1", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
+            "--arg", "f32[1024]=0", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "bicg_2",
+        "q = A p: row walk",
+        &[
+            "--kernel", "bicg_2", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:3",
+            "--arg", "f32[1024]=0", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "mvt_1",
+        "x1 += A y1: row walk",
+        &[
+            "--kernel", "mvt_1", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
+            "--arg", "f32[1024]=rand:2", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "mvt_2",
+        "x2 += A^T y2: column walk, coalesced",
+        &[
+            "--kernel", "mvt_2", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
+            "--arg", "f32[1024]=rand:3", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "gesummv",
+        "y = alpha A x + beta B x: two row walks",
+        &[
+            "--kernel", "gesummv", "--grid", "1", "--block", "256",
+            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1048576]=rand:2",
+            "--arg", "f32[1024]=rand:3", "--arg", "f32[1024]=0",
+            "--arg", "f32[1024]=0", "--arg", "1.5", "--arg", "1.2", "--arg", "1024",
+        ],
+    ),
+    polybench(
+        "conv2d",
+        "3 x 3 stencil, 256 x 256: cache-insensitive",
+        &[
+            "--kernel", "conv2d", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
+            "--arg", "256", "--arg", "256",
+        ],
+    ),
+    rodinia(PATHFINDER),
+    rodinia(BenchCase {
+        name: "backprop",
+        about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",
+        ptx: include_str!("../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
+        flags: &[
+            "--kernel", "_Z22bpnn_layerforward_CUDAPfS_S_S_ii",
+            "--grid", "1,4096", "--block", "16,16",
+            "--arg", "f32[65537]=rand:1", "--arg", "f32[17]=0",
+            "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
+            "--arg", "65536", "--arg", "16",
+        ],
+    }),
+    rodinia(BenchCase {
+        name: "hotspot",
+        about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",
+        ptx: include_str!("../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
+        flags: &[
+            "--grid", "43,43", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[262144]=rand:1:0:0.001",
+            "--arg", "f32[262144]=rand:2:323:333", "--arg", "f32[262144]=0",
+            "--arg", "512", "--arg", "512", "--arg", "2", "--arg", "2",
+            "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
+            "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001",
+        ],
+    }),
+];
+
+/// One point of a sweep: its label and the `--set`s (after [`ON`] and the sweep's base).
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    pub label: &'static str,
+    pub sets: &'static [&'static str],
+}
+
+/// One key of Table 4 varied over its values, everything else fixed.
+#[derive(Debug, Clone, Copy)]
+pub struct Sweep {
+    pub name: &'static str,
+    /// Where the paper explores it.
+    pub section: &'static str,
+    /// What stays fixed, in words.
+    pub setup: &'static str,
+    /// `--set`s that stay fixed (after [`ON`]).
+    pub base: &'static [&'static str],
+    pub settings: &'static [Setting],
+    /// What the paper found.
+    pub paper: &'static str,
+}
+
+const fn setting(label: &'static str, sets: &'static [&'static str]) -> Setting {
+    Setting { label, sets }
+}
+
+/// The design space of Table 4, one key at a time from the final design, except the drain
+/// policies, which run as Section 5.2 ran them (unlimited queues, no flush, no bypass, 3 cycles).
+pub const SWEEPS: [Sweep; 5] = [
+    Sweep {
+        name: "signature",
+        section: "§5.1, Fig. 8",
+        setup: "final design",
+        base: &[],
+        settings: &[
+            setting("warp", &["mrpb.signature=warp"]),
+            setting("block", &["mrpb.signature=block"]),
+            setting("warp_in_block", &["mrpb.signature=warp_in_block"]),
+        ],
+        paper: "warp ID best",
+    },
+    Sweep {
+        name: "drain",
+        section: "§5.2, Fig. 9",
+        setup: "queue depth 256, flush off, bypass off, latency 3",
+        base: &[
+            "mrpb.queue_depth=256",
+            "mrpb.flush=false",
+            "mrpb.bypass=off",
+            "mrpb.latency=3",
+        ],
+        settings: &[
+            setting("fixed", &["mrpb.drain=fixed"]),
+            setting("round_robin", &["mrpb.drain=round_robin"]),
+            setting("longest_first", &["mrpb.drain=longest_first"]),
+            setting("greedy_fixed", &["mrpb.drain=greedy_fixed"]),
+            setting("greedy_round_robin", &["mrpb.drain=greedy_round_robin"]),
+            setting("greedy_longest_first", &["mrpb.drain=greedy_longest_first"]),
+        ],
+        paper: "fixed order best",
+    },
+    Sweep {
+        name: "queue depth",
+        section: "§5.3, Figs. 10-11",
+        setup: "final design, flush as labelled",
+        base: &[],
+        settings: &[
+            setting("4", &["mrpb.queue_depth=4", "mrpb.flush=false"]),
+            setting("8", &["mrpb.queue_depth=8", "mrpb.flush=false"]),
+            setting("16", &["mrpb.queue_depth=16", "mrpb.flush=false"]),
+            setting("32", &["mrpb.queue_depth=32", "mrpb.flush=false"]),
+            setting("256", &["mrpb.queue_depth=256", "mrpb.flush=false"]),
+            setting("4, flush", &["mrpb.queue_depth=4", "mrpb.flush=true"]),
+            setting("8, flush", &["mrpb.queue_depth=8", "mrpb.flush=true"]),
+        ],
+        paper: "short queues suffice; flush helps small queues; 8 chosen",
+    },
+    Sweep {
+        name: "latency",
+        section: "§5.3, Fig. 12",
+        setup: "final design",
+        base: &[],
+        settings: &[
+            setting("3", &["mrpb.latency=3"]),
+            setting("5", &["mrpb.latency=5"]),
+            setting("10", &["mrpb.latency=10"]),
+            setting("18", &["mrpb.latency=18"]),
+        ],
+        paper: "latency-insensitive from 3 to 18 cycles",
+    },
+    Sweep {
+        name: "bypass",
+        section: "§5.4, Fig. 13",
+        setup: "final design; bypass only = one slot, no reordering",
+        base: &[],
+        settings: &[
+            setting("off", &["mrpb.bypass=off"]),
+            setting("assoc", &["mrpb.bypass=assoc"]),
+            setting("all", &["mrpb.bypass=all"]),
+            setting("only, assoc", &BYPASS_ONLY_ASSOC),
+            setting("only, all", &BYPASS_ONLY_ALL),
+        ],
+        paper: "bypass on associativity stalls best",
+    },
+];
+
+/// MRPB §5.4's bypass-only slot: one queue of one entry, no buffer latency.
+const BYPASS_ONLY_ASSOC: [&str; 4] = [
+    "mrpb.signature=single",
+    "mrpb.queue_depth=1",
+    "mrpb.latency=0",
+    "mrpb.bypass=assoc",
+];
+const BYPASS_ONLY_ALL: [&str; 4] = [
+    "mrpb.signature=single",
+    "mrpb.queue_depth=1",
+    "mrpb.latency=0",
+    "mrpb.bypass=all",
+];
+
+/// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.
+pub fn select(names: &[String]) -> Result<Vec<Case>, String> {
+    if let Some(bad) = names.iter().find(|n| !CASES.iter().any(|c| c.name() == *n)) {
+        let known: Vec<&str> = CASES.iter().map(Case::name).collect();
+        return Err(format!(
+            "--case {bad}: no such case (one of: {})",
+            known.join(", ")
+        ));
+    }
+    Ok(CASES
+        .iter()
+        .filter(|c| names.is_empty() || names.iter().any(|n| n == c.name()))
+        .copied()
+        .collect())
+}
+
+/// The `--set`s of MRPB off, MRPB on, and a sweep's setting.
+fn off_sets() -> Vec<String> {
+    Vec::new()
+}
+
+fn on_sets() -> Vec<String> {
+    vec![ON.to_string()]
+}
+
+fn setting_sets(sweep: &Sweep, s: &Setting) -> Vec<String> {
+    let mut sets = on_sets();
+    sets.extend(sweep.base.iter().chain(s.sets).map(|s| s.to_string()));
+    sets
+}
+
+/// Which runs of a plan are the same simulation: the case, the preset and the MRPB
+/// configuration that the `--set`s resolve to (`None` when off).
+type RunKey = (&'static str, &'static str, Option<MrpbConfig>);
+
+fn key(run: &Run) -> Result<RunKey, String> {
+    let mrpb = run.config()?.mrpb;
+    Ok((run.case.name(), run.preset, mrpb.enabled.then_some(mrpb)))
+}
+
+/// Every simulation the experiment needs, each once: every case off and on on both presets
+/// (MRPB §5.5), and every sweep setting on [`DESIGN_PRESET`] for the cases among `cases` named in
+/// [`DESIGN_CASES`] (§5.1-5.4). Errors name a run whose `--set`s do not apply.
+pub fn plan(cases: &[Case]) -> Result<Vec<Run>, String> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut keys: Vec<RunKey> = Vec::new();
+    let mut add = |run: Run| -> Result<(), String> {
+        let k = key(&run)?;
+        if !keys.contains(&k) {
+            keys.push(k);
+            runs.push(run);
+        }
+        Ok(())
+    };
+    for case in cases {
+        for (preset, _) in PRESETS {
+            for sets in [off_sets(), on_sets()] {
+                add(Run {
+                    case: *case,
+                    preset,
+                    sets,
+                })?;
+            }
+        }
+    }
+    for case in design_cases(cases) {
+        for sweep in &SWEEPS {
+            for s in sweep.settings {
+                add(Run {
+                    case,
+                    preset: DESIGN_PRESET,
+                    sets: setting_sets(sweep, s),
+                })?;
+            }
+        }
+    }
+    Ok(runs)
+}
+
+/// The cases among `cases` that the design space runs on.
+fn design_cases(cases: &[Case]) -> Vec<Case> {
+    cases
+        .iter()
+        .filter(|c| DESIGN_CASES.contains(&c.name()))
+        .copied()
+        .collect()
+}
+
+/// A case off and on, on one preset (a row of MRPB Fig. 14).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OnOff {
+    pub case: &'static str,
+    pub suite: Suite,
+    pub preset: &'static str,
+    /// The paper's name for the preset (Base-S, Base-L).
+    pub baseline: &'static str,
+    pub off: Outcome,
+    pub on: Outcome,
+    /// IPC on / IPC off.
+    pub ipc_ratio: Option<f64>,
+}
+
+/// The geometric mean of the IPC ratios of one suite on one preset, beside the paper's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Geomean {
+    pub suite: Suite,
+    pub preset: &'static str,
+    pub baseline: &'static str,
+    pub cases: usize,
+    /// `None` when a case did not complete.
+    pub warpstep: Option<f64>,
+    pub paper: f64,
+}
+
+/// One setting of a sweep on one case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DesignPoint {
+    pub case: &'static str,
+    pub setting: &'static str,
+    pub outcome: Outcome,
+    /// IPC / the case's IPC with MRPB off on [`DESIGN_PRESET`].
+    pub normalised_ipc: Option<f64>,
+}
+
+/// A sweep of Table 4: its settings on each design case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepReport {
+    pub name: &'static str,
+    pub section: &'static str,
+    pub setup: &'static str,
+    pub paper: &'static str,
+    pub settings: Vec<&'static str>,
+    pub points: Vec<DesignPoint>,
+}
+
+impl SweepReport {
+    /// `case`'s point at `setting`.
+    pub fn point(&self, case: &str, setting: &str) -> Option<&DesignPoint> {
+        self.points
+            .iter()
+            .find(|p| p.case == case && p.setting == setting)
+    }
+
+    /// `case`'s best and worst points by normalised IPC (the first listed of equals), when any
+    /// completed.
+    pub fn best_and_worst(&self, case: &str) -> Option<(&DesignPoint, &DesignPoint)> {
+        let ranked = || {
+            self.points
+                .iter()
+                .filter(|p| p.case == case)
+                .filter_map(|p| p.normalised_ipc.map(|r| (p, r)))
+        };
+        let best = ranked().reduce(|a, b| if b.1 > a.1 { b } else { a })?;
+        let worst = ranked().reduce(|a, b| if b.1 < a.1 { b } else { a })?;
+        Some((best.0, worst.0))
+    }
+}
+
+/// The whole experiment.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub warpstep_version: &'static str,
+    pub paper: &'static str,
+    /// Every case off and on, case by case, Base-S before Base-L.
+    pub cases: Vec<OnOff>,
+    /// Per suite and preset.
+    pub geomeans: Vec<Geomean>,
+    pub design_preset: &'static str,
+    /// The cases the sweeps ran on.
+    pub design_cases: Vec<&'static str>,
+    pub sweeps: Vec<SweepReport>,
+    /// Distinct simulations run.
+    pub runs: usize,
+    /// Runs that did not complete, with why.
+    pub incomplete: Vec<String>,
+}
+
+impl Report {
+    /// The report of `cases` from the runs of [`plan`]`(cases)` and their measurements, in the
+    /// same order. An error names a run the report needs that is missing.
+    pub fn new(cases: &[Case], runs: &[Run], measured: &[Measured]) -> Result<Report, String> {
+        let mut results: Vec<(RunKey, Outcome)> = Vec::with_capacity(runs.len());
+        for (run, m) in runs.iter().zip(measured) {
+            results.push((key(run)?, Outcome::of(m)));
+        }
+        let outcome = |case: &Case, preset: &'static str, sets: Vec<String>| {
+            let run = Run {
+                case: *case,
+                preset,
+                sets,
+            };
+            let k = key(&run)?;
+            results
+                .iter()
+                .find(|(r, _)| *r == k)
+                .map(|(_, o)| o.clone())
+                .ok_or_else(|| format!("no result for {}", run.title()))
+        };
+        let mut on_off = Vec::new();
+        for case in cases {
+            for (preset, baseline) in PRESETS {
+                let off = outcome(case, preset, off_sets())?;
+                let on = outcome(case, preset, on_sets())?;
+                on_off.push(OnOff {
+                    case: case.name(),
+                    suite: case.suite,
+                    preset,
+                    baseline,
+                    ipc_ratio: ipc_ratio(&on, &off),
+                    off,
+                    on,
+                });
+            }
+        }
+        let designed = design_cases(cases);
+        let mut sweeps = Vec::new();
+        for sweep in &SWEEPS {
+            let mut points = Vec::new();
+            for case in &designed {
+                let off = outcome(case, DESIGN_PRESET, off_sets())?;
+                for s in sweep.settings {
+                    let o = outcome(case, DESIGN_PRESET, setting_sets(sweep, s))?;
+                    points.push(DesignPoint {
+                        case: case.name(),
+                        setting: s.label,
+                        normalised_ipc: ipc_ratio(&o, &off),
+                        outcome: o,
+                    });
+                }
+            }
+            sweeps.push(SweepReport {
+                name: sweep.name,
+                section: sweep.section,
+                setup: sweep.setup,
+                paper: sweep.paper,
+                settings: sweep.settings.iter().map(|s| s.label).collect(),
+                points,
+            });
+        }
+        let incomplete = runs
+            .iter()
+            .zip(measured)
+            .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
+            .collect();
+        Ok(Report {
+            warpstep_version: crate::VERSION,
+            paper: "MRPB (Jia, Shaw, Martonosi, HPCA 2014), Sections 4-5",
+            geomeans: geomeans(&on_off),
+            cases: on_off,
+            design_preset: DESIGN_PRESET,
+            design_cases: designed.iter().map(Case::name).collect(),
+            sweeps,
+            runs: runs.len(),
+            incomplete,
+        })
+    }
+}
+
+/// The geometric mean of the IPC ratio per suite and preset, for the suites with cases.
+fn geomeans(rows: &[OnOff]) -> Vec<Geomean> {
+    PAPER_GEOMEANS
+        .iter()
+        .filter_map(|&(suite, preset, paper)| {
+            let ratios: Vec<Option<f64>> = rows
+                .iter()
+                .filter(|r| r.suite == suite && r.preset == preset)
+                .map(|r| r.ipc_ratio)
+                .collect();
+            let baseline = PRESETS.iter().find(|(p, _)| *p == preset)?.1;
+            (!ratios.is_empty()).then(|| Geomean {
+                suite,
+                preset,
+                baseline,
+                cases: ratios.len(),
+                warpstep: ratios
+                    .iter()
+                    .copied()
+                    .collect::<Option<Vec<f64>>>()
+                    .and_then(|r| geomean(&r)),
+                paper,
+            })
+        })
+        .collect()
+}

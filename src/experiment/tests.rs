@@ -1,0 +1,157 @@
+//! The MRPB experiment's cases, plan, report and tables, with one tiny case simulated off, on
+//! and across the design space.
+
+use super::mrpb::{plan, select, Report, CASES, DESIGN_CASES, PRESETS, SWEEPS};
+use super::table::{markdown, text};
+use super::*;
+use crate::bench::BenchCase;
+use crate::launch::LaunchFlags;
+
+#[test]
+fn every_case_launches_a_kernel_of_its_ptx() {
+    for case in CASES {
+        let flags = LaunchFlags::parse_tokens(case.launch.flags)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name()));
+        if let Some(kernel) = &flags.kernel {
+            assert!(
+                case.launch.ptx.contains(&format!(".entry {kernel}(")),
+                "{}",
+                case.name()
+            );
+        }
+    }
+    for name in DESIGN_CASES {
+        assert!(CASES.iter().any(|c| c.name() == name), "{name}");
+    }
+}
+
+#[test]
+fn the_plan_runs_each_distinct_configuration_once() {
+    let runs = plan(CASES).unwrap();
+    // 11 cases x 2 presets x off/on, then 25 sweep settings on each of the 2 design cases less
+    // the 4 that are the final design (signature warp, latency 5, bypass assoc, 8 with flush).
+    assert_eq!(runs.len(), 11 * 4 + 2 * (25 - 4));
+    let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
+    assert_eq!(settings, 25);
+    for run in &runs {
+        let config = run.config().unwrap();
+        assert!(config.check_supported().is_ok(), "{}", run.title());
+    }
+    let polybench = select(&["atax_1".to_string()]).unwrap();
+    assert_eq!(plan(&polybench).unwrap().len(), 4 + 21);
+    let rodinia = select(&["pathfinder".to_string()]).unwrap();
+    assert_eq!(plan(&rodinia).unwrap().len(), 4);
+    let bad = select(&["syrk".to_string()]).unwrap_err();
+    assert!(bad.starts_with("--case syrk:"), "{bad}");
+}
+
+#[test]
+fn geomean_is_the_paper_average() {
+    assert_eq!(geomean(&[]), None);
+    assert_eq!(geomean(&[2.0, 0.0]), None);
+    let g = geomean(&[1.0, 4.0, 16.0]).unwrap();
+    assert!((g - 4.0).abs() < 1e-12, "{g}");
+}
+
+/// atax_1 at n = 64 (the rows 256 bytes apart): small enough for a debug build.
+const TINY_ATAX: Case = Case {
+    suite: Suite::PolyBench,
+    launch: BenchCase {
+        name: "atax_1",
+        about: "atax_1, n = 64",
+        ptx: include_str!("../../tests/data/kernels/polybench.sm_52.ptx"),
+        flags: &[
+            "--kernel",
+            "atax_1",
+            "--grid",
+            "1",
+            "--block",
+            "256",
+            "--arg",
+            "f32[4096]=rand:1",
+            "--arg",
+            "f32[64]=rand:2",
+            "--arg",
+            "f32[64]=0",
+            "--arg",
+            "64",
+        ],
+    },
+};
+
+/// Every run of the plan, untimed.
+fn measure(runs: &[Run]) -> Vec<Measured> {
+    runs.iter()
+        .map(|run| {
+            let mut sim = run.simulation().unwrap();
+            sim.set_record_warp_states(false);
+            sim.run(10_000_000);
+            Measured::of(&sim, 0.0)
+        })
+        .collect()
+}
+
+#[test]
+fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
+    let cases = [TINY_ATAX];
+    let runs = plan(&cases).unwrap();
+    let report = Report::new(&cases, &runs, &measure(&runs)).unwrap();
+    assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
+    assert_eq!(report.runs, runs.len());
+
+    let presets: Vec<&str> = report.cases.iter().map(|r| r.preset).collect();
+    assert_eq!(presets, PRESETS.map(|(p, _)| p));
+    let base_s = &report.cases[0];
+    let (off, on) = (&base_s.off.counters, &base_s.on.counters);
+    assert!(
+        on.evictions_by.intra_warp < off.evictions_by.intra_warp,
+        "intra-warp evictions: on {:?}, off {:?}",
+        on.evictions_by,
+        off.evictions_by
+    );
+    assert_eq!(off.bypassed, 0);
+    assert_eq!(base_s.ipc_ratio, Some(on.ipc / off.ipc));
+    for r in &report.cases {
+        assert!(
+            r.on.counters.evictions_by.intra_warp <= r.off.counters.evictions_by.intra_warp,
+            "{}",
+            r.baseline
+        );
+    }
+
+    let polybench: Vec<_> = report
+        .geomeans
+        .iter()
+        .map(|g| (g.suite, g.baseline, g.cases))
+        .collect();
+    assert_eq!(
+        polybench,
+        [
+            (Suite::PolyBench, "Base-S", 1),
+            (Suite::PolyBench, "Base-L", 1)
+        ],
+        "no Rodinia case, no Rodinia mean"
+    );
+    assert_eq!(report.geomeans[0].warpstep, base_s.ipc_ratio);
+    assert_eq!(report.geomeans[0].paper, 2.65);
+
+    assert_eq!(report.design_cases, ["atax_1"]);
+    for (sweep, spec) in report.sweeps.iter().zip(&SWEEPS) {
+        assert_eq!(sweep.points.len(), spec.settings.len(), "{}", sweep.name);
+        assert!(sweep.points.iter().all(|p| p.normalised_ipc.is_some()));
+    }
+    let signature = &report.sweeps[0];
+    let warp = signature.point("atax_1", "warp").unwrap();
+    assert_eq!(
+        warp.outcome.counters, base_s.on.counters,
+        "the warp signature is the final design"
+    );
+
+    let md = markdown(&report);
+    assert!(md.contains("| atax_1 | PolyBench | Base-S |"), "{md}");
+    assert!(md.contains("| PolyBench | Base-L | 1 |"), "{md}");
+    assert!(md.contains("paper: fixed order best"), "{md}");
+    let txt = text(&report);
+    assert!(txt.contains("drain (§5.2, Fig. 9)"), "{txt}");
+    assert!(!txt.contains('|'), "{txt}");
+}
