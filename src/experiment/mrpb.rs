@@ -28,9 +28,11 @@ pub const PAPER_GEOMEANS: [(Suite, &str, f64); 4] = [
 /// The design space is explored on Base-S (MRPB §5: the -L results are "similar").
 pub const DESIGN_PRESET: &str = "tesla-c2050-s";
 
-/// The design space runs on an intra-warp case (atax_1's row walk, MRPB Fig. 2) and on the
-/// case whose evictions are mostly cross-warp (hotspot: 73 k of its 76 k on Base-S).
-pub const DESIGN_CASES: [&str; 2] = ["atax_1", "hotspot"];
+/// The design space runs on an intra-warp case (atax_1's row walk, MRPB Fig. 2), the paper's
+/// cross-warp PolyBench kernel (syrk: half its evictions cross-warp on Base-S), a
+/// cache-insensitive one (gemm, where §5 expects little effect and §5.4 a loss from bypassing)
+/// and the Rodinia case whose evictions are mostly cross-warp (hotspot: 73 k of its 76 k).
+pub const DESIGN_CASES: [&str; 4] = ["atax_1", "syrk", "gemm", "hotspot"];
 
 const POLYBENCH_PTX: &str = include_str!("../../tests/data/kernels/polybench.sm_52.ptx");
 
@@ -67,7 +69,9 @@ const fn rodinia(launch: BenchCase) -> Case {
 /// block (rows or columns 0-255). The paper scaled atax, bicg and mvt to n = 2048 and gesummv to
 /// 1024 (Table 2, and Fig. 2's 8 KB rows); n = 1024 keeps the row walk's 32 lanes in one L1D
 /// set (4 KB apart) and every baseline run under 12 s here. conv2d (the paper's 2dconv,
-/// cache-insensitive) is a whole 256 x 256 launch. Rodinia: pathfinder is `warpstep bench`'s
+/// cache-insensitive) is a whole 256 x 256 launch. syrk, syr2k and gemm (32 x 8 blocks) run at
+/// the paper's sizes (n = m = 256, 128; gemm 256), 16 blocks each, about one SM's share of
+/// the paper's grid on 14 SMs, 6 blocks resident at once. Rodinia: pathfinder is `warpstep bench`'s
 /// case (1,296 columns, a 20-row pyramid); backprop's layerforward runs the paper's 65,536 input
 /// nodes (grid 1 x 4,096, random data); hotspot runs the paper's 512 x 512 grid, one launch of
 /// its 2-step pyramid (random temperatures and power, the host's chip constants for 512 x 512).
@@ -146,6 +150,35 @@ pub const CASES: &[Case] = &[
             "--arg", "256", "--arg", "256",
         ],
     ),
+    polybench(
+        "syrk",
+        "C = A A^T: 8 warps of a block walk the same 32 rows (XW)",
+        &[
+            "--kernel", "syrk", "--grid", "8,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
+            "--arg", "f32[65536]=rand:2", "--arg", "256", "--arg", "256",
+        ],
+    ),
+    polybench(
+        "syr2k",
+        "C = A B^T + B A^T: syrk over two matrices (XW)",
+        &[
+            "--kernel", "syr2k", "--grid", "4,4", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[16384]=rand:1",
+            "--arg", "f32[16384]=rand:2", "--arg", "f32[16384]=rand:3",
+            "--arg", "128", "--arg", "128",
+        ],
+    ),
+    polybench(
+        "gemm",
+        "C = A B: broadcast and coalesced reads (CI)",
+        &[
+            "--kernel", "gemm", "--grid", "8,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
+            "--arg", "f32[65536]=rand:2", "--arg", "f32[65536]=rand:3",
+            "--arg", "256", "--arg", "256", "--arg", "256",
+        ],
+    ),
     rodinia(PATHFINDER),
     rodinia(BenchCase {
         name: "backprop",
@@ -200,14 +233,22 @@ const fn setting(label: &'static str, sets: &'static [&'static str]) -> Setting 
     Setting { label, sets }
 }
 
-/// The design space of Table 4, one key at a time from the final design, except the drain
-/// policies, which run as Section 5.2 ran them (unlimited queues, no flush, no bypass, 3 cycles).
+/// Section 5's exploration order: each sweep varies one key of Table 4 with the others as the
+/// paper fixed them for its figure (§5.1-5.3 run without bypass, which §5.4 adds last).
+const SECTION_5: [&str; 4] = [
+    "mrpb.queue_depth=256",
+    "mrpb.flush=false",
+    "mrpb.bypass=off",
+    "mrpb.latency=3",
+];
+
+/// The design space of Table 4, each sweep in the configuration of the paper's figure for it.
 pub const SWEEPS: [Sweep; 5] = [
     Sweep {
         name: "signature",
         section: "§5.1, Fig. 8",
-        setup: "final design",
-        base: &[],
+        setup: "fixed order, queue depth 256 (unlimited), flush off, bypass off, latency 3",
+        base: &SECTION_5,
         settings: &[
             setting("warp", &["mrpb.signature=warp"]),
             setting("block", &["mrpb.signature=block"]),
@@ -218,13 +259,8 @@ pub const SWEEPS: [Sweep; 5] = [
     Sweep {
         name: "drain",
         section: "§5.2, Fig. 9",
-        setup: "queue depth 256, flush off, bypass off, latency 3",
-        base: &[
-            "mrpb.queue_depth=256",
-            "mrpb.flush=false",
-            "mrpb.bypass=off",
-            "mrpb.latency=3",
-        ],
+        setup: "warp signature, queue depth 256 (unlimited), flush off, bypass off, latency 3",
+        base: &SECTION_5,
         settings: &[
             setting("fixed", &["mrpb.drain=fixed"]),
             setting("round_robin", &["mrpb.drain=round_robin"]),
@@ -232,14 +268,16 @@ pub const SWEEPS: [Sweep; 5] = [
             setting("greedy_fixed", &["mrpb.drain=greedy_fixed"]),
             setting("greedy_round_robin", &["mrpb.drain=greedy_round_robin"]),
             setting("greedy_longest_first", &["mrpb.drain=greedy_longest_first"]),
+            setting("fixed, 8, flush", &FIXED_8_FLUSH),
+            setting("longest_first, 8, flush", &LONGEST_8_FLUSH),
         ],
         paper: "fixed order best",
     },
     Sweep {
         name: "queue depth",
         section: "§5.3, Figs. 10-11",
-        setup: "final design, flush as labelled",
-        base: &[],
+        setup: "warp signature, fixed order, bypass off, latency 3; flush off (Fig. 10) or on (Fig. 11)",
+        base: &["mrpb.bypass=off", "mrpb.latency=3"],
         settings: &[
             setting("4", &["mrpb.queue_depth=4", "mrpb.flush=false"]),
             setting("8", &["mrpb.queue_depth=8", "mrpb.flush=false"]),
@@ -248,14 +286,15 @@ pub const SWEEPS: [Sweep; 5] = [
             setting("256", &["mrpb.queue_depth=256", "mrpb.flush=false"]),
             setting("4, flush", &["mrpb.queue_depth=4", "mrpb.flush=true"]),
             setting("8, flush", &["mrpb.queue_depth=8", "mrpb.flush=true"]),
+            setting("16, flush", &["mrpb.queue_depth=16", "mrpb.flush=true"]),
         ],
         paper: "short queues suffice; flush helps small queues; 8 chosen",
     },
     Sweep {
         name: "latency",
         section: "§5.3, Fig. 12",
-        setup: "final design",
-        base: &[],
+        setup: "warp signature, fixed order, 8 entries, flush on, bypass off",
+        base: &["mrpb.bypass=off"],
         settings: &[
             setting("3", &["mrpb.latency=3"]),
             setting("5", &["mrpb.latency=5"]),
@@ -278,6 +317,15 @@ pub const SWEEPS: [Sweep; 5] = [
         ],
         paper: "bypass on associativity stalls best",
     },
+];
+
+/// §5.2's remark on its own sweep: longest first's lead with unlimited queues "is diminished
+/// when the buffer size takes a more realistic value" (8 entries, flush on, §5.3).
+const FIXED_8_FLUSH: [&str; 3] = ["mrpb.drain=fixed", "mrpb.queue_depth=8", "mrpb.flush=true"];
+const LONGEST_8_FLUSH: [&str; 3] = [
+    "mrpb.drain=longest_first",
+    "mrpb.queue_depth=8",
+    "mrpb.flush=true",
 ];
 
 /// MRPB §5.4's bypass-only slot: one queue of one entry, no buffer latency.

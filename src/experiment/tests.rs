@@ -28,21 +28,23 @@ fn every_case_launches_a_kernel_of_its_ptx() {
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
     let runs = plan(CASES).unwrap();
-    // 11 cases x 2 presets x off/on, then 25 sweep settings on each of the 2 design cases less
-    // the 4 that are the final design (signature warp, latency 5, bypass assoc, 8 with flush).
-    assert_eq!(runs.len(), 11 * 4 + 2 * (25 - 4));
+    // 14 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
+    // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
+    // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
+    // bypass off (= latency 5) and bypass assoc (the final design).
+    assert_eq!(runs.len(), 14 * 4 + 4 * (28 - 6));
     let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
-    assert_eq!(settings, 25);
+    assert_eq!(settings, 28);
     for run in &runs {
         let config = run.config().unwrap();
         assert!(config.check_supported().is_ok(), "{}", run.title());
     }
     let polybench = select(&["atax_1".to_string()]).unwrap();
-    assert_eq!(plan(&polybench).unwrap().len(), 4 + 21);
+    assert_eq!(plan(&polybench).unwrap().len(), 4 + 22);
     let rodinia = select(&["pathfinder".to_string()]).unwrap();
     assert_eq!(plan(&rodinia).unwrap().len(), 4);
-    let bad = select(&["syrk".to_string()]).unwrap_err();
-    assert!(bad.starts_with("--case syrk:"), "{bad}");
+    let bad = select(&["3mm".to_string()]).unwrap_err();
+    assert!(bad.starts_with("--case 3mm:"), "{bad}");
 }
 
 #[test]
@@ -140,11 +142,16 @@ fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
         assert_eq!(sweep.points.len(), spec.settings.len(), "{}", sweep.name);
         assert!(sweep.points.iter().all(|p| p.normalised_ipc.is_some()));
     }
-    let signature = &report.sweeps[0];
-    let warp = signature.point("atax_1", "warp").unwrap();
+    let warp = report.sweeps[0].point("atax_1", "warp").unwrap();
+    let fixed = report.sweeps[1].point("atax_1", "fixed").unwrap();
     assert_eq!(
-        warp.outcome.counters, base_s.on.counters,
-        "the warp signature is the final design"
+        warp.outcome.counters, fixed.outcome.counters,
+        "Fig. 8's warp signature and Fig. 9's fixed order are one configuration"
+    );
+    let assoc = report.sweeps[4].point("atax_1", "assoc").unwrap();
+    assert_eq!(
+        assoc.outcome.counters, base_s.on.counters,
+        "bypass on associativity stalls is the final design"
     );
 
     let md = markdown(&report);

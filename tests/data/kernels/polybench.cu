@@ -85,4 +85,43 @@ __global__ void conv2d(const float *a, float *b, int ni, int nj) {
   }
 }
 
+// syrk: C = alpha A A^T + beta C, one thread per element of C (32 x 8 blocks, as the port).
+// Lane j reads row j of A (a[j * m + k]): every warp of a block walks the same 32 rows, and the
+// blocks resident at once walk different rows, so the L1D holds one block's rows or another's
+// (cross-warp, cross-block contention: the paper's XW type). m = 288 (9 lines a row) spreads a
+// warp's 32 rows over the sets, so one warp alone does not thrash.
+__global__ void syrk(float alpha, float beta, const float *a, float *c, int n, int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n && j < n) {
+    c[i * n + j] *= beta;
+    for (int k = 0; k < m; k++) c[i * n + j] += alpha * a[i * m + k] * a[j * m + k];
+  }
+}
+
+// syr2k: C = alpha A B^T + alpha B A^T + beta C: syrk's pattern over two matrices (XW).
+__global__ void syr2k(float alpha, float beta, const float *a, const float *b, float *c, int n,
+                      int m) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n && j < n) {
+    c[i * n + j] *= beta;
+    for (int k = 0; k < m; k++) {
+      c[i * n + j] += alpha * a[i * m + k] * b[j * m + k] + alpha * b[i * m + k] * a[j * m + k];
+    }
+  }
+}
+
+// gemm: C = alpha A B + beta C, one thread per element of C: a warp reads one element of A
+// (broadcast) and one coalesced row segment of B per step (cache-insensitive, CI).
+__global__ void gemm(float alpha, float beta, const float *a, const float *b, float *c, int ni,
+                     int nj, int nk) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < ni && j < nj) {
+    c[i * nj + j] *= beta;
+    for (int k = 0; k < nk; k++) c[i * nj + j] += alpha * a[i * nk + k] * b[k * nj + j];
+  }
+}
+
 }  // extern "C"

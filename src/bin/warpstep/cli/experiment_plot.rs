@@ -16,12 +16,16 @@ const SIZE: (u32, u32) = (1320, 1160);
 const TOP_HEIGHT: u32 = 400;
 const FONT: &str = "sans-serif";
 /// Series colours, in order (the first two are Base-S and Base-L, or warpstep and the paper).
-const COLOURS: [RGBColor; 4] = [
+const COLOURS: [RGBColor; 6] = [
     RGBColor(0xd6, 0x27, 0x28),
     RGBColor(0x1f, 0x77, 0xb4),
     RGBColor(0xff, 0x7f, 0x0e),
     RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
 ];
+/// The narrowest bar, in pixels, that gets its value written above it.
+const MIN_LABELLED_BAR: f64 = 24.0;
 const PAPER_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
 /// Writes the charts of `report` to `path`.
@@ -156,6 +160,7 @@ fn short(setting: &str) -> String {
         .replace("round_robin", "rr")
         .replace("longest_first", "longest")
         .replace("warp_in_block", "in-block")
+        .replace(", 8, flush", " 8fl")
         .replace(", flush", "+fl")
         .replace("only, ", "only ")
 }
@@ -215,20 +220,24 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> DrawResul
         .x_label_area_size(28)
         .y_label_area_size(44)
         .build_cartesian_2d(Groups(panel.groups.clone()), y.clone().log_scale())?;
+    let n = panel.groups.len() as f64;
+    let x_font = if n > 6.0 { 11 } else { 13 };
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_label_style((FONT, 13))
+        .x_label_style((FONT, x_font))
         .y_label_style((FONT, 13))
         .y_label_formatter(&ratio_label)
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
-    let n = panel.groups.len() as f64;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(-0.5, 1.0), (n - 0.5, 1.0)],
         BLACK.stroke_width(1),
     )))?;
     let width = 0.8 / panel.series.len().max(1) as f64;
+    // Values are written above bars wide enough to hold them (the tables have them all).
+    let bar_pixels = f64::from(area.dim_in_pixel().0) * width / n;
+    let labelled = bar_pixels >= MIN_LABELLED_BAR;
     for (j, ((name, colour), values)) in panel.series.iter().zip(&panel.values).enumerate() {
         let bars: Vec<(f64, f64)> = values
             .iter()
@@ -244,10 +253,12 @@ fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> DrawResul
             )?
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled()));
-        chart.draw_series(
-            bars.iter()
-                .map(|&(x, v)| value_label(x + width * 0.46, v, &y)),
-        )?;
+        if labelled {
+            chart.draw_series(
+                bars.iter()
+                    .map(|&(x, v)| value_label(x + width * 0.46, v, &y)),
+            )?;
+        }
     }
     chart
         .configure_series_labels()
@@ -283,6 +294,7 @@ mod tests {
         assert!(flat.start <= 0.8 && flat.end >= 1.6, "{flat:?}");
         assert_eq!(short("greedy_round_robin"), "g-rr");
         assert_eq!(short("8, flush"), "8+fl");
+        assert_eq!(short("longest_first, 8, flush"), "longest 8fl");
         let g = Groups(vec!["a".into(), "b".into()]);
         assert_eq!(g.format_ext(&1.0), "b");
         assert_eq!(g.format_ext(&-1.0), "");
