@@ -3,6 +3,8 @@
 
 pub mod barrier;
 pub mod decode;
+pub mod fetch;
+pub mod in_flight;
 pub mod ldst_unit;
 pub mod operand_collector;
 pub mod scheduler;
@@ -13,6 +15,7 @@ pub mod stall;
 pub mod timeline;
 pub mod units;
 pub mod warp_slot;
+pub mod writeback;
 
 pub use operand_collector::{BankActivity, OperandCollector};
 pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};

@@ -16,6 +16,8 @@
 //!    a warp whose line misses waits until the line is back (GPGPU-Sim's `imiss_pending`).
 
 use super::decode::Decoded;
+use super::fetch::{FetchLatch, FrontEnd};
+use super::in_flight::{InFlight, InFlightTable};
 use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
 use super::operand_collector::OperandCollector;
 use super::scheduler::Scheduler;
@@ -23,6 +25,7 @@ use super::scoreboard::Hazard;
 use super::stall::WarpCycle;
 use super::units::{Pipeline, UnitKind};
 use super::warp_slot::WarpSlot;
+use super::writeback::Writeback;
 use super::LaneMask;
 use crate::config::Config;
 use crate::exec::cta::CtaState;
@@ -30,33 +33,9 @@ use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories}
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{Fault, GlobalMemory, KernelImage};
 use crate::mem::mrpb::{Offer, Requester};
-use crate::mem::request::{code_address, INSTR_BYTES};
-use crate::mem::L1Outcome;
 use crate::ptx::Pc;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A hasher for instruction tags (consecutive integers): one multiply spreads them over the
-/// table (Fibonacci hashing); the default SipHash costs more than the whole lookup.
-#[derive(Debug, Clone, Copy, Default)]
-struct TagHasher(u64);
-
-impl Hasher for TagHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_u64(&mut self, tag: u64) {
-        self.0 = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+use std::collections::BTreeMap;
 
 /// What an SM needs from outside for one cycle.
 pub struct SmContext<'a> {
@@ -85,20 +64,6 @@ pub struct IssueEvent {
     pub mask: LaneMask,
     /// The SIMT stack after the instruction: (pc, rpc, mask), bottom first.
     pub stack: Vec<(Pc, Option<Pc>, LaneMask)>,
-}
-
-/// An issued instruction on its way through the back end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct InFlight {
-    pub tag: u64,
-    /// Warp slot.
-    pub warp: u32,
-    pub pc: Pc,
-    pub unit: UnitKind,
-    /// The cycle it issued.
-    pub issued: u64,
-    /// For memory instructions: what the access costs.
-    pub memory: Option<MemoryCost>,
 }
 
 /// A resident CTA: its functional state and the warp slots its warps occupy.
@@ -146,69 +111,17 @@ pub struct SchedulerCycle {
     pub stall: WarpCycle,
 }
 
-/// The state of the fetch/decode stages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub struct FetchLatch {
-    pub warp: u32,
-    /// The first instruction fetched.
-    pub pc: Pc,
-    /// Consecutive instructions fetched from `pc` (`core.fetch_width`, fewer at the end).
-    pub count: u32,
-    epoch: u32,
-}
-
-impl FetchLatch {
-    /// Warp `w` (in slot `slot`) fetches `count` instructions from its fetch PC.
-    fn take(w: &mut WarpSlot, slot: u32, count: u32) -> FetchLatch {
-        let latch = FetchLatch {
-            warp: slot,
-            pc: w.fetch_pc,
-            count,
-            epoch: w.epoch,
-        };
-        w.fetch_pc += count;
-        latch
-    }
-}
-
 /// Limits and timing the SM reads every cycle, taken from the configuration once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Params {
     warp_size: u32,
     passes: u32,
-    ibuffer_entries: usize,
-    fetch_width: u32,
     scoreboard_limit: Option<u32>,
-    writeback_width: u32,
     push_order: crate::config::PushOrder,
     max_threads: u32,
     max_ctas: u32,
     registers: u32,
     shared_bytes: u32,
-}
-
-impl Params {
-    /// How many instructions warp `w` fetches now (`core.fetch_width`, fewer at the code's end
-    /// and, with an instruction cache of `line`-byte lines, at a line's end, where GPGPU-Sim
-    /// clips its 16-byte fetch); `None` if it cannot fetch (finished, waiting for a line or a
-    /// branch, I-buffer without room, nothing left).
-    fn fetch_count(&self, w: &WarpSlot, instrs: u32, line: Option<u32>) -> Option<u32> {
-        let can = !w.finished
-            && !w.imiss_pending
-            && w.branch_pending.is_none()
-            && w.ibuffer.len() + self.fetch_width as usize <= self.ibuffer_entries
-            && w.fetch_pc < instrs;
-        if !can {
-            return None;
-        }
-        let count = self.fetch_width.min(instrs - w.fetch_pc);
-        let Some(line) = line else {
-            return Some(count);
-        };
-        let addr = code_address(w.fetch_pc);
-        let left = (u64::from(line) - addr % u64::from(line)) / INSTR_BYTES;
-        Some(count.min(left.max(1) as u32))
-    }
 }
 
 /// One SM.
@@ -224,12 +137,8 @@ pub struct Sm {
     pipelines: Vec<Pipeline>,
     ldst: LdstUnit,
     memory: MemoryTiming,
-    in_flight: Vec<InFlight>,
-    /// Where each tag of `in_flight` sits in it (kept in step by `issue_warp` and `retire`), so
-    /// the back end finds an instruction without scanning.
-    in_flight_pos: HashMap<u64, usize, BuildHasherDefault<TagHasher>>,
-    fetch_next: u32,
-    latch: Option<FetchLatch>,
+    in_flight: InFlightTable,
+    front: FrontEnd,
     next_tag: u64,
     used_threads: u32,
     used_registers: u32,
@@ -257,9 +166,8 @@ pub struct Sm {
     /// This cycle: what each scheduler did.
     scheduler_cycles: Vec<SchedulerCycle>,
     fault: Option<Box<Fault>>,
-    /// Reused each cycle: results ready for writeback (priority, ready cycle, tag), and
-    /// collector units ready to dispatch (unit, tag).
-    scratch_ready: Vec<(u8, u64, u64)>,
+    writeback: Writeback,
+    /// Reused each cycle: collector units ready to dispatch (unit, tag).
     scratch_dispatch: Vec<(usize, u64)>,
     record: AccessRecord,
 }
@@ -281,10 +189,7 @@ impl Sm {
         let params = Params {
             warp_size: core.warp_size,
             passes: (core.warp_size / core.simd_width.max(1)).max(1),
-            ibuffer_entries: core.ibuffer_entries as usize,
-            fetch_width: core.fetch_width.clamp(1, core.ibuffer_entries),
             scoreboard_limit: core.scoreboard_max_entries,
-            writeback_width: config.regfile.writeback_width,
             push_order: core.push_order,
             max_threads: core.max_threads_per_sm,
             max_ctas: core.max_ctas_per_sm,
@@ -318,10 +223,8 @@ impl Sm {
             ],
             ldst: LdstUnit::new(config),
             memory: MemoryTiming::new(config)?,
-            in_flight: Vec::new(),
-            in_flight_pos: HashMap::default(),
-            fetch_next: 0,
-            latch: None,
+            in_flight: InFlightTable::default(),
+            front: FrontEnd::new(core),
             next_tag: 0,
             used_threads: 0,
             used_registers: 0,
@@ -343,7 +246,7 @@ impl Sm {
                 n as usize
             ],
             fault: None,
-            scratch_ready: Vec::new(),
+            writeback: Writeback::new(config.regfile.writeback_width),
             scratch_dispatch: Vec::new(),
             record: AccessRecord::default(),
         })
@@ -431,8 +334,9 @@ impl Sm {
         self.ldst.cycle(now, &mut self.memory, ctx.l1d);
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
-        self.decode();
-        self.fetch(now, ctx);
+        self.front.decode(&mut self.warps);
+        let instrs = ctx.decoded.len() as u32;
+        self.front.fetch(now, &mut self.warps, instrs, ctx.l1d);
         if progress | self.retire_finished() {
             self.last_progress = now;
         }
@@ -487,64 +391,37 @@ impl Sm {
         self.last_progress
     }
 
+    /// Writeback: the results chosen write their registers and leave the back end.
     fn writeback(&mut self, now: u64, ctx: &SmContext) {
-        let mut ready = std::mem::take(&mut self.scratch_ready);
-        ready.clear();
-        for tag in self.ldst.ready(now) {
-            ready.push((0, 0, tag));
+        let n = self
+            .writeback
+            .cycle(
+                now,
+                ctx.decoded,
+                &self.in_flight,
+                (&self.ldst, &self.pipelines),
+                &mut self.collector,
+                &mut self.warps,
+            )
+            .len();
+        for i in 0..n {
+            let tag = self.writeback.done()[i];
+            self.retire(tag, ctx.decoded);
         }
-        for p in &self.pipelines {
-            for i in p.ready(now) {
-                ready.push((1, i.ready_at, i.tag));
-            }
-        }
-        ready.sort_unstable();
-        let mut ports = self.params.writeback_width;
-        for &(_, _, tag) in &ready {
-            let Some(&pos) = self.in_flight_pos.get(&tag) else {
-                continue;
-            };
-            let f = self.in_flight[pos];
-            let decoded = &ctx.decoded[f.pc as usize];
-            let writes = !decoded.dests.as_slice().is_empty();
-            if writes {
-                let banks_free = decoded
-                    .dests
-                    .as_slice()
-                    .iter()
-                    .all(|&r| self.collector.can_write(f.warp, r));
-                if ports == 0 || !banks_free {
-                    if let Some(w) = self.warps[f.warp as usize].as_mut() {
-                        if w.state != WarpCycle::Issued {
-                            w.state = WarpCycle::WritebackConflict;
-                        }
-                    }
-                    continue;
-                }
-                ports -= 1;
-                for r in decoded.dests.as_slice() {
-                    // Two destinations in one bank: the second write shares the cycle.
-                    let _ = self.collector.write(f.warp, *r);
-                }
-            }
-            self.retire(pos, decoded);
-        }
-        self.scratch_ready = ready;
     }
 
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
-    fn retire(&mut self, pos: usize, decoded: &Decoded) {
-        let f = self.in_flight.swap_remove(pos);
-        self.in_flight_pos.remove(&f.tag);
-        if let Some(moved) = self.in_flight.get(pos) {
-            self.in_flight_pos.insert(moved.tag, pos);
-        }
+    fn retire(&mut self, tag: u64, decoded: &[Decoded]) {
+        let Some(f) = self.in_flight.remove(tag) else {
+            return;
+        };
+        let dests = decoded[f.pc as usize].dests.as_slice();
         match f.unit {
             UnitKind::Mem => self.ldst.retire(f.tag),
             kind => self.pipelines[pipe_index(kind)].retire(f.tag),
         }
         if let Some(w) = self.warps[f.warp as usize].as_mut() {
-            w.scoreboard.release(decoded.dests.as_slice());
+            w.scoreboard.release(dests);
             w.blocked = None;
             w.in_flight = w.in_flight.saturating_sub(1);
             self.maybe_drained |= w.finished && w.in_flight == 0;
@@ -560,7 +437,7 @@ impl Sm {
         ready.clear();
         ready.extend(self.collector.ready().map(|r| (r.unit, r.tag)));
         for &(unit, tag) in &ready {
-            let Some(f) = self.in_flight_pos.get(&tag).map(|&pos| self.in_flight[pos]) else {
+            let Some(f) = self.in_flight.get(tag) else {
                 self.collector.release(unit);
                 continue;
             };
@@ -861,7 +738,6 @@ impl Sm {
         self.next_tag += 1;
         self.collector
             .allocate(d.unit, slot, d.bank_reads.as_slice(), tag);
-        self.in_flight_pos.insert(tag, self.in_flight.len());
         self.in_flight.push(InFlight {
             tag,
             warp: slot,
@@ -968,77 +844,6 @@ impl Sm {
         any
     }
 
-    // ----- front end ---------------------------------------------------------------------
-
-    /// Last cycle's fetch enters its warp's I-buffer (unless the warp was redirected since).
-    fn decode(&mut self) {
-        let Some(latch) = self.latch.take() else {
-            return;
-        };
-        let entries = self.params.ibuffer_entries;
-        if let Some(w) = self.warps[latch.warp as usize].as_mut() {
-            if w.epoch == latch.epoch && !w.finished {
-                for pc in latch.pc..latch.pc + latch.count {
-                    if w.ibuffer.len() < entries {
-                        w.ibuffer.push_back(pc);
-                    }
-                }
-                w.blocked = None;
-            }
-        }
-    }
-
-    /// Fetches `core.fetch_width` instructions for the next warp, round-robin, whose I-buffer
-    /// has room for them. With an instruction cache (`core.icache.model = cache`, GPGPU-Sim's
-    /// `shader_core_ctx::fetch`): first the warp whose line came back may fetch again; then the
-    /// chosen warp reads its instructions from the cache, one access per cycle: a hit fetches,
-    /// a miss leaves the warp waiting for its line (`imiss_pending`), a reservation failure
-    /// tries again next cycle.
-    fn fetch(&mut self, now: u64, ctx: &mut SmContext) {
-        let n = self.warps.len() as u32;
-        let line = ctx.l1d.instruction_line_bytes();
-        if let Some(slot) = ctx.l1d.next_instruction_fill() {
-            // The line is back: the warp's fetch completes now, without a second access
-            // (GPGPU-Sim's `access_ready` path fills the fetch buffer directly).
-            if let Some(w) = self.warps.get_mut(slot as usize).and_then(Option::as_mut) {
-                w.imiss_pending = false;
-                if let Some(count) = self.params.fetch_count(w, ctx.decoded.len() as u32, line) {
-                    self.latch = Some(FetchLatch::take(w, slot, count));
-                    return;
-                }
-            }
-        }
-        for k in 0..n {
-            // `fetch_next < n`, so one subtraction wraps.
-            let mut slot = self.fetch_next + k;
-            if slot >= n {
-                slot -= n;
-            }
-            let Some(w) = self.warps[slot as usize].as_mut() else {
-                continue;
-            };
-            let Some(count) = self.params.fetch_count(w, ctx.decoded.len() as u32, line) else {
-                continue;
-            };
-            if line.is_some() {
-                let addr = code_address(w.fetch_pc);
-                let bytes = (INSTR_BYTES * u64::from(count)) as u32;
-                match ctx.l1d.fetch_instructions(addr, bytes, slot, now) {
-                    L1Outcome::Hit => {}
-                    L1Outcome::Fail(_) | L1Outcome::Busy => return,
-                    _ => {
-                        w.imiss_pending = true;
-                        self.fetch_next = (slot + 1) % n;
-                        return;
-                    }
-                }
-            }
-            self.latch = Some(FetchLatch::take(w, slot, count));
-            self.fetch_next = (slot + 1) % n;
-            return;
-        }
-    }
-
     /// Frees the slots of warps that finished and drained, and of CTAs whose warps all left.
     /// Returns whether a CTA completed.
     fn retire_finished(&mut self) -> bool {
@@ -1122,12 +927,12 @@ impl Sm {
 
     /// Instructions in flight.
     pub fn in_flight(&self) -> &[InFlight] {
-        &self.in_flight
+        self.in_flight.as_slice()
     }
 
     /// The fetch latch (instruction fetched last cycle, decoded this one).
     pub fn fetch_latch(&self) -> Option<FetchLatch> {
-        self.latch
+        self.front.latch()
     }
 
     /// The functional state of the warp in `slot`.
