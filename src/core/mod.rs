@@ -5,6 +5,7 @@ pub mod barrier;
 pub mod decode;
 pub mod fetch;
 pub mod in_flight;
+pub mod issue;
 pub mod ldst_unit;
 pub mod operand_collector;
 pub mod scheduler;

@@ -18,6 +18,7 @@
 use super::decode::Decoded;
 use super::fetch::{FetchLatch, FrontEnd};
 use super::in_flight::{InFlight, InFlightTable};
+use super::issue::{IssuePort, IssueStage, SchedulerCycle};
 use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
 use super::operand_collector::OperandCollector;
 use super::scheduler::Scheduler;
@@ -102,15 +103,6 @@ pub struct SmStats {
     pub conflict_degrees: Vec<u64>,
 }
 
-/// What one scheduler did in a cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct SchedulerCycle {
-    /// The warp slot issued, if any.
-    pub issued: Option<u32>,
-    /// Why not, if nothing issued (`idle` when the scheduler has no warps).
-    pub stall: WarpCycle,
-}
-
 /// Limits and timing the SM reads every cycle, taken from the configuration once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Params {
@@ -131,7 +123,7 @@ pub struct Sm {
     params: Params,
     warps: Vec<Option<WarpSlot>>,
     ctas: Vec<Option<CtaSlot>>,
-    schedulers: Vec<Scheduler>,
+    issue: IssueStage,
     collector: OperandCollector,
     /// SP, SFU, DP pipelines (indexed by `pipe_index`).
     pipelines: Vec<Pipeline>,
@@ -160,11 +152,6 @@ pub struct Sm {
     last_progress: u64,
     /// Counters, except the stall reasons (see [`Sm::stats`]).
     stats: SmStats,
-    /// Scheduler-cycles without an issue, indexed by `WarpCycle as usize` (folded into
-    /// `SmStats::stalls` by [`Sm::stats`]: a map keyed by name costs string compares per cycle).
-    stall_counts: [u64; WarpCycle::ALL.len()],
-    /// This cycle: what each scheduler did.
-    scheduler_cycles: Vec<SchedulerCycle>,
     fault: Option<Box<Fault>>,
     writeback: Writeback,
     /// Reused each cycle: collector units ready to dispatch (unit, tag).
@@ -196,25 +183,13 @@ impl Sm {
             registers: core.registers_per_sm,
             shared_bytes: config.shmem.size_bytes,
         };
-        let n = core.schedulers_per_sm;
-        let schedulers = (0..n)
-            .map(|i| {
-                Scheduler::new(
-                    i,
-                    n,
-                    core.max_warps_per_sm,
-                    core.scheduler,
-                    core.active_warps,
-                )
-            })
-            .collect();
         let units = &config.units;
         Ok(Sm {
             id,
             params,
             warps: vec![None; core.max_warps_per_sm as usize],
             ctas: vec![None; core.max_ctas_per_sm as usize],
-            schedulers,
+            issue: IssueStage::new(core),
             collector: OperandCollector::new(&config.regfile),
             pipelines: vec![
                 Pipeline::new(UnitKind::Sp, units.sp_units),
@@ -237,14 +212,6 @@ impl Sm {
             timeline: super::timeline::WarpTimeline::new(core.max_warps_per_sm as usize),
             last_progress: 0,
             stats: SmStats::default(),
-            stall_counts: [0; WarpCycle::ALL.len()],
-            scheduler_cycles: vec![
-                SchedulerCycle {
-                    issued: None,
-                    stall: WarpCycle::Idle
-                };
-                n as usize
-            ],
             fault: None,
             writeback: Writeback::new(config.regfile.writeback_width),
             scratch_dispatch: Vec::new(),
@@ -294,8 +261,7 @@ impl Sm {
                 self.live |= 1 << slot;
             }
             self.warps[slot] = Some(warp);
-            let scheduler = slot % self.schedulers.len();
-            self.schedulers[scheduler].warp_arrived(slot as u32, age);
+            self.issue.warp_arrived(slot as u32, age);
             warp_slots.push(slot as u32);
         }
         self.used_threads += threads;
@@ -351,7 +317,7 @@ impl Sm {
     /// This SM's counters so far.
     pub fn stats(&self) -> SmStats {
         let mut stats = self.stats.clone();
-        for (reason, &count) in WarpCycle::ALL.iter().zip(&self.stall_counts) {
+        for (reason, count) in self.issue.stall_counts() {
             if count > 0 {
                 *stats.stalls.entry(reason.name()).or_insert(0) += count;
             }
@@ -481,98 +447,13 @@ impl Sm {
 
     // ----- issue -------------------------------------------------------------------------
 
-    /// Every scheduler tries its warps in policy order and issues the first that can go.
+    /// The issue stage's cycle (it reaches the rest of the SM through [`SmIssuePort`]).
     /// Returns whether an issued instruction made forward progress.
     fn issue(&mut self, now: u64, ctx: &mut SmContext) -> bool {
-        let mut any = false;
-        for s in 0..self.schedulers.len() {
-            let result = self.issue_one(s, now, ctx, &mut any);
-            self.scheduler_cycles[s] = result;
-            if result.issued.is_none() && result.stall != WarpCycle::Idle {
-                self.stall_counts[result.stall as usize] += 1;
-            }
-        }
-        any
-    }
-
-    fn issue_one(
-        &mut self,
-        s: usize,
-        now: u64,
-        ctx: &mut SmContext,
-        progress: &mut bool,
-    ) -> SchedulerCycle {
-        {
-            let warps = &self.warps;
-            self.schedulers[s].refill(|w| {
-                warps[w as usize]
-                    .as_ref()
-                    .is_some_and(|x| !x.finished && !x.at_barrier)
-            });
-        }
-        let order = self.schedulers[s].take_order(self.live);
-        let mut result = SchedulerCycle {
-            issued: None,
-            stall: WarpCycle::Idle,
-        };
-        // Once a warp issued, the rest only matter for the per-warp record (and for the
-        // two-level scheduler, whose checks demote warps): stop when neither is wanted.
-        let stop_after_issue = !self.record_warp_states && !self.schedulers[s].demotes();
-        for slot in order.iter() {
-            // `check` has set the state of a warp that cannot issue.
-            let ready = match self.check(slot, ctx.decoded) {
-                Ok(()) if result.issued.is_none() => {
-                    *progress |= self.issue_warp(slot, now, ctx);
-                    self.schedulers[s].issued(slot);
-                    result.issued = Some(slot);
-                    Some(WarpCycle::Issued)
-                }
-                Ok(()) => Some(WarpCycle::NotSelected),
-                Err(reason) => {
-                    if reason == WarpCycle::LongScoreboard {
-                        self.schedulers[s].demote(slot);
-                    }
-                    if result.issued.is_none() && result.stall == WarpCycle::Idle {
-                        result.stall = reason;
-                    }
-                    None
-                }
-            };
-            if let Some(state) = ready {
-                if let Some(w) = self.warps[slot as usize].as_mut() {
-                    w.state = state;
-                }
-            }
-            if stop_after_issue && result.issued.is_some() {
-                break;
-            }
-        }
-        if !self.record_warp_states {
-            self.schedulers[s].put_order(order);
-            return result;
-        }
-        let mut tried = [0u64; 2];
-        for slot in order.iter() {
-            tried[(slot / 64) as usize % 2] |= 1 << (slot % 64);
-        }
-        for &slot in self.schedulers[s].slots() {
-            if let Some(w) = self.warps[slot as usize].as_mut() {
-                if w.finished {
-                    w.state = if w.in_flight > 0 {
-                        WarpCycle::Drain
-                    } else {
-                        WarpCycle::Idle
-                    };
-                } else if tried[(slot / 64) as usize % 2] >> (slot % 64) & 1 == 0 {
-                    w.state = WarpCycle::Inactive;
-                }
-            }
-        }
-        if result.issued.is_none() && result.stall == WarpCycle::Idle && !order.is_empty() {
-            result.stall = WarpCycle::NoInstruction;
-        }
-        self.schedulers[s].put_order(order);
-        result
+        let mut stage = std::mem::take(&mut self.issue);
+        let progress = stage.cycle(&mut SmIssuePort { sm: self, now, ctx });
+        self.issue = stage;
+        progress
     }
 
     /// Whether the warp in `slot` can issue its next instruction, or why not.
@@ -869,8 +750,7 @@ impl Sm {
             for &ws in &cta.warp_slots {
                 self.warps[ws as usize] = None;
                 self.live &= !(1 << ws);
-                let s = ws as usize % self.schedulers.len();
-                self.schedulers[s].warp_left(ws);
+                self.issue.warp_left(ws);
             }
             self.used_threads -= cta.threads;
             self.used_registers -= cta.registers;
@@ -897,12 +777,12 @@ impl Sm {
 
     /// The schedulers.
     pub fn schedulers(&self) -> &[Scheduler] {
-        &self.schedulers
+        self.issue.schedulers()
     }
 
     /// What each scheduler did in the last cycle.
     pub fn scheduler_cycles(&self) -> &[SchedulerCycle] {
-        &self.scheduler_cycles
+        self.issue.cycles()
     }
 
     /// The operand collector.
@@ -940,5 +820,56 @@ impl Sm {
         let w = self.warps.get(slot as usize)?.as_ref()?;
         let cta = self.ctas.get(w.cta_slot as usize)?.as_ref()?;
         cta.cta.warps.get(w.warp_in_cta as usize)
+    }
+}
+
+/// The SM as its issue stage sees it for one cycle.
+struct SmIssuePort<'s, 'c, 'a> {
+    sm: &'s mut Sm,
+    now: u64,
+    ctx: &'c mut SmContext<'a>,
+}
+
+impl IssuePort for SmIssuePort<'_, '_, '_> {
+    fn eligible(&self, slot: u32) -> bool {
+        self.sm.warps[slot as usize]
+            .as_ref()
+            .is_some_and(|w| !w.finished && !w.at_barrier)
+    }
+
+    fn check(&mut self, slot: u32) -> Result<(), WarpCycle> {
+        self.sm.check(slot, self.ctx.decoded)
+    }
+
+    fn issue(&mut self, slot: u32) -> bool {
+        self.sm.issue_warp(slot, self.now, self.ctx)
+    }
+
+    fn set_state(&mut self, slot: u32, state: WarpCycle) {
+        if let Some(w) = self.sm.warps[slot as usize].as_mut() {
+            w.state = state;
+        }
+    }
+
+    fn records_states(&self) -> bool {
+        self.sm.record_warp_states
+    }
+
+    fn settle_state(&mut self, slot: u32, tried: bool) {
+        if let Some(w) = self.sm.warps[slot as usize].as_mut() {
+            if w.finished {
+                w.state = if w.in_flight > 0 {
+                    WarpCycle::Drain
+                } else {
+                    WarpCycle::Idle
+                };
+            } else if !tried {
+                w.state = WarpCycle::Inactive;
+            }
+        }
+    }
+
+    fn live(&self) -> u128 {
+        self.sm.live
     }
 }
