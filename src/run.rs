@@ -162,6 +162,10 @@ pub struct Report {
     /// Timing runs with `mrpb.enabled`: the MRPBs' counters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mrpb: Option<crate::mem::mrpb::MrpbStats>,
+    /// Timing runs with `core.scheduler = bank_conflict_aware`: the history caches' lookups,
+    /// hits and how their predictions turned out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_history: Option<crate::core::conflict_history::HistoryStats>,
     /// Timing runs: each SM's CTAs, instructions, IPC, L1D and bank-conflict cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_sm: Option<Vec<crate::sim::PerSmStats>>,
@@ -292,6 +296,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
     report.mrpb = stats.mrpb;
+    report.conflict_history = stats.conflict_history;
     report.per_sm = Some(stats.per_sm);
     report
 }
@@ -326,6 +331,7 @@ fn base_report(
         dram: None,
         icnt: None,
         mrpb: None,
+        conflict_history: None,
         per_sm: None,
     }
 }

@@ -13,6 +13,7 @@
 //! CTA has finished and the memory system has drained (the last stores have reached the L2).
 
 use crate::config::Config;
+use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
 use crate::core::sm::{IssueEvent, Sm, SmContext, SmStats};
 use crate::counter_history::{CounterHistory, CounterSample, RatePoint};
@@ -69,6 +70,10 @@ pub struct SimStats {
     /// The SMs' MRPBs, summed (`mrpb.enabled`; left out of the JSON when off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mrpb: Option<MrpbStats>,
+    /// The bank-conflict-aware scheduler's history caches, summed over SMs
+    /// (`core.scheduler = bank_conflict_aware`; left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_history: Option<HistoryStats>,
     /// Each SM's share, in SM order (the totals above are their sums). Never empty in a
     /// simulation; left out of the JSON when empty, as `trace_hash` empties it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -456,8 +461,20 @@ impl Sim {
             dram: memory.dram,
             icnt: memory.icnt,
             mrpb: self.mrpb_stats(),
+            conflict_history: self.conflict_history_stats(),
             per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// The conflict history caches' counters summed over SMs, with the bank-conflict-aware
+    /// scheduler.
+    fn conflict_history_stats(&self) -> Option<HistoryStats> {
+        let mut sum: Option<HistoryStats> = None;
+        for m in self.sms.iter().filter_map(|sm| sm.issue_stage().mask()) {
+            sum.get_or_insert_with(HistoryStats::default)
+                .add(&m.stats());
+        }
+        sum
     }
 
     /// The MRPB counters summed over SMs, if MRPB is on.

@@ -119,26 +119,7 @@ fn sub_warps_are_separate_accesses() {
 }
 
 fn transpose(kernel: &str) -> Sim {
-    let ptx = data("kernels/transpose.sm_52.ptx");
-    assert_timing_matches_functional(
-        &ptx,
-        &[
-            "--kernel",
-            kernel,
-            "--grid",
-            "2,2",
-            "--block",
-            "32,32",
-            "--arg",
-            "f32[4096]=iota",
-            "--arg",
-            "f32[4096]=0",
-            "--arg",
-            "64",
-            "--arg",
-            "64",
-        ],
-    )
+    transpose_64(kernel, &[])
 }
 
 #[test]

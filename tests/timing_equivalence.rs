@@ -143,25 +143,7 @@ fn own_kernels_give_functional_results_on_every_preset() {
 fn big_blocks_on_fermi_match_functional() {
     let transpose = data("kernels/transpose.sm_52.ptx");
     for kernel in ["transpose_naive", "transpose_padded"] {
-        assert_timing_matches_functional(
-            &transpose,
-            &[
-                "--kernel",
-                kernel,
-                "--grid",
-                "2,2",
-                "--block",
-                "32,32",
-                "--arg",
-                "f32[4096]=iota",
-                "--arg",
-                "f32[4096]=0",
-                "--arg",
-                "64",
-                "--arg",
-                "64",
-            ],
-        );
+        transpose_64(kernel, &[]);
     }
     let book = data("book_fig3_2.ptx");
     assert_timing_matches_functional(&book, &[]);

@@ -6,9 +6,7 @@
 //! refusal). Nothing else needs to change.
 
 use super::cache_string::{AllocPolicy, CacheSpec, MshrKind, SetIndex};
-use super::{
-    BaselinePipeline, Config, ConfigError, ConstModel, ICacheModel, NotBuilt, SchedulerPolicy,
-};
+use super::{BaselinePipeline, Config, ConfigError, ConstModel, ICacheModel, NotBuilt};
 
 /// A switch value that selects an unbuilt mechanism.
 struct Unbuilt {
@@ -35,14 +33,6 @@ const UNBUILT: &[Unbuilt] = &[
         key: "elastic.baseline",
         what: "the in-order baseline pipeline of Elastic Fig. 4(a) (MODEL.md section 8)",
         selected: |c| (c.elastic.baseline == BaselinePipeline::InOrder).then(|| "in_order".into()),
-    },
-    Unbuilt {
-        key: "core.scheduler",
-        what: "the bank-conflict-aware scheduler (MODEL.md section 8)",
-        selected: |c| {
-            (c.core.scheduler == SchedulerPolicy::BankConflictAware)
-                .then(|| "bank_conflict_aware".into())
-        },
     },
     Unbuilt {
         key: "unified.enabled",
@@ -143,10 +133,6 @@ mod tests {
             (
                 "elastic.baseline=in_order",
                 "elastic.baseline = in_order: the in-order",
-            ),
-            (
-                "core.scheduler=bank_conflict_aware",
-                "core.scheduler = bank_conflict_aware: the bank",
             ),
             (
                 "unified.enabled=true",

@@ -7,9 +7,11 @@
 //! ordering) and what issuing it does (execute, reserve, dispatch) belong to the rest of the SM,
 //! which this stage reaches through [`IssuePort`].
 
+use super::conflict_history::{ConflictHistory, HistoryStats};
 use super::scheduler::{Order, Scheduler};
 use super::stall::WarpCycle;
-use crate::config::CoreConfig;
+use crate::config::{Config, SchedulerPolicy};
+use crate::ptx::Pc;
 use serde::Serialize;
 
 /// What one scheduler did in a cycle.
@@ -28,6 +30,39 @@ impl SchedulerCycle {
     };
 }
 
+/// What issuing an instruction did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Issued {
+    /// Its tag in the back end.
+    pub tag: u64,
+    /// Whether it made forward progress (changed a register or memory, or ended the warp).
+    pub progress: bool,
+}
+
+/// The bank-conflict-aware scheduler's memory-warp mask (Elastic §4.3, Fig. 7;
+/// `core.scheduler = bank_conflict_aware`): issuing a shared-memory warp loads a countdown with
+/// its instruction's predicted extra cycles (the history cache's value, 0 on a miss); while it
+/// is non-zero no memory warp issues; it counts down once a cycle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryWarpMask {
+    history: ConflictHistory,
+    /// Cycles memory warps stay masked.
+    countdown: u32,
+    /// Issued shared accesses not yet resolved: (tag, PC, predicted extra cycles).
+    pending: Vec<(u64, Pc, u32)>,
+}
+
+impl MemoryWarpMask {
+    /// The countdown, for the views.
+    pub fn countdown(&self) -> u32 {
+        self.countdown
+    }
+
+    pub fn stats(&self) -> HistoryStats {
+        self.history.stats()
+    }
+}
+
 /// The SM as the issue stage sees it, for one cycle.
 pub trait IssuePort {
     /// Whether warp slot `slot` holds a warp a scheduler may consider (running, not waiting at
@@ -36,8 +71,12 @@ pub trait IssuePort {
     /// Whether the warp in `slot` can issue its next instruction, or why not (the warp takes
     /// the reason as its state).
     fn check(&mut self, slot: u32) -> Result<(), WarpCycle>;
-    /// Issues the warp's next instruction; returns whether it made forward progress.
-    fn issue(&mut self, slot: u32) -> bool;
+    /// Issues the warp's next instruction.
+    fn issue(&mut self, slot: u32) -> Issued;
+    /// The warp's next instruction, if it is a memory instruction: its PC and whether it
+    /// accesses shared memory (Elastic §4.2's "warp_is_memory_access" and
+    /// "warp_to_sched_is_shmem_access").
+    fn next_memory(&self, slot: u32) -> Option<(Pc, bool)>;
     /// Sets the warp's state for this cycle.
     fn set_state(&mut self, slot: u32, state: WarpCycle);
     /// Whether every warp's state is recorded this cycle (else only what timing needs).
@@ -59,10 +98,13 @@ pub struct IssueStage {
     /// Scheduler-cycles without an issue, indexed by `WarpCycle as usize` (a map keyed by name
     /// costs string compares per cycle).
     stall_counts: [u64; WarpCycle::ALL.len()],
+    /// With `core.scheduler = bank_conflict_aware`.
+    mask: Option<MemoryWarpMask>,
 }
 
 impl IssueStage {
-    pub fn new(core: &CoreConfig) -> IssueStage {
+    pub fn new(config: &Config) -> IssueStage {
+        let core = &config.core;
         let n = core.schedulers_per_sm;
         let schedulers = (0..n)
             .map(|i| {
@@ -79,6 +121,31 @@ impl IssueStage {
             schedulers,
             cycles: vec![SchedulerCycle::IDLE; n as usize],
             stall_counts: [0; WarpCycle::ALL.len()],
+            mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| MemoryWarpMask {
+                history: ConflictHistory::new(
+                    config.elastic.history_sets,
+                    config.elastic.history_ways,
+                ),
+                countdown: 0,
+                pending: Vec::new(),
+            }),
+        }
+    }
+
+    /// The bank-conflict-aware scheduler's mask, if that is the policy.
+    pub fn mask(&self) -> Option<&MemoryWarpMask> {
+        self.mask.as_ref()
+    }
+
+    /// The shared access tagged `tag` (at `pc`) left MEM0 after `extra` cycles beyond its
+    /// sub-warps: the history cache learns it (bank-conflict-aware scheduling only).
+    pub fn shared_resolved(&mut self, tag: u64, pc: Pc, extra: u32) {
+        let Some(m) = self.mask.as_mut() else {
+            return;
+        };
+        if let Some(i) = m.pending.iter().position(|p| p.0 == tag) {
+            let (_, _, predicted) = m.pending.swap_remove(i);
+            m.history.resolve(pc, extra, predicted);
         }
     }
 
@@ -115,8 +182,13 @@ impl IssueStage {
     /// can go. Returns whether an issued instruction made forward progress.
     pub fn cycle(&mut self, port: &mut impl IssuePort) -> bool {
         let mut progress = false;
+        let masking = self.mask.as_mut().is_some_and(|m| {
+            let on = m.countdown > 0;
+            m.countdown = m.countdown.saturating_sub(1);
+            on
+        });
         for s in 0..self.schedulers.len() {
-            let result = self.schedule(s, port, &mut progress);
+            let result = self.schedule(s, port, masking, &mut progress);
             self.cycles[s] = result;
             if result.issued.is_none() && result.stall != WarpCycle::Idle {
                 self.stall_counts[result.stall as usize] += 1;
@@ -130,9 +202,12 @@ impl IssueStage {
         &mut self,
         s: usize,
         port: &mut impl IssuePort,
+        masking: bool,
         progress: &mut bool,
     ) -> SchedulerCycle {
+        let mask = &mut self.mask;
         let scheduler = &mut self.schedulers[s];
+        let mut masked_any = false;
         scheduler.refill(|w| port.eligible(w));
         let order = scheduler.take_order(port.live());
         let mut result = SchedulerCycle::IDLE;
@@ -142,9 +217,24 @@ impl IssueStage {
         let stop_after_issue = !records && !scheduler.demotes();
         for slot in order.iter() {
             // `check` has set the state of a warp that cannot issue.
-            let ready = match port.check(slot) {
+            let verdict = match port.check(slot) {
+                Ok(()) if masking && port.next_memory(slot).is_some() => {
+                    masked_any = true;
+                    port.set_state(slot, WarpCycle::SchedulingFail);
+                    Err(WarpCycle::SchedulingFail)
+                }
+                other => other,
+            };
+            let ready = match verdict {
                 Ok(()) if result.issued.is_none() => {
-                    *progress |= port.issue(slot);
+                    let shared = port.next_memory(slot).filter(|&(_, shared)| shared);
+                    let issued = port.issue(slot);
+                    *progress |= issued.progress;
+                    if let (Some(m), Some((pc, _))) = (mask.as_mut(), shared) {
+                        let predicted = m.history.predict(pc);
+                        m.countdown = predicted;
+                        m.pending.push((issued.tag, pc, predicted));
+                    }
                     scheduler.issued(slot);
                     result.issued = Some(slot);
                     Some(WarpCycle::Issued)
@@ -166,6 +256,10 @@ impl IssueStage {
             if stop_after_issue && result.issued.is_some() {
                 break;
             }
+        }
+        if masked_any && result.issued.is_none() {
+            // Without the mask a warp would have issued: the scheduler failed (Elastic Fig. 8).
+            result.stall = WarpCycle::SchedulingFail;
         }
         if records {
             record_untried(scheduler, &order, port);

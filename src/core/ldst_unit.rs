@@ -356,6 +356,8 @@ pub struct Mem0 {
     pub latency: u32,
     /// Global/local: its staging slot.
     pub staged: Option<u32>,
+    /// A shared-memory access (its bank passes are the cycles it holds MEM0).
+    pub shared: bool,
 }
 
 /// A global/local instruction with reads in the memory system.
@@ -383,6 +385,8 @@ pub struct LdstUnit {
     /// MEM0 waits for the MRPB this cycle (a full queue, or a write's flush).
     mrpb_wait: Option<Offer>,
     mrpb: Option<Mrpb>,
+    /// The shared access that left MEM0 this cycle (its bank passes done), if any.
+    shared_done: Option<u64>,
 }
 
 impl LdstUnit {
@@ -392,6 +396,11 @@ impl LdstUnit {
             mrpb: Mrpb::new(config),
             ..LdstUnit::default()
         }
+    }
+
+    /// The shared access that finished its bank passes in MEM0 since the last call, if any.
+    pub fn take_shared_done(&mut self) -> Option<u64> {
+        self.shared_done.take()
     }
 
     /// Whether MEM0 can take an instruction this cycle.
@@ -407,6 +416,7 @@ impl LdstUnit {
             cycles_left: cost.occupancy.max(1),
             latency: cost.latency,
             staged: cost.staged,
+            shared: cost.shared,
         });
         if cost.staged.is_some() {
             self.outstanding.push(Outstanding {
@@ -519,6 +529,9 @@ impl LdstUnit {
         if m.cycles_left == 0 {
             self.in_flight.push((m.tag, now + u64::from(m.latency) + 1));
             self.mem0 = None;
+            if m.shared {
+                self.shared_done = Some(m.tag);
+            }
         } else {
             self.mem0 = Some(m);
         }

@@ -2,6 +2,7 @@
 //! that steps them cycle by cycle.
 
 pub mod barrier;
+pub mod conflict_history;
 pub mod decode;
 pub mod fetch;
 pub mod in_flight;

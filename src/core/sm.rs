@@ -18,7 +18,7 @@
 use super::decode::Decoded;
 use super::fetch::{FetchLatch, FrontEnd};
 use super::in_flight::{InFlight, InFlightTable};
-use super::issue::{IssuePort, IssueStage, SchedulerCycle};
+use super::issue::{IssuePort, IssueStage, Issued, SchedulerCycle};
 use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
 use super::operand_collector::OperandCollector;
 use super::scheduler::Scheduler;
@@ -189,7 +189,7 @@ impl Sm {
             params,
             warps: vec![None; core.max_warps_per_sm as usize],
             ctas: vec![None; core.max_ctas_per_sm as usize],
-            issue: IssueStage::new(core),
+            issue: IssueStage::new(config),
             collector: OperandCollector::new(&config.regfile),
             pipelines: vec![
                 Pipeline::new(UnitKind::Sp, units.sp_units),
@@ -298,6 +298,7 @@ impl Sm {
         self.collector.begin_cycle();
         self.writeback(now, ctx);
         self.ldst.cycle(now, &mut self.memory, ctx.l1d);
+        self.shared_resolved();
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
         self.front.decode(&mut self.warps);
@@ -355,6 +356,19 @@ impl Sm {
     /// barrier released or a CTA completed). A spin lock keeps issuing without progress.
     pub fn last_progress(&self) -> u64 {
         self.last_progress
+    }
+
+    /// A shared access that finished its bank passes tells the issue stage how many cycles
+    /// beyond one per sub-warp it took (the bank-conflict history cache learns it).
+    fn shared_resolved(&mut self) {
+        let Some(tag) = self.ldst.take_shared_done() else {
+            return;
+        };
+        if let Some(f) = self.in_flight.get(tag) {
+            let cycles = f.memory.map_or(0, |m| m.occupancy);
+            let extra = cycles.saturating_sub(self.params.passes);
+            self.issue.shared_resolved(tag, f.pc, extra);
+        }
     }
 
     /// Writeback: the results chosen write their registers and leave the back end.
@@ -765,6 +779,11 @@ impl Sm {
 
     // ----- views -------------------------------------------------------------------------
 
+    /// The issue stage (schedulers, the bank-conflict-aware mask).
+    pub fn issue_stage(&self) -> &IssueStage {
+        &self.issue
+    }
+
     /// The warp slots.
     pub fn warps(&self) -> &[Option<WarpSlot>] {
         &self.warps
@@ -841,8 +860,17 @@ impl IssuePort for SmIssuePort<'_, '_, '_> {
         self.sm.check(slot, self.ctx.decoded)
     }
 
-    fn issue(&mut self, slot: u32) -> bool {
-        self.sm.issue_warp(slot, self.now, self.ctx)
+    fn issue(&mut self, slot: u32) -> Issued {
+        let tag = self.sm.next_tag;
+        let progress = self.sm.issue_warp(slot, self.now, self.ctx);
+        Issued { tag, progress }
+    }
+
+    fn next_memory(&self, slot: u32) -> Option<(Pc, bool)> {
+        let w = self.sm.warps[slot as usize].as_ref()?;
+        let &pc = w.ibuffer.front()?;
+        let d = self.ctx.decoded.get(pc as usize)?;
+        (d.unit == UnitKind::Mem).then_some((pc, d.shared))
     }
 
     fn set_state(&mut self, slot: u32, state: WarpCycle) {

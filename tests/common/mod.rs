@@ -162,3 +162,30 @@ pub fn assert_timing_matches_functional(ptx: &str, flags: &[&str]) -> warpstep::
     }
     sim
 }
+
+/// The 64 x 64 tile transpose of `kernels/transpose.cu` (`transpose_naive` or
+/// `transpose_padded`: 4 CTAs of 32 x 32 threads) with `sets`, run in the timing model and
+/// checked against the functional run.
+pub fn transpose_64(kernel: &str, sets: &[&str]) -> warpstep::sim::Sim {
+    let ptx = data("kernels/transpose.sm_52.ptx");
+    let mut flags = vec![
+        "--kernel",
+        kernel,
+        "--grid",
+        "2,2",
+        "--block",
+        "32,32",
+        "--arg",
+        "f32[4096]=iota",
+        "--arg",
+        "f32[4096]=0",
+        "--arg",
+        "64",
+        "--arg",
+        "64",
+    ];
+    for s in sets {
+        flags.extend(["--set", s]);
+    }
+    assert_timing_matches_functional(&ptx, &flags)
+}
