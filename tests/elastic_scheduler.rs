@@ -61,3 +61,15 @@ fn without_conflicts_the_mask_never_engages() {
     assert_eq!(aware.stats().stalls.get("scheduling_fail"), None);
     assert_eq!(aware.cycle(), lrr.cycle());
 }
+
+#[test]
+fn the_baseline_counts_stalls_behind_a_conflicting_access_as_bank_conflict() {
+    // Elastic Fig. 8's middle category: a memory instruction that cannot enter the memory pipe
+    // because a shared access is replaying its conflicts in MEM0.
+    let conflicts = |kernel: &str| {
+        let stats = transpose_64(kernel, &[]).stats();
+        stats.stalls.get("bank_conflict").copied().unwrap_or(0)
+    };
+    assert!(conflicts("transpose_naive") > 1000);
+    assert_eq!(conflicts("transpose_padded"), 0);
+}

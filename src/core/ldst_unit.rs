@@ -358,6 +358,8 @@ pub struct Mem0 {
     pub staged: Option<u32>,
     /// A shared-memory access (its bank passes are the cycles it holds MEM0).
     pub shared: bool,
+    /// A shared access with a bank conflict (degree above 1): it holds MEM0 for extra passes.
+    pub conflicted: bool,
 }
 
 /// A global/local instruction with reads in the memory system.
@@ -403,6 +405,11 @@ impl LdstUnit {
         self.shared_done.take()
     }
 
+    /// Whether MEM0 holds a shared access replaying bank conflicts.
+    pub fn conflict_in_mem0(&self) -> bool {
+        self.mem0.is_some_and(|m| m.conflicted)
+    }
+
     /// Whether MEM0 can take an instruction this cycle.
     pub fn can_accept(&self) -> bool {
         self.mem0.is_none()
@@ -417,6 +424,7 @@ impl LdstUnit {
             latency: cost.latency,
             staged: cost.staged,
             shared: cost.shared,
+            conflicted: cost.shared && cost.degree > 1,
         });
         if cost.staged.is_some() {
             self.outstanding.push(Outstanding {

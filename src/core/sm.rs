@@ -512,6 +512,9 @@ impl Sm {
         }
         if !self.collector.has_free(d.unit) {
             let reason = match d.unit {
+                // The memory pipe is full behind a shared access replaying its conflicts
+                // (Elastic Fig. 8's "bank conflict" stalls).
+                UnitKind::Mem if self.ldst.conflict_in_mem0() => WarpCycle::BankConflict,
                 UnitKind::Mem if d.shared => WarpCycle::MioThrottle,
                 UnitKind::Mem if self.ldst.mrpb_wait() == Some(Offer::Full) => WarpCycle::MrpbFull,
                 UnitKind::Mem => WarpCycle::LgThrottle,
