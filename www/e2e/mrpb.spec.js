@@ -1,8 +1,30 @@
 // The MRPB view (issue 13): atax's first kernel with MRPB on. The queues fill and drain, the
 // queue the view marks as served is the model's choice, a bypass is drawn when the model made
-// one, and stepping back restores the queues. Content, not pixels; screenshot under target/e2e/.
+// one, and stepping back restores the queues; a queue's "set N" label links its L1D set to the
+// Memory view. Content, not pixels; screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, model, snapshot, stepUntil, cycle } from './helpers.js';
+import { watchConsole, open, model, snapshot, stepUntil, cycle, settle } from './helpers.js';
+
+// Clicks the region of a view's canvas whose hover text contains `tip` (the regions the view
+// registered as it drew, canvas.js `region`), scrolled to the middle of the view list first.
+async function clickRegion(page, view, tip) {
+  const canvas = page.locator(`#view-${view} canvas`).first();
+  await canvas.scrollIntoViewIfNeeded();
+  await settle(page);
+  const at = await canvas.evaluate((c, t) => {
+    const g = c.regions.find((r) => typeof r.tip === 'string' && r.tip.includes(t));
+    if (!g) return null;
+    const list = c.closest('.views');
+    list.scrollTop += c.getBoundingClientRect().top + g.y - list.getBoundingClientRect().top - list.clientHeight / 2;
+    const r = c.getBoundingClientRect();
+    return { x: r.left + g.x + g.w / 2, y: r.top + g.y + g.h / 2, clickable: Boolean(g.onClick) };
+  }, tip);
+  expect(at, `a region of the ${view} view saying "${tip}"`).not.toBeNull();
+  expect(at.clickable).toBe(true);
+  await settle(page);
+  await page.mouse.click(at.x, at.y);
+  await settle(page);
+}
 
 test('MRPB view: queues fill and drain, the served queue is the model\'s, stepping back restores them', async ({ page }) => {
   const problems = watchConsole(page);
@@ -54,5 +76,50 @@ test('MRPB view: off in the configuration says so', async ({ page }) => {
   await stepUntil(page, `(s) => s.cycle >= 50`);
   const m = await model(page, 'mrpb');
   expect(m.enabled).toBe(false);
+  expect(problems).toEqual([]);
+});
+
+test('MRPB view: a queue\'s set label links its L1D set to the Memory view until clicked again', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await page.selectOption('#example', 'atax-mrpb');
+  // Until misses are outstanding and a queue's head maps to a set other than 0.
+  await stepUntil(page, `(s) => s.sm.mrpb && s.sm.l1.mshrs.length > 0 && s.sm.mrpb.queues.some((q) => q.length > 0 && q[0].set > 0)`);
+  const m = await model(page, 'mrpb');
+  const queue = m.heads.findIndex((set) => set > 0);
+  const set = m.heads[queue];
+  expect(set).toBe(JSON.parse(await snapshot(page)).sm.mrpb.queues[queue][0].set);
+  expect((await model(page, 'memory')).linkedSet).toBeNull();
+  const label = `head request of queue ${queue} maps to L1D set ${set}`;
+
+  // A click on the label: the Memory view comes on screen with the set linked, saying from where.
+  await clickRegion(page, 'mrpb', label);
+  await expect(page.locator('#view-memory')).toBeInViewport();
+  const linked = await model(page, 'memory');
+  expect(linked.linkedSet).toBe(set);
+  expect(linked.linkedFrom).toBe(`MRPB queue ${queue}'s head`);
+  expect((await model(page, 'mrpb')).linked).toBe(`q${queue}`);
+
+  // The same label again unlinks it; once more links it again.
+  await clickRegion(page, 'mrpb', label);
+  expect((await model(page, 'memory')).linkedSet).toBeNull();
+  expect((await model(page, 'mrpb')).linked).toBeNull();
+  await clickRegion(page, 'mrpb', label);
+  expect((await model(page, 'memory')).linkedSet).toBe(set);
+  await page.mouse.move(0, 0);
+  await page.locator('#view-memory').screenshot({ path: '../target/e2e/view-memory-linked-set.png' });
+  await page.locator('#view-mrpb').screenshot({ path: '../target/e2e/view-mrpb-linked-set.png' });
+
+  // It is the app's selection: one more step keeps it.
+  const at = await cycle(page);
+  await page.click('#btn-step');
+  await expect(page.locator('#cycle')).toHaveText(String(at + 1));
+  const stepped = await model(page, 'memory');
+  expect(stepped.linkedSet).toBe(set);
+  expect(stepped.linkedFrom).toBe(`MRPB queue ${queue}'s head`);
+
+  // The linked set's label in the Memory view unlinks it too.
+  await clickRegion(page, 'memory', `Set ${set} is linked from the MRPB view`);
+  expect((await model(page, 'memory')).linkedSet).toBeNull();
   expect(problems).toEqual([]);
 });

@@ -25,6 +25,9 @@ export class App {
     this.session = null;
     this.sm = 0;
     this.warp = 0;
+    // The L1D set linked from the MRPB view to the Memory view: { set, key, source, cycle }
+    // (key names the label clicked, source says what it is), or null.
+    this.linked = null;
     this.snap = null;
     this.prev = null;
     this.mode = null; // null | 'run' | 'goto'
@@ -136,6 +139,7 @@ export class App {
     $('launch-effective').textContent = `In effect: kernel ${l.kernel}, grid ${l.grid.join(',')}, block ${l.block.join(',')}${l.config ? `, config ${l.config.startsWith('{') ? '(JSON)' : l.config}` : ''}.`;
     this.sm = 0;
     this.warp = 0;
+    this.linked = null;
     this.prev = null;
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
@@ -324,6 +328,32 @@ export class App {
     this.draw(true);
   }
 
+  // Links an L1D set to the Memory view (the MRPB view's "set N" labels): the Memory view
+  // outlines the set and says where it came from, and is brought on screen. The same label again
+  // unlinks it; another label links its set instead. Like the warp, it survives stepping.
+  linkSet(set, key, source) {
+    if (!this.session) return;
+    const same = this.linked && this.linked.set === set && this.linked.key === key;
+    this.linked = same ? null : { set, key, source, cycle: this.session.cycle() };
+    if (this.linked) this.showView('memory');
+    this.draw(true);
+  }
+
+  unlinkSet() {
+    this.linked = null;
+    this.draw(true);
+  }
+
+  // Brings a view on screen: the enlarged view becomes this one if another is enlarged, else the
+  // view list scrolls to it.
+  showView(id) {
+    const v = this.views.find((x) => x.id === id);
+    if (!v) return;
+    if (this.focused && this.focused !== v.el) this.toggleFocus(v.el);
+    else if (!this.focused) v.el.scrollIntoView({ block: 'nearest' });
+    $('tooltip').hidden = true; // it described what was under the pointer before the move
+  }
+
   selectSm(i) {
     if (!this.session) return;
     const n = this.session.numSms();
@@ -357,6 +387,7 @@ export class App {
       snap,
       prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
       warp: this.warp,
+      linked: this.linked,
       sm,
       tables: this.tables,
       config: this.config,

@@ -3,7 +3,9 @@
 // data cache as sets x ways (each line's state and LRU rank, from the model's flat line buffer,
 // Session.l1Lines), its MSHRs and miss queue (snapshot sm.l1), and this cycle's reservation
 // failures drawn where they happened: an `assoc` failure on its set, an `mshr` failure on the
-// MSHR table (or the entry of its line), a `miss_queue` failure on the queue.
+// MSHR table (or the entry of its line), a `miss_queue` failure on the queue. A set linked from
+// the MRPB view (app.linkSet: the set a queue's head, or the outbound request, maps to) is
+// outlined, and the heading says where it came from.
 import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
@@ -11,6 +13,8 @@ import { GLOSSARY } from '../glossary.js';
 const BANKS_H = 64;
 const QUEUES_W = 300;
 const FAIL = OKABE.vermillion;
+const LINKED = UI.selected;
+const FONT_BOLD_SMALL = `bold ${FONT_SMALL}`;
 
 // Line states: fill and the letter written in the cell (colour is never the only cue).
 const LINE_STYLE = {
@@ -37,9 +41,10 @@ export function createMemoryView(el, app) {
       return;
     }
     const y0 = BANKS_H;
-    drawL1Heading(canvas, ctx, width, y0, l1, app);
+    const linked = frame.linked && frame.linked.set < l1.sets ? frame.linked : null;
+    drawL1Heading(canvas, ctx, width, y0, l1, app, linked);
     const lineModel = readLines(lines, l1, frame.tables);
-    const gridW = drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel);
+    const gridW = drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel, linked, app);
     drawQueues(canvas, ctx, 8 + gridW + 16, y0 + 40, width - gridW - 32, l1);
     setModel(canvas, {
       banks: snap.sm.register_banks.map((b) => b.kind),
@@ -50,6 +55,8 @@ export function createMemoryView(el, app) {
       mshrs: l1.mshrs.length,
       missQueue: l1.miss_queue.length,
       fails: l1.fails.map((f) => ({ reason: f.reason, set: f.set, mshr: f.mshr })),
+      linkedSet: linked ? linked.set : null,
+      linkedFrom: linked ? linked.source : null,
     });
   }
   return { draw };
@@ -69,15 +76,30 @@ function drawRegisterBanks(canvas, ctx, width, banks) {
   });
 }
 
-function drawL1Heading(canvas, ctx, width, y, l1, app) {
+function drawL1Heading(canvas, ctx, width, y, l1, app, linked) {
   const s = l1.stats;
   const rate = s.accesses ? `${((100 * s.hits) / s.accesses).toFixed(1)}% hits` : 'no accesses yet';
   const title = `L1D of SM ${app.sm}: ${l1.sets} sets × ${l1.ways} ways × ${l1.line_bytes} B · ${rate} (${s.hits}/${s.accesses})`;
   text(ctx, title, 8, y + 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
   const fails = l1.fails.length ? l1.fails.map((f) => `${f.reason} failure${f.set != null && f.reason === 'assoc' ? ` in set ${f.set}` : ''}`).join(', ') : null;
   const note = fails ? `This cycle: ${fails}; the request stays in MEM0 and retries next cycle.` : `${l1.replacement}, ${l1.set_index} set index, hit latency ${l1.latency}`;
-  text(ctx, note, 8, y + 29, { font: FONT_SMALL, colour: fails ? FAIL : UI.muted, maxWidth: width - 16 });
   region(canvas, 0, y, width, 36, fails ? `${GLOSSARY.resfail}\n\n${note}` : GLOSSARY.l1);
+  const x = linked ? drawLinkNote(canvas, ctx, width, y + 20, linked, app) : 8;
+  text(ctx, note, x, y + 29, { font: FONT_SMALL, colour: fails ? FAIL : UI.muted, maxWidth: width - 8 - x });
+}
+
+// The linked set at the start of the note line ("set 12 ← MRPB queue 3's head at cycle 140"),
+// in the selection colour; a click unlinks it. Returns where the rest of the note starts.
+function drawLinkNote(canvas, ctx, width, y, linked, app) {
+  const s = `set ${linked.set} ← ${linked.source} at cycle ${linked.cycle} ·`;
+  text(ctx, s, 8, y + 9, { font: FONT_SMALL, colour: LINKED, maxWidth: width - 16 });
+  const w = Math.min(width - 16, ctx.measureText(s).width);
+  region(canvas, 8, y, w, 18, `${linkTip(linked)}\nClick to unlink it.`, () => app.unlinkSet());
+  return 8 + w + 8;
+}
+
+function linkTip(linked) {
+  return `Set ${linked.set} is linked from the MRPB view: the L1D set ${linked.source} mapped to at cycle ${linked.cycle}. It stays outlined until another set is linked or this one is unlinked (click its label again).`;
 }
 
 // Sets in blocks of rows side by side (16 rows for up to 32 sets, else 32), each row the set
@@ -118,7 +140,7 @@ function countStates(lineModel) {
   return c;
 }
 
-function drawSets(canvas, ctx, x0, y0, g, l1, lineModel) {
+function drawSets(canvas, ctx, x0, y0, g, l1, lineModel, linked, app) {
   const failedSets = new Set(l1.fails.filter((f) => f.reason === 'assoc').map((f) => f.set));
   for (let b = 0; b < g.blocks; b++) {
     const bx = x0 + b * g.blockW;
@@ -128,15 +150,27 @@ function drawSets(canvas, ctx, x0, y0, g, l1, lineModel) {
   for (let set = 0; set < l1.sets; set++) {
     const bx = x0 + Math.floor(set / g.rows) * g.blockW;
     const y = y0 + 14 + (set % g.rows) * g.rowH;
-    text(ctx, set, bx + g.label - 4, y + g.rowH / 2, { font: FONT_SMALL, colour: failedSets.has(set) ? FAIL : UI.muted, align: 'right' });
+    const isLinked = linked && linked.set === set;
+    text(ctx, set, bx + g.label - 4, y + g.rowH / 2, { font: isLinked ? FONT_BOLD_SMALL : FONT_SMALL, colour: isLinked ? LINKED : failedSets.has(set) ? FAIL : UI.muted, align: 'right' });
     for (let w = 0; w < l1.ways; w++) drawLine(canvas, ctx, bx + g.label + w * g.cell, y, g, set, w, l1, lineModel[set * l1.ways + w]);
     if (failedSets.has(set)) {
       box(ctx, bx + g.label - 2, y - 1, l1.ways * g.cell + 4, g.rowH + 2, { fill: 'rgba(0,0,0,0)', stroke: FAIL, width: 3 });
       region(canvas, bx, y, g.label, g.rowH, `${GLOSSARY.resfail}\n\nSet ${set}: every way is RESERVED (waiting for a fill), so this cycle's miss to the set could not allocate a line: an assoc reservation failure. The request stays in MEM0 and retries next cycle.`);
     }
   }
+  if (linked) drawLinkedSet(canvas, ctx, x0, y0, g, l1, linked, failedSets.has(linked.set), app);
   drawLineLegend(canvas, ctx, x0, y0 + 14 + g.rows * g.rowH + 6, g.blocks * g.blockW);
   return g.blocks * g.blockW;
+}
+
+// The linked set's row: an outline around its label and ways (outside an assoc failure's),
+// drawn after every row so its neighbours do not cover it; a click on its label unlinks it.
+function drawLinkedSet(canvas, ctx, x0, y0, g, l1, linked, failed, app) {
+  const bx = x0 + Math.floor(linked.set / g.rows) * g.blockW;
+  const y = y0 + 14 + (linked.set % g.rows) * g.rowH;
+  box(ctx, bx + 1, y - 3, g.label + l1.ways * g.cell + 4, g.rowH + 6, { fill: 'rgba(0,0,0,0)', stroke: LINKED, width: 2 });
+  const fail = failed ? '\n\nThis cycle every way of the set is RESERVED: an assoc reservation failure.' : '';
+  region(canvas, bx, y, g.label, g.rowH, `${linkTip(linked)}${fail}\nClick to unlink it.`, () => app.unlinkSet());
 }
 
 function drawLine(canvas, ctx, x, y, g, set, way, l1, line) {

@@ -5,6 +5,7 @@
 // the L1D set the head request maps to. Above: the configuration, the queue served this cycle
 // and why (drain policy, full-queue drain, write flush, retry), the outbound request on its way
 // to the L1D, and a request that bypassed the L1D this cycle, drawn on its way to the L2.
+// A "set N" label links that L1D set to the Memory view (a click; again to unlink).
 import { prepare, region, box, text, arrow, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
@@ -42,9 +43,9 @@ function warpFill(w) {
   return WARP_HUES[w % WARP_HUES.length];
 }
 
-export function createMrpbView(el) {
+export function createMrpbView(el, app) {
   const canvas = el.querySelector('canvas');
-  function draw({ snap, config }) {
+  function draw({ snap, config, linked }) {
     const m = snap.sm.mrpb;
     if (!m) {
       drawOff(canvas, Boolean(config && config.mrpb && config.mrpb.enabled));
@@ -53,22 +54,25 @@ export function createMrpbView(el) {
     const cols = m.queues.length > 16 ? 2 : 1;
     const rows = Math.ceil(m.queues.length / cols);
     const { ctx, width } = prepare(canvas, HEADER_H + rows * ROW_H + 8);
-    drawHeader(canvas, ctx, width, m);
+    const link = { app, linked: linked || null };
+    drawHeader(canvas, ctx, width, m, link);
     const colW = Math.floor((width - 16) / cols);
     const cell = Math.max(10, Math.min(34, Math.floor((colW - LABEL_W - SET_W - 12) / Math.max(1, m.depth))));
     m.queues.forEach((q, i) => {
       const x = 8 + Math.floor(i / rows) * colW;
       const y = HEADER_H + (i % rows) * ROW_H;
-      drawQueue(canvas, ctx, x, y, cell, i, q, m);
+      drawQueue(canvas, ctx, x, y, cell, i, q, m, link);
     });
     setModel(canvas, {
       enabled: true,
       queues: m.queues.map((q) => q.map((e) => e.warp)),
+      heads: m.queues.map((q) => (q.length ? q[0].set : null)),
       choice: m.choice ? { queue: m.choice[0], why: m.choice[1] } : null,
       outbound: m.outbound ? m.outbound[0] : null,
       flushing: m.flushing,
       bypassed: m.bypassed ? { reason: m.bypassed[0], warp: m.bypassed[1].warp } : null,
       stats: m.stats,
+      linked: linked ? linked.key : null,
     });
   }
   return { draw };
@@ -83,7 +87,7 @@ function drawOff(canvas, on) {
   setModel(canvas, { enabled: false });
 }
 
-function drawHeader(canvas, ctx, width, m) {
+function drawHeader(canvas, ctx, width, m, link) {
   const held = m.queues.reduce((n, q) => n + q.length, 0);
   const conf = `signature ${m.signature} · ${m.queues.length} queues × ${m.depth} · latency ${m.latency} · drain ${m.drain} · flush ${m.flush ? 'on' : 'off'} · bypass ${m.bypass}`;
   text(ctx, `MRPB of this SM: ${held} request(s) waiting`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
@@ -92,11 +96,11 @@ function drawHeader(canvas, ctx, width, m) {
   const why = m.choice ? `This cycle: queue ${m.choice[0]} served, by ${WHY[m.choice[1]](m)}.` : (m.flushing != null ? `This cycle: a store waits for queue ${m.flushing} to empty.` : 'This cycle: no queue served (no head has waited the buffer latency, or MEM0 used the L1D).');
   text(ctx, why, 8, 42, { font: FONT_SMALL, colour: m.choice ? UI.text : UI.muted, maxWidth: width - 16 });
   region(canvas, 0, 34, width, 16, m.choice ? MRPB_HELP[m.choice[1] === 'policy' ? 'drain' : 'flush'] : MRPB_HELP.drain);
-  drawOutbound(canvas, ctx, width, m);
+  drawOutbound(canvas, ctx, width, m, link);
 }
 
 // The outbound slot, its way to the L1D, and a bypass drawn as an arrow past the L1D to the L2.
-function drawOutbound(canvas, ctx, width, m) {
+function drawOutbound(canvas, ctx, width, m, link) {
   const y = 52;
   const out = m.outbound ? m.outbound[1] : null;
   const bypassed = m.bypassed ? m.bypassed[1] : null;
@@ -123,13 +127,34 @@ function drawOutbound(canvas, ctx, width, m) {
     note = `W${bypassed.warp}'s read (0x${bypassed.addr.toString(16)}) bypassed the L1D (${m.bypassed[0]} stall): to the L2, filling only registers`;
   } else if (out) {
     arrow(ctx, 134, y + 9, 180, y + 9, m.choice && m.choice[1] === 'retry' ? OKABE.vermillion : UI.arrow);
-    note = `W${out.warp}'s ${out.write ? 'store' : 'read'} (0x${out.addr.toString(16)}, set ${out.set}) refused by the L1D: retried next cycle`;
+    note = `W${out.warp}'s ${out.write ? 'store' : 'read'} (0x${out.addr.toString(16)}) refused by the L1D: retried next cycle`;
   }
   text(ctx, note, 356, y + 9, { font: FONT_SMALL, colour: bypassed ? OKABE.vermillion : UI.muted, maxWidth: width - 364 });
   region(canvas, 0, y, width, 20, `${MRPB_HELP.bypass}\n\n${note}.`);
+  // The L1D set of the request drawn (between the L1D and the L2 boxes).
+  if (bypassed) {
+    setLink(canvas, ctx, 228, y + 2, bypassed.set, 'bypassed', `W${bypassed.warp}'s read that bypassed the L1D`, link,
+      `W${bypassed.warp}'s read maps to L1D set ${bypassed.set}; the L1D refused it (${m.bypassed[0]} stall), so it went past the L1D to the L2.`);
+  } else if (out) {
+    setLink(canvas, ctx, 228, y + 2, out.set, 'outbound', `MRPB queue ${m.outbound[0]}'s outbound request`, link,
+      `The outbound request (W${out.warp}'s ${out.write ? 'store' : 'read'}, from queue ${m.outbound[0]}) maps to L1D set ${out.set}.`);
+  }
 }
 
-function drawQueue(canvas, ctx, x, y, cell, i, q, m) {
+// A "set N" label: the L1D set a request maps to, linked to the Memory view. A click links the
+// set there (the app outlines it in the Memory view); the label of the linked set is drawn in the
+// selection colour, and a click on it unlinks the set. Underlined, like a link.
+function setLink(canvas, ctx, x, y, set, key, source, link, tip) {
+  const on = Boolean(link.linked && link.linked.key === key && link.linked.set === set);
+  const label = `set ${set}`;
+  text(ctx, label, x + 4, y + 7, { font: FONT_SMALL, colour: on ? UI.selected : UI.text });
+  ctx.fillStyle = on ? UI.selected : UI.muted;
+  ctx.fillRect(x + 4, y + 13, Math.min(SET_W - 6, ctx.measureText(label).width), 1);
+  const what = on ? 'It is linked there: click again to unlink it.' : 'Click to show it in the Memory view.';
+  region(canvas, x, y, SET_W, ROW_H, `${tip}\n${what}`, () => link.app.linkSet(set, key, source));
+}
+
+function drawQueue(canvas, ctx, x, y, cell, i, q, m, link) {
   const chosen = m.choice && m.choice[0] === i;
   const flushing = m.flushing === i;
   text(ctx, `q${i}`, x, y + 7, { font: FONT_SMALL, colour: chosen ? UI.accent : q.length ? UI.text : UI.muted });
@@ -154,7 +179,6 @@ function drawQueue(canvas, ctx, x, y, cell, i, q, m) {
     box(ctx, x0 - 2, y - 1, m.depth * cell + 2, ROW_H - 1, { fill: 'transparent', stroke: flushing ? OKABE.purple : UI.accent, width: 2 });
   }
   if (q.length) {
-    text(ctx, `set ${q[0].set}`, x0 + m.depth * cell + 4, y + 7, { font: FONT_SMALL, colour: UI.muted });
-    region(canvas, x0 + m.depth * cell, y, SET_W, ROW_H, `The head request of queue ${i} maps to L1D set ${q[0].set} (the Memory view shows the set).`);
+    setLink(canvas, ctx, x0 + m.depth * cell, y, q[0].set, `q${i}`, `MRPB queue ${i}'s head`, link, `The head request of queue ${i} maps to L1D set ${q[0].set}.`);
   }
 }
