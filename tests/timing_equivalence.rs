@@ -141,7 +141,6 @@ fn own_kernels_give_functional_results_on_every_preset() {
 
 #[test]
 fn big_blocks_on_fermi_match_functional() {
-    let transpose = data("kernels/transpose.sm_52.ptx");
     for kernel in ["transpose_naive", "transpose_padded"] {
         transpose_64(kernel, &[]);
     }
