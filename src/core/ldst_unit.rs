@@ -57,6 +57,9 @@ pub struct MemoryCost {
     pub shared: bool,
     /// Conflict degree of a shared access (1 when conflict-free; 0 otherwise).
     pub degree: u32,
+    /// A shared access's bank-conflict cycles: its passes beyond one per sub-warp with an
+    /// active lane (0 otherwise).
+    pub conflict_cycles: u32,
     /// Memory requests a global/local access made (coalesced segments).
     pub requests: u32,
     /// Global/local: the staging slot holding its coalesced requests.
@@ -70,6 +73,7 @@ impl MemoryCost {
         latency: 1,
         shared: false,
         degree: 0,
+        conflict_cycles: 0,
         requests: 0,
         staged: None,
     };
@@ -176,6 +180,7 @@ impl MemoryTiming {
                     latency: self.const_latency,
                     shared: false,
                     degree: 0,
+                    conflict_cycles: 0,
                     requests: 1,
                     staged: None,
                 },
@@ -201,6 +206,7 @@ impl MemoryTiming {
             latency: self.shared_latency,
             shared: true,
             degree: self.scratch.degree,
+            conflict_cycles: self.scratch.extra_cycles,
             requests: 0,
             staged: None,
         }
@@ -244,6 +250,7 @@ impl MemoryTiming {
             latency,
             shared: false,
             degree: 0,
+            conflict_cycles: 0,
             requests: n,
             staged: Some(slot),
         }
@@ -424,7 +431,7 @@ impl LdstUnit {
             latency: cost.latency,
             staged: cost.staged,
             shared: cost.shared,
-            conflicted: cost.shared && cost.degree > 1,
+            conflicted: cost.conflict_cycles > 0,
         });
         if cost.staged.is_some() {
             self.outstanding.push(Outstanding {
@@ -744,6 +751,7 @@ mod tests {
             latency: 3,
             shared: true,
             degree: 2,
+            conflict_cycles: 1,
             requests: 0,
             staged: None,
         };

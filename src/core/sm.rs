@@ -365,8 +365,9 @@ impl Sm {
             return;
         };
         if let Some(f) = self.in_flight.get(tag) {
-            let cycles = f.memory.map_or(0, |m| m.occupancy);
-            let extra = cycles.saturating_sub(self.params.passes);
+            // Footnote 9's warp_bkconf_degree less the sub-warps: the passes beyond one per
+            // sub-warp (a sub-warp without an active lane takes no pass here).
+            let extra = f.memory.map_or(0, |m| m.conflict_cycles);
             self.issue.shared_resolved(tag, f.pc, extra);
         }
     }
@@ -689,7 +690,7 @@ impl Sm {
     fn count_memory(&mut self, cost: &MemoryCost) {
         if cost.shared {
             self.stats.shared_instructions += 1;
-            self.stats.bank_conflict_cycles += cost.occupancy.saturating_sub(1) as u64;
+            self.stats.bank_conflict_cycles += u64::from(cost.conflict_cycles);
             let d = cost.degree as usize;
             if self.stats.conflict_degrees.len() <= d {
                 self.stats.conflict_degrees.resize(d + 1, 0);
