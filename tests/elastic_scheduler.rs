@@ -73,3 +73,74 @@ fn the_baseline_counts_stalls_behind_a_conflicting_access_as_bank_conflict() {
     assert!(conflicts("transpose_naive") > 1000);
     assert_eq!(conflicts("transpose_padded"), 0);
 }
+
+/// The interleaved-addressing reduction of `elastic.cu` on `elastic-cf11`, 8 blocks, `sets`
+/// added.
+fn reduction(sets: &[&str]) -> Sim {
+    let ptx = common::data("kernels/elastic.sm_52.ptx");
+    let mut flags = vec![
+        "--config",
+        "elastic-cf11",
+        "--kernel",
+        "reduce_interleaved",
+        "--grid",
+        "8",
+        "--block",
+        "256",
+        "--arg",
+        "s32[2048]=rand:1",
+        "--arg",
+        "s32[8]=0",
+        "--arg",
+        "2048",
+    ];
+    for s in sets {
+        flags.extend(["--set", s]);
+    }
+    common::assert_timing_matches_functional(&ptx, &flags)
+}
+
+#[test]
+fn strict_barrel_processing_keeps_one_instruction_per_warp_in_flight() {
+    // elastic-cf11 is Table 3's strict barrel processing.
+    let strict = reduction(&[]);
+    let barrel = strict.stats().stalls.get("barrel").copied().unwrap_or(0);
+    assert!(barrel > 0, "{:?}", strict.stats().stalls);
+    let relaxed = reduction(&["core.strict_barrel=false"]);
+    assert_eq!(relaxed.stats().stalls.get("barrel"), None);
+    assert!(relaxed.cycle() < strict.cycle());
+    assert_eq!(
+        relaxed.stats().warp_instructions,
+        strict.stats().warp_instructions
+    );
+
+    // Cycle by cycle: no warp ever has two instructions in flight.
+    let ptx = common::data("kernels/elastic.sm_52.ptx");
+    let flags = [
+        "--config",
+        "elastic-cf11",
+        "--kernel",
+        "reduce_interleaved",
+        "--grid",
+        "2",
+        "--block",
+        "256",
+        "--arg",
+        "s32[512]=rand:1",
+        "--arg",
+        "s32[2]=0",
+        "--arg",
+        "512",
+    ];
+    let mut sim = common::prepare_flags(&ptx, &flags)
+        .into_sim(&[])
+        .expect("sim");
+    let mut most = 0;
+    while sim.status() == &warpstep::sim::Status::Running {
+        sim.step();
+        for w in sim.sms()[0].warps().iter().flatten() {
+            most = most.max(w.in_flight);
+        }
+    }
+    assert_eq!(most, 1);
+}

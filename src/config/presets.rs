@@ -247,6 +247,7 @@ fn fermi_core() -> CoreConfig {
             model: ICacheModel::Cache,
             config: "N:4:128:4,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_cache:il1
         },
+        strict_barrel: false,
     }
 }
 
@@ -377,6 +378,7 @@ pub(super) fn elastic_cf11() -> Config {
     k.max_threads_per_cta = 512; // compute capability 1.3
     k.registers_per_sm = 16384;
     k.schedulers_per_sm = 1; // barrel processing, one warp issued per cycle
+    k.strict_barrel = true; // Table 3 "execution model: strict barrel processing"
     k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
     k.scheduler = SchedulerPolicy::Lrr; // Table 3 "Round-robin"
     c.regfile.reg_banks = 8; // GPGPU-Sim default -gpgpu_num_reg_banks

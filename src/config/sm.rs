@@ -91,6 +91,11 @@ pub struct CoreConfig {
     pub deadlock_cycles: u32,
     /// Instruction cache (MODEL.md section 4).
     pub icache: ICacheConfig,
+    /// Strict barrel processing (Elastic Table 3 and §6): a warp issues its next instruction
+    /// only after its previous one has written back, so its in-flight instructions never
+    /// overlap (`barrel` stalls). Off: a warp issues whenever its scoreboard allows.
+    #[serde(default)]
+    pub strict_barrel: bool,
 }
 
 /// Register-to-bank mapping (MODEL.md section 5; book Figs. 3.13, 3.16).

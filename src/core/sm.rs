@@ -109,6 +109,7 @@ struct Params {
     warp_size: u32,
     passes: u32,
     scoreboard_limit: Option<u32>,
+    strict_barrel: bool,
     push_order: crate::config::PushOrder,
     max_threads: u32,
     max_ctas: u32,
@@ -177,6 +178,7 @@ impl Sm {
             warp_size: core.warp_size,
             passes: (core.warp_size / core.simd_width.max(1)).max(1),
             scoreboard_limit: core.scoreboard_max_entries,
+            strict_barrel: core.strict_barrel,
             push_order: core.push_order,
             max_threads: core.max_threads_per_sm,
             max_ctas: core.max_ctas_per_sm,
@@ -475,7 +477,6 @@ impl Sm {
     /// A warp that cannot issue also takes the reason as its state for the cycle (set here,
     /// while the warp is at hand).
     fn check(&mut self, slot: u32, decoded: &[Decoded]) -> Result<(), WarpCycle> {
-        let limit = self.params.scoreboard_limit;
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return Err(WarpCycle::Idle);
         };
@@ -483,7 +484,7 @@ impl Sm {
             w.state = reason;
             return Err(reason);
         }
-        let reason = Self::warp_hazard(w, decoded, limit);
+        let reason = Self::warp_hazard(w, decoded, &self.params);
         if let Err(r) = reason {
             // Remember it: it holds until the I-buffer, the scoreboard, a barrier or a branch
             // of this warp changes, and each of those clears the memory.
@@ -527,11 +528,15 @@ impl Sm {
         Ok(())
     }
 
-    /// What holds a warp by its own state (barrier, empty I-buffer, branch, scoreboard), if
-    /// anything; structural hazards (collector units) are checked separately, every cycle.
-    fn warp_hazard(w: &WarpSlot, decoded: &[Decoded], limit: Option<u32>) -> Result<(), WarpCycle> {
+    /// What holds a warp by its own state (barrier, strict barrel, empty I-buffer, branch,
+    /// scoreboard), if anything; structural hazards (collector units) are checked separately,
+    /// every cycle.
+    fn warp_hazard(w: &WarpSlot, decoded: &[Decoded], p: &Params) -> Result<(), WarpCycle> {
         if w.at_barrier {
             return Err(WarpCycle::Barrier);
+        }
+        if p.strict_barrel && w.in_flight > 0 {
+            return Err(WarpCycle::Barrel);
         }
         let Some(&pc) = w.ibuffer.front() else {
             return Err(if w.branch_pending.is_some() {
@@ -545,7 +550,7 @@ impl Sm {
         };
         match w
             .scoreboard
-            .check(d.sources.as_slice(), d.dests.as_slice(), limit)
+            .check(d.sources.as_slice(), d.dests.as_slice(), p.scoreboard_limit)
         {
             Some(Hazard::Long) => Err(WarpCycle::LongScoreboard),
             Some(Hazard::Short | Hazard::Full) => Err(WarpCycle::ShortScoreboard),

@@ -47,11 +47,13 @@ pub enum WarpCycle {
     Inactive = 16,
     /// A barrier or fence waits until the MRPB holds none of the warp's requests.
     MrpbDrain = 17,
+    /// Strict barrel processing: the warp's previous instruction is still in the pipeline.
+    Barrel = 18,
 }
 
 impl WarpCycle {
     /// Every value, in code order (the browser reads names and descriptions from this).
-    pub const ALL: [WarpCycle; 18] = [
+    pub const ALL: [WarpCycle; 19] = [
         WarpCycle::Idle,
         WarpCycle::Issued,
         WarpCycle::NoInstruction,
@@ -70,6 +72,7 @@ impl WarpCycle {
         WarpCycle::MrpbFull,
         WarpCycle::Inactive,
         WarpCycle::MrpbDrain,
+        WarpCycle::Barrel,
     ];
 
     /// The snake_case name used in JSON reports and the views.
@@ -93,6 +96,7 @@ impl WarpCycle {
             WarpCycle::MrpbFull => "mrpb_full",
             WarpCycle::Inactive => "inactive",
             WarpCycle::MrpbDrain => "mrpb_drain",
+            WarpCycle::Barrel => "barrel",
         }
     }
 
@@ -117,6 +121,7 @@ impl WarpCycle {
             WarpCycle::MrpbFull => "The warp's memory request queue (MRPB) is full.",
             WarpCycle::Inactive => "The warp is outside the two-level scheduler's active set.",
             WarpCycle::MrpbDrain => "The warp's barrier or fence waits until its memory requests have left the MRPB, so none is reordered across it.",
+            WarpCycle::Barrel => "Strict barrel processing: the warp's previous instruction has not written back yet.",
         }
     }
 

@@ -25,6 +25,7 @@ const STATE_COLOURS = {
   mrpb_full: '#7a3d00',
   inactive: '#44505e',
   mrpb_drain: '#b8742a',
+  barrel: '#6f5a8a',
 };
 
 export function stateColour(name) {
