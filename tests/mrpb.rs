@@ -104,6 +104,29 @@ fn reordering_turns_a_thrashing_stream_into_hits() {
     assert_eq!(misses(cache, &drained), 4);
 }
 
+/// One warp of `mem/column_walk.ptx` on `tesla-c2050-s` walking `rows` rows of a 1,024-wide
+/// matrix down its 32 columns, with `sets`, run in the timing model.
+fn column_walk(ptx: &str, rows: &str, sets: &[&str]) -> warpstep::sim::Sim {
+    let mut flags = vec![
+        "--block",
+        "32",
+        "--arg",
+        "f32[32768]=rand:1",
+        "--arg",
+        "f32[32]=0",
+        "--arg",
+        "1024",
+        "--arg",
+        rows,
+        "--config",
+        "tesla-c2050-s",
+    ];
+    for s in sets {
+        flags.extend(["--set", s]);
+    }
+    common::run_timing(ptx, &flags)
+}
+
 /// MRPB Fig. 2 and 6(c): one warp of the column walk reads 32 rows 4 KB apart, all in one
 /// L1D set; the ways fill with lines waiting for their data and the next miss stalls the
 /// memory stage on associativity, again every cycle until a fill comes. Bypassing sends those
@@ -112,24 +135,7 @@ fn reordering_turns_a_thrashing_stream_into_hits() {
 fn bypass_on_associativity_stalls_relieves_the_column_walk() {
     let ptx = common::data("mem/column_walk.ptx");
     let launch = |sets: &[&str]| {
-        let mut flags = vec![
-            "--block",
-            "32",
-            "--arg",
-            "f32[32768]=rand:1",
-            "--arg",
-            "f32[32]=0",
-            "--arg",
-            "1024",
-            "--arg",
-            "16",
-            "--config",
-            "tesla-c2050-s",
-        ];
-        for s in sets {
-            flags.extend(["--set", s]);
-        }
-        let sim = common::run_timing(&ptx, &flags);
+        let sim = column_walk(&ptx, "16", sets);
         let report = warpstep::run::timing_report(&sim, &[1]);
         let sums: Vec<serde_json::Value> = report.buffers["1"].clone();
         (report, sums)
@@ -323,24 +329,7 @@ fn table_4_design_space_is_selectable_with_set() {
         "mrpb.bypass=assoc",
     ];
     let run = |sets: &[&str]| {
-        let mut flags = vec![
-            "--block",
-            "32",
-            "--arg",
-            "f32[32768]=rand:1",
-            "--arg",
-            "f32[32]=0",
-            "--arg",
-            "1024",
-            "--arg",
-            "4",
-            "--config",
-            "tesla-c2050-s",
-        ];
-        for s in sets {
-            flags.extend(["--set", s]);
-        }
-        let sim = common::run_timing(&ptx, &flags);
+        let sim = column_walk(&ptx, "4", sets);
         let bytes = warpstep::run::buffer_bytes(sim.image(), sim.global(), 1).unwrap();
         (sim.config().mrpb.clone(), bytes)
     };

@@ -227,10 +227,14 @@ impl IssueStage {
             };
             let ready = match verdict {
                 Ok(()) if result.issued.is_none() => {
-                    let shared = port.next_memory(slot).filter(|&(_, shared)| shared);
+                    // Only the bank-conflict-aware scheduler asks what the warp issues.
+                    let shared_pc = mask.as_ref().and_then(|_| {
+                        port.next_memory(slot)
+                            .and_then(|(pc, shared)| shared.then_some(pc))
+                    });
                     let issued = port.issue(slot);
                     *progress |= issued.progress;
-                    if let (Some(m), Some((pc, _))) = (mask.as_mut(), shared) {
+                    if let (Some(m), Some(pc)) = (mask.as_mut(), shared_pc) {
                         let predicted = m.history.predict(pc);
                         m.countdown = predicted;
                         m.pending.push((issued.tag, pc, predicted));
