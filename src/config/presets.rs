@@ -270,7 +270,7 @@ fn fermi_units() -> UnitsConfig {
 fn elastic_defaults() -> ElasticConfig {
     ElasticConfig {
         enabled: false,
-        baseline: BaselinePipeline::Split,
+        baseline: BaselinePipeline::Decoupled,
         mem_stages: 4,
         shmem_ports: 1,
         history_sets: 256,
@@ -379,6 +379,10 @@ pub(super) fn elastic_cf11() -> Config {
     k.registers_per_sm = 16384;
     k.schedulers_per_sm = 1; // barrel processing, one warp issued per cycle
     k.strict_barrel = true; // Table 3 "execution model: strict barrel processing"
+                            // Table 3's in-order 24-stage pipeline; Fig. 4(b)'s split memory stages (warpstep's choice
+                            // between the two baselines of Fig. 4: the paper's Fig. 9 compares against one of them and
+                            // says which nowhere; split is the stronger).
+    c.elastic.baseline = BaselinePipeline::Split;
     k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
     k.scheduler = SchedulerPolicy::Lrr; // Table 3 "Round-robin"
     c.regfile.reg_banks = 8; // GPGPU-Sim default -gpgpu_num_reg_banks

@@ -4,14 +4,22 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The non-elastic memory pipeline used when `elastic.enabled` is false (MODEL.md section 8).
+/// The non-elastic back end used when `elastic.enabled` is false (MODEL.md section 8; Elastic
+/// §3.1). `split` and `in_order` are the paper's rigid in-order pipelines: an instruction that
+/// cannot leave its stage stalls every stage before it, issue included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BaselinePipeline {
-    /// Elastic Fig. 4(b) and GPGPU-Sim: a bank conflict blocks only the LD/ST unit
-    /// (MODEL.md section 7, baseline timing).
+    /// GPGPU-Sim 3.x (the Fermi-class presets): operand collector units decouple issue from
+    /// execution, so a blocked unit holds only its own collector pool, and a result that loses
+    /// writeback waits at its unit without stopping it (MODEL.md section 7, baseline timing).
+    Decoupled,
+    /// Elastic Fig. 4(b): memory instructions take MEM0..MEM(M-1), the others a rigid NONMEM
+    /// path of M stages beside them; a conflict blocks the memory path and, through writeback
+    /// conflicts, the NONMEM path.
     Split,
-    /// Elastic Fig. 4(a): a conflict holds MEM0 and stalls everything upstream.
+    /// Elastic Fig. 4(a): every instruction passes MEM0..MEM(M-1); a conflict holds MEM0 and
+    /// stalls everything upstream.
     InOrder,
 }
 
@@ -20,8 +28,9 @@ pub enum BaselinePipeline {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ElasticConfig {
-    /// Turns the elastic pipeline on: PREMEM FIFO of ceil(warp_size/simd_width)-1 entries before
-    /// MEM0, NONMEM path as a `mem_stages`-entry FIFO with forwarding to writeback.
+    /// Turns the elastic pipeline on (Elastic §3.2, Figs. 5-6): the rigid split pipeline with a
+    /// PREMEM FIFO of ceil(warp_size/simd_width)-1 entries before MEM0 and the NONMEM path as a
+    /// `mem_stages`-entry FIFO with forwarding to writeback. `baseline` is then not used.
     pub enabled: bool,
     /// The pipeline used while `enabled` is false.
     pub baseline: BaselinePipeline,

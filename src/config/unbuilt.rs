@@ -6,7 +6,7 @@
 //! refusal). Nothing else needs to change.
 
 use super::cache_string::{AllocPolicy, CacheSpec, MshrKind, SetIndex};
-use super::{BaselinePipeline, Config, ConfigError, ConstModel, ICacheModel, NotBuilt};
+use super::{Config, ConfigError, ConstModel, ICacheModel, NotBuilt};
 
 /// A switch value that selects an unbuilt mechanism.
 struct Unbuilt {
@@ -23,23 +23,11 @@ fn flag(on: bool) -> Option<String> {
 }
 
 /// Switches and enum values whose mechanism is not built. Shrink this list.
-const UNBUILT: &[Unbuilt] = &[
-    Unbuilt {
-        key: "elastic.enabled",
-        what: "the elastic pipeline (MODEL.md section 8)",
-        selected: |c| flag(c.elastic.enabled),
-    },
-    Unbuilt {
-        key: "elastic.baseline",
-        what: "the in-order baseline pipeline of Elastic Fig. 4(a) (MODEL.md section 8)",
-        selected: |c| (c.elastic.baseline == BaselinePipeline::InOrder).then(|| "in_order".into()),
-    },
-    Unbuilt {
-        key: "unified.enabled",
-        what: "unified local memory (MODEL.md section 11)",
-        selected: |c| flag(c.unified.enabled),
-    },
-];
+const UNBUILT: &[Unbuilt] = &[Unbuilt {
+    key: "unified.enabled",
+    what: "unified local memory (MODEL.md section 11)",
+    selected: |c| flag(c.unified.enabled),
+}];
 
 /// Does a parsed cache string use a given letter?
 type UsesLetter = fn(&CacheSpec) -> bool;
@@ -125,20 +113,10 @@ mod tests {
 
     #[test]
     fn every_switch_in_the_list_is_refused_with_its_message() {
-        let sets: &[(&str, &str)] = &[
-            (
-                "elastic.enabled=true",
-                "elastic.enabled = true: the elastic pipeline",
-            ),
-            (
-                "elastic.baseline=in_order",
-                "elastic.baseline = in_order: the in-order",
-            ),
-            (
-                "unified.enabled=true",
-                "unified.enabled = true: unified local memory",
-            ),
-        ];
+        let sets: &[(&str, &str)] = &[(
+            "unified.enabled=true",
+            "unified.enabled = true: unified local memory",
+        )];
         assert_eq!(sets.len(), UNBUILT.len());
         for (set, want) in sets {
             let c = Config::default().with_overrides(&[set]).unwrap();
@@ -160,7 +138,10 @@ mod tests {
     #[test]
     fn several_are_listed_one_per_line() {
         let c = Config::default()
-            .with_overrides(&["elastic.enabled=true", "unified.enabled=true"])
+            .with_overrides(&[
+                "unified.enabled=true",
+                "l1d.config=N:32:128:4,L:L:m:N:P,S:64:8,8",
+            ])
             .unwrap();
         let msg = c.check_supported().unwrap_err().to_string();
         assert_eq!(msg.lines().count(), 2);

@@ -127,6 +127,8 @@ pub struct MemoryTiming {
     /// requests to it), `None` for the fixed latency.
     const_line: Option<u32>,
     scratch: BankConflict,
+    /// Accesses each bank serves per cycle (`elastic.shmem_ports`, Elastic Eq. 1).
+    shmem_ports: u32,
     coalescer: Coalescer,
     /// Staging slots: the coalesced requests not yet sent, in the coalescer's order.
     staged: Vec<Vec<Access>>,
@@ -159,6 +161,7 @@ impl MemoryTiming {
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             scratch: BankConflict::default(),
+            shmem_ports: config.elastic.shmem_ports.max(1),
             coalescer,
             staged: Vec::new(),
             free: Vec::new(),
@@ -201,12 +204,16 @@ impl MemoryTiming {
                 .access_into(&record.addrs, record.mask, &mut self.scratch);
         }
         self.shared_stats.count(&self.scratch);
+        // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles.
+        let ports = self.shmem_ports;
+        let active = self.scratch.sub_warp_cycles.iter().filter(|&&p| p > 0);
+        let cycles: u32 = active.clone().map(|p| p.div_ceil(ports)).sum();
         MemoryCost {
-            occupancy: self.scratch.cycles.max(1),
+            occupancy: cycles.max(1),
             latency: self.shared_latency,
             shared: true,
             degree: self.scratch.degree,
-            conflict_cycles: self.scratch.extra_cycles,
+            conflict_cycles: cycles - active.count() as u32,
             requests: 0,
             staged: None,
         }

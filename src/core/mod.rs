@@ -9,6 +9,7 @@ pub mod in_flight;
 pub mod issue;
 pub mod ldst_unit;
 pub mod operand_collector;
+pub mod pipeline_mode;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod simt_stack;

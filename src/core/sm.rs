@@ -21,6 +21,7 @@ use super::in_flight::{InFlight, InFlightTable};
 use super::issue::{IssuePort, IssueStage, Issued, SchedulerCycle};
 use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
 use super::operand_collector::OperandCollector;
+use super::pipeline_mode::{PipelineMode, Premem};
 use super::scheduler::Scheduler;
 use super::scoreboard::Hazard;
 use super::stall::WarpCycle;
@@ -129,6 +130,15 @@ pub struct Sm {
     /// SP, SFU, DP pipelines (indexed by `pipe_index`).
     pipelines: Vec<Pipeline>,
     ldst: LdstUnit,
+    /// The back end's shape (decoupled, or Elastic's in-order, split or elastic pipeline).
+    mode: PipelineMode,
+    /// Memory stages M (`elastic.mem_stages`): the NONMEM path's length and FIFO depth.
+    mem_stages: u32,
+    /// The elastic pipeline's PREMEM FIFO before MEM0 (no entries in the other modes).
+    premem: Premem,
+    /// Set when an instruction cannot leave the register-read (EXE) stage of a rigid pipeline
+    /// this cycle: why no warp issues.
+    exe_stall: Option<WarpCycle>,
     memory: MemoryTiming,
     in_flight: InFlightTable,
     front: FrontEnd,
@@ -160,6 +170,11 @@ pub struct Sm {
     record: AccessRecord,
 }
 
+/// Passes of a warp through the SIMD datapath: warp_size / simd_width.
+fn params_passes(config: &Config) -> u32 {
+    (config.core.warp_size / config.core.simd_width.max(1)).max(1)
+}
+
 /// Index of an ALU unit kind in `pipelines`.
 fn pipe_index(kind: UnitKind) -> usize {
     match kind {
@@ -176,7 +191,7 @@ impl Sm {
         let core = &config.core;
         let params = Params {
             warp_size: core.warp_size,
-            passes: (core.warp_size / core.simd_width.max(1)).max(1),
+            passes: params_passes(config),
             scoreboard_limit: core.scoreboard_max_entries,
             strict_barrel: core.strict_barrel,
             push_order: core.push_order,
@@ -199,6 +214,10 @@ impl Sm {
                 Pipeline::new(UnitKind::Dp, units.dp_units),
             ],
             ldst: LdstUnit::new(config),
+            mode: PipelineMode::of(config),
+            mem_stages: config.elastic.mem_stages,
+            premem: Premem::new(PipelineMode::of(config).premem_depth(params_passes(config))),
+            exe_stall: None,
             memory: MemoryTiming::new(config)?,
             in_flight: InFlightTable::default(),
             front: FrontEnd::new(core),
@@ -297,6 +316,7 @@ impl Sm {
             return;
         }
         self.stats.cycles += 1;
+        self.exe_stall = None;
         self.collector.begin_cycle();
         self.writeback(now, ctx);
         self.ldst.cycle(now, &mut self.memory, ctx.l1d);
@@ -391,6 +411,29 @@ impl Sm {
             let tag = self.writeback.done()[i];
             self.retire(tag, ctx.decoded);
         }
+        self.hold_nonmem(now);
+    }
+
+    /// Non-memory results that lost writeback beyond what the NONMEM path can hold (none in a
+    /// rigid path, M in the elastic FIFO) stop their units, and a rigid pipeline stops issue
+    /// behind them: a bank conflict's stall when a shared access took the port (Elastic Fig.
+    /// 4(b), cycle i+6), a writeback conflict otherwise (Fig. 8's "other").
+    fn hold_nonmem(&mut self, now: u64) {
+        let capacity = self.mode.nonmem_capacity(self.mem_stages);
+        let waiting = self.writeback.waiting();
+        if waiting.len() <= capacity {
+            return;
+        }
+        for &tag in &waiting[capacity..] {
+            if let Some(f) = self.in_flight.get(tag) {
+                self.pipelines[pipe_index(f.unit)].freeze(now);
+            }
+        }
+        self.exe_stall = Some(if self.writeback.shared_won() {
+            WarpCycle::BankConflict
+        } else {
+            WarpCycle::WritebackConflict
+        });
     }
 
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
@@ -414,8 +457,16 @@ impl Sm {
         }
     }
 
+    /// Register read and dispatch (the paper's EXE): instructions with every operand leave
+    /// their collector unit for their unit, MEM0 or the PREMEM FIFO. In a rigid pipeline one
+    /// that cannot leave stops issue this cycle.
     fn operand_read(&mut self, now: u64, decoded: &[Decoded]) {
         self.collector.read_cycle();
+        if self.ldst.can_accept() {
+            if let Some(tag) = self.premem.pop() {
+                self.enter_mem0(tag);
+            }
+        }
         let mut ready = std::mem::take(&mut self.scratch_dispatch);
         ready.clear();
         ready.extend(self.collector.ready().map(|r| (r.unit, r.tag)));
@@ -424,24 +475,53 @@ impl Sm {
                 self.collector.release(unit);
                 continue;
             };
-            let accepted = match f.unit {
-                UnitKind::Mem if self.ldst.can_accept() => {
-                    let from = self.requester(f.warp);
-                    self.ldst
-                        .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE), from);
-                    true
+            match self.dispatch(now, &f, decoded) {
+                Ok(()) => self.collector.release(unit),
+                Err(reason) if self.mode.rigid() => {
+                    self.exe_stall.get_or_insert(reason);
                 }
-                UnitKind::Mem => false,
-                kind => {
-                    let timing = decoded[f.pc as usize].timing;
-                    self.pipelines[pipe_index(kind)].accept(now, tag, timing, self.params.passes)
-                }
-            };
-            if accepted {
-                self.collector.release(unit);
+                Err(_) => {}
             }
         }
         self.scratch_dispatch = ready;
+    }
+
+    /// Sends instruction `f` on from EXE, or says why it must stay.
+    fn dispatch(&mut self, now: u64, f: &InFlight, decoded: &[Decoded]) -> Result<(), WarpCycle> {
+        let conflict = self.ldst.conflict_in_mem0();
+        match f.unit {
+            UnitKind::Mem if self.premem.is_empty() && self.ldst.can_accept() => {
+                self.enter_mem0(f.tag);
+                Ok(())
+            }
+            UnitKind::Mem if self.premem.push(f.tag) => Ok(()),
+            UnitKind::Mem if conflict => Err(WarpCycle::BankConflict),
+            UnitKind::Mem if f.memory.is_some_and(|m| m.shared) => Err(WarpCycle::MioThrottle),
+            UnitKind::Mem => Err(WarpCycle::LgThrottle),
+            _ if conflict && self.mode.unified_mem_stages() => Err(WarpCycle::BankConflict),
+            kind => {
+                let pipe = &mut self.pipelines[pipe_index(kind)];
+                if pipe.is_frozen(now) {
+                    return Err(self.exe_stall.unwrap_or(WarpCycle::WritebackConflict));
+                }
+                let timing = decoded[f.pc as usize].timing;
+                let path = self.mode.nonmem_stages(self.mem_stages);
+                match pipe.accept(now, f.tag, timing, self.params.passes, path) {
+                    true => Ok(()),
+                    false => Err(WarpCycle::MathPipeThrottle),
+                }
+            }
+        }
+    }
+
+    /// Memory instruction `tag` enters MEM0.
+    fn enter_mem0(&mut self, tag: u64) {
+        let Some(f) = self.in_flight.get(tag) else {
+            return;
+        };
+        let from = self.requester(f.warp);
+        self.ldst
+            .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE), from);
     }
 
     /// Warp slot `warp` as MRPB's signatures see it.
@@ -511,6 +591,11 @@ impl Sm {
                 w.state = WarpCycle::MrpbDrain;
                 return Err(WarpCycle::MrpbDrain);
             }
+        }
+        if let Some(reason) = self.exe_stall {
+            // A rigid pipeline stands still behind an instruction that cannot leave EXE.
+            w.state = reason;
+            return Err(reason);
         }
         if !self.collector.has_free(d.unit) {
             let reason = match d.unit {

@@ -111,6 +111,8 @@ pub struct Pipeline {
     free_at: Vec<u64>,
     /// Instructions executing, in dispatch order.
     in_flight: Vec<InUnit>,
+    /// The cycle a rigid pipeline last stood still (its oldest result lost writeback).
+    frozen_at: Option<u64>,
 }
 
 impl Pipeline {
@@ -120,25 +122,53 @@ impl Pipeline {
             kind,
             free_at: vec![0; count as usize],
             in_flight: Vec::new(),
+            frozen_at: None,
         }
     }
 
     /// Whether some unit accepts an instruction in cycle `now`.
     pub fn can_accept(&self, now: u64) -> bool {
-        self.free_at.iter().any(|&f| f <= now)
+        !self.is_frozen(now) && self.free_at.iter().any(|&f| f <= now)
     }
 
-    /// Dispatches an instruction in cycle `now`; `passes` = warp_size / simd_width.
-    pub fn accept(&mut self, now: u64, tag: u64, timing: OpTiming, passes: u32) -> bool {
+    /// Dispatches an instruction in cycle `now`; `passes` = warp_size / simd_width; `path`:
+    /// the stages its result passes after the unit before it reaches writeback (the rigid
+    /// NONMEM path, [`super::pipeline_mode::PipelineMode::nonmem_stages`]).
+    pub fn accept(&mut self, now: u64, tag: u64, timing: OpTiming, passes: u32, path: u32) -> bool {
+        if self.is_frozen(now) {
+            return false;
+        }
         let Some(unit) = self.free_at.iter().position(|&f| f <= now) else {
             return false;
         };
         self.free_at[unit] = now + timing.interval.max(passes) as u64;
+        let latency = timing.latency.max(1) + passes.saturating_sub(1) + path;
         self.in_flight.push(InUnit {
             tag,
-            ready_at: now + timing.latency.max(1) as u64 + (passes.saturating_sub(1)) as u64 + 1,
+            ready_at: now + u64::from(latency) + 1,
         });
         true
+    }
+
+    /// A rigid pipeline stands still in cycle `now` because a finished result of it lost
+    /// writeback (Elastic Fig. 4(b), cycle i+6): nothing in it moves, so every result not yet
+    /// finished is a cycle later, no unit frees, and it accepts nothing this cycle.
+    pub fn freeze(&mut self, now: u64) {
+        if self.is_frozen(now) {
+            return;
+        }
+        self.frozen_at = Some(now);
+        for i in self.in_flight.iter_mut().filter(|i| i.ready_at > now) {
+            i.ready_at += 1;
+        }
+        for f in self.free_at.iter_mut().filter(|f| **f > now) {
+            *f += 1;
+        }
+    }
+
+    /// Whether it stands still in cycle `now`.
+    pub fn is_frozen(&self, now: u64) -> bool {
+        self.frozen_at == Some(now)
     }
 
     /// Instructions whose results are ready in cycle `now`, oldest first.
@@ -173,7 +203,7 @@ mod tests {
             latency: 1,
             interval: 1,
         };
-        assert!(p.accept(2, 7, t, 1));
+        assert!(p.accept(2, 7, t, 1, 0));
         assert!(!p.can_accept(2));
         assert!(p.can_accept(3));
         // Dispatched in cycle 2, executes in 3, written back from 4.
@@ -190,9 +220,29 @@ mod tests {
             latency: 4,
             interval: 1,
         };
-        p.accept(0, 1, t, 4);
+        p.accept(0, 1, t, 4, 0);
         assert!(!p.can_accept(3));
         assert!(p.can_accept(4));
         assert_eq!(p.in_flight()[0].ready_at, 8);
+    }
+
+    #[test]
+    fn a_nonmem_path_delays_the_result_and_a_frozen_pipe_stands_still() {
+        let mut p = Pipeline::new(UnitKind::Sp, 1);
+        let t = OpTiming {
+            latency: 1,
+            interval: 1,
+        };
+        // Two NONMEM stages after the unit: dispatched in 0, EXE in 1, NONMEM0/1 in 2-3.
+        assert!(p.accept(0, 1, t, 1, 2));
+        assert_eq!(p.in_flight()[0].ready_at, 4);
+        p.freeze(2);
+        assert!(!p.can_accept(2));
+        assert!(!p.accept(2, 2, t, 1, 2));
+        assert_eq!(p.in_flight()[0].ready_at, 5);
+        // Freezing twice in one cycle moves nothing more.
+        p.freeze(2);
+        assert_eq!(p.in_flight()[0].ready_at, 5);
+        assert!(p.can_accept(3));
     }
 }

@@ -1,8 +1,12 @@
-//! The writeback stage (book section 3.3; MODEL.md section 5): finished results take the
-//! `regfile.writeback_width` writeback ports, memory results first, then ALU results oldest
-//! first. A result with destination registers also needs each destination's register bank
-//! free this cycle (the operand collector's banks, shared with operand reads); one that finds
-//! no port or a busy bank waits (`writeback_conflict`).
+//! The writeback stage (book section 3.3; MODEL.md sections 5 and 8): finished results take the
+//! `regfile.writeback_width` writeback ports in the priority order of Elastic Fig. 6's
+//! multiplexer: data returned from the interconnect (global, local and constant accesses), then
+//! the last memory stage (shared accesses), then non-memory results oldest first (the oldest
+//! NONMEM entry before the EXE bypass). A result with destination registers also needs each
+//! destination's register bank free this cycle (the operand collector's banks, shared with
+//! operand reads); one that finds no port or a busy bank waits (`writeback_conflict`). The
+//! non-memory results left waiting are reported ([`Writeback::waiting`]) so the SM can stop a
+//! rigid NONMEM path ([`super::pipeline_mode`]).
 
 use super::decode::Decoded;
 use super::in_flight::InFlightTable;
@@ -13,8 +17,9 @@ use super::units::Pipeline;
 use super::warp_slot::WarpSlot;
 
 /// Where a result comes from, in writeback priority order.
-const FROM_MEMORY: u8 = 0;
-const FROM_ALU: u8 = 1;
+const FROM_INTERCONNECT: u8 = 0;
+const FROM_MEM_STAGES: u8 = 1;
+const FROM_ALU: u8 = 2;
 
 /// The writeback stage of one SM.
 #[derive(Debug, Clone, Default)]
@@ -25,6 +30,10 @@ pub struct Writeback {
     ready: Vec<(u8, u64, u64)>,
     /// Reused each cycle: the tags that wrote back.
     done: Vec<u64>,
+    /// Non-memory results finished and left waiting this cycle, oldest first.
+    waiting: Vec<u64>,
+    /// A shared access (the last memory stage) took a port this cycle.
+    shared_won: bool,
 }
 
 impl Writeback {
@@ -50,15 +59,27 @@ impl Writeback {
         let (ldst, pipelines) = sources;
         self.ready.clear();
         self.done.clear();
-        self.ready
-            .extend(ldst.ready(now).map(|tag| (FROM_MEMORY, 0, tag)));
+        self.waiting.clear();
+        self.shared_won = false;
+        for tag in ldst.ready(now) {
+            let shared = in_flight
+                .get(tag)
+                .and_then(|f| f.memory)
+                .is_some_and(|m| m.shared);
+            let from = if shared {
+                FROM_MEM_STAGES
+            } else {
+                FROM_INTERCONNECT
+            };
+            self.ready.push((from, 0, tag));
+        }
         for p in pipelines {
             self.ready
                 .extend(p.ready(now).map(|i| (FROM_ALU, i.ready_at, i.tag)));
         }
         self.ready.sort_unstable();
         let mut ports = self.width;
-        for &(_, _, tag) in &self.ready {
+        for &(from, _, tag) in &self.ready {
             let Some(f) = in_flight.get(tag) else {
                 continue;
             };
@@ -71,8 +92,12 @@ impl Writeback {
                             w.state = WarpCycle::WritebackConflict;
                         }
                     }
+                    if from == FROM_ALU {
+                        self.waiting.push(tag);
+                    }
                     continue;
                 }
+                self.shared_won |= from == FROM_MEM_STAGES;
                 ports -= 1;
                 for &r in dests {
                     // Two destinations in one bank: the second write shares the cycle.
@@ -87,5 +112,17 @@ impl Writeback {
     /// The tags that wrote back this cycle.
     pub fn done(&self) -> &[u64] {
         &self.done
+    }
+
+    /// The non-memory results that finished and could not write back this cycle, oldest first
+    /// (the elastic pipeline's NONMEM FIFO holds them; a rigid NONMEM path stops behind them).
+    pub fn waiting(&self) -> &[u64] {
+        &self.waiting
+    }
+
+    /// Whether a shared access from the last memory stage took a writeback port this cycle
+    /// (a non-memory result that lost to it lost to a bank conflict's delay, Fig. 4(b)).
+    pub fn shared_won(&self) -> bool {
+        self.shared_won
     }
 }
