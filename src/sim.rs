@@ -15,7 +15,7 @@
 use crate::config::Config;
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
-use crate::core::sm::{IssueEvent, Sm, SmContext, SmStats};
+use crate::core::sm::{CommitEvent, IssueEvent, Sm, SmContext, SmStats};
 use crate::counter_history::{CounterHistory, CounterSample, RatePoint};
 use crate::exec::cta::{cta_index, CtaState};
 use crate::exec::fault::StuckWarp;
@@ -137,6 +137,8 @@ pub struct Sim {
     status: Status,
     tracing: bool,
     trace: Vec<IssueEvent>,
+    /// With tracing: every instruction that wrote back.
+    commits: Vec<CommitEvent>,
     /// Counters sampled for the over-time plots.
     history: CounterHistory,
 }
@@ -193,6 +195,7 @@ impl Sim {
             status: Status::Running,
             tracing: false,
             trace: Vec::new(),
+            commits: Vec::new(),
             history: CounterHistory::default(),
         };
         sim.sample_counters();
@@ -215,6 +218,11 @@ impl Sim {
     /// The issue events recorded since the last call.
     pub fn take_trace(&mut self) -> Vec<IssueEvent> {
         std::mem::take(&mut self.trace)
+    }
+
+    /// The writeback events recorded (with tracing on) since the last call.
+    pub fn take_commits(&mut self) -> Vec<CommitEvent> {
+        std::mem::take(&mut self.commits)
     }
 
     /// The cycles simulated so far.
@@ -279,6 +287,16 @@ impl Sim {
                 l1d,
             };
             sm.cycle(now, &mut ctx);
+            if self.tracing {
+                let id = sm.id;
+                self.commits
+                    .extend(sm.committed().iter().map(|&(warp, pc)| CommitEvent {
+                        cycle: now,
+                        sm: id,
+                        warp,
+                        pc,
+                    }));
+            }
         }
         self.cycle += 1;
         self.check_end();

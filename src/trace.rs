@@ -3,8 +3,12 @@
 //! "mask":"0x0000000f","stack":[{"pc":P,"rpc":R,"mask":"0x.."},...]}` with the SIMT stack after
 //! the instruction, bottom first, `rpc` null for the bottom entry. Masks print as many hex digits
 //! as the warp has lanes / 4 (at least 8).
+//!
+//! Each instruction that writes back adds `{"cycle":C,"sm":S,"warp":W,"ev":"writeback","pc":P,
+//! "line":L,"op":"ld.shared.u32"}` (issue 14: the elastic pipeline commits out of order across
+//! warps); [`merge_lines`] puts both kinds in cycle order, issues first within a cycle.
 
-use crate::core::sm::IssueEvent;
+use crate::core::sm::{CommitEvent, IssueEvent};
 use crate::core::EXIT_PC;
 use crate::ptx::Function;
 use std::fmt::Write;
@@ -54,6 +58,39 @@ pub fn issue_line(func: &Function, warp_size: u32, ev: &IssueEvent) -> String {
         );
     }
     out.push_str("]}");
+    out
+}
+
+/// One `writeback` trace line (without the newline).
+pub fn writeback_line(func: &Function, ev: &CommitEvent) -> String {
+    format!(
+        r#"{{"cycle":{},"sm":{},"warp":{},"ev":"writeback","pc":{},"line":{},"op":"{}"}}"#,
+        ev.cycle,
+        ev.sm,
+        ev.warp,
+        ev.pc,
+        func.instr(ev.pc).map_or(0, |i| i.line),
+        opcode_text(func, ev.pc)
+    )
+}
+
+/// The trace lines of `issues` and `commits` (each in cycle order), merged in cycle order with
+/// a cycle's issues before its writebacks.
+pub fn merge_lines(
+    func: &Function,
+    warp_size: u32,
+    issues: &[IssueEvent],
+    commits: &[CommitEvent],
+) -> Vec<String> {
+    let mut out = Vec::with_capacity(issues.len() + commits.len());
+    let mut c = commits.iter().peekable();
+    for ev in issues {
+        while let Some(w) = c.next_if(|w| w.cycle < ev.cycle) {
+            out.push(writeback_line(func, w));
+        }
+        out.push(issue_line(func, warp_size, ev));
+    }
+    out.extend(c.map(|w| writeback_line(func, w)));
     out
 }
 

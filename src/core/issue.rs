@@ -8,6 +8,7 @@
 //! which this stage reaches through [`IssuePort`].
 
 use super::conflict_history::{ConflictHistory, HistoryStats};
+use super::pipeline_mode::PipelineMode;
 use super::scheduler::{Order, Scheduler};
 use super::stall::WarpCycle;
 use crate::config::{Config, SchedulerPolicy};
@@ -100,6 +101,13 @@ pub struct IssueStage {
     stall_counts: [u64; WarpCycle::ALL.len()],
     /// With `core.scheduler = bank_conflict_aware`.
     mask: Option<MemoryWarpMask>,
+    /// Cycles one warp instruction takes to issue: warp_size / simd_width in the paper's
+    /// single-issue SIMD pipelines, where each sub-warp takes an issue slot (Elastic §3.2.3:
+    /// "warp_size/simd_width free issue slots are needed for a warp to be completely
+    /// issued"); 1 in the decoupled back end.
+    issue_cycles: u32,
+    /// Per scheduler: cycles it still spends issuing the sub-warps of its last instruction.
+    busy: Vec<u32>,
 }
 
 impl IssueStage {
@@ -121,6 +129,8 @@ impl IssueStage {
             schedulers,
             cycles: vec![SchedulerCycle::IDLE; n as usize],
             stall_counts: [0; WarpCycle::ALL.len()],
+            issue_cycles: PipelineMode::of(config).issue_cycles(core.warp_size, core.simd_width),
+            busy: vec![0; n as usize],
             mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| MemoryWarpMask {
                 history: ConflictHistory::new(
                     config.elastic.history_sets,
@@ -188,7 +198,15 @@ impl IssueStage {
             on
         });
         for s in 0..self.schedulers.len() {
+            if self.busy[s] > 0 {
+                // Still issuing the sub-warps of its last instruction: an issue slot used.
+                self.busy[s] -= 1;
+                continue;
+            }
             let result = self.schedule(s, port, masking, &mut progress);
+            if result.issued.is_some() {
+                self.busy[s] = self.issue_cycles - 1;
+            }
             self.cycles[s] = result;
             if result.issued.is_none() && result.stall != WarpCycle::Idle {
                 self.stall_counts[result.stall as usize] += 1;
@@ -206,6 +224,7 @@ impl IssueStage {
         progress: &mut bool,
     ) -> SchedulerCycle {
         let mask = &mut self.mask;
+        let issue_cycles = self.issue_cycles;
         let scheduler = &mut self.schedulers[s];
         let mut masked_any = false;
         scheduler.refill(|w| port.eligible(w));
@@ -236,7 +255,12 @@ impl IssueStage {
                     *progress |= issued.progress;
                     if let (Some(m), Some(pc)) = (mask.as_mut(), shared_pc) {
                         let predicted = m.history.predict(pc);
-                        m.countdown = predicted;
+                        // The prediction counts from the end of the warp's own sub-warp issue
+                        // slots (footnote 9 takes them out of the degree).
+                        m.countdown = match predicted {
+                            0 => 0,
+                            p => p + issue_cycles - 1,
+                        };
                         m.pending.push((issued.tag, pc, predicted));
                     }
                     scheduler.issued(slot);

@@ -60,6 +60,10 @@ pub struct MemoryCost {
     /// A shared access's bank-conflict cycles: its passes beyond one per sub-warp with an
     /// active lane (0 otherwise).
     pub conflict_cycles: u32,
+    /// A shared access's conflict passes during which its own later sub-warps are still
+    /// arriving and wait at EXE (every sub-warp's but the last's; Elastic §3.2.3): a pipeline
+    /// without a PREMEM FIFO stops issue for them.
+    pub held_subwarp_cycles: u32,
     /// Memory requests a global/local access made (coalesced segments).
     pub requests: u32,
     /// Global/local: the staging slot holding its coalesced requests.
@@ -74,6 +78,7 @@ impl MemoryCost {
         shared: false,
         degree: 0,
         conflict_cycles: 0,
+        held_subwarp_cycles: 0,
         requests: 0,
         staged: None,
     };
@@ -184,6 +189,7 @@ impl MemoryTiming {
                     shared: false,
                     degree: 0,
                     conflict_cycles: 0,
+                    held_subwarp_cycles: 0,
                     requests: 1,
                     staged: None,
                 },
@@ -207,13 +213,16 @@ impl MemoryTiming {
         // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles.
         let ports = self.shmem_ports;
         let active = self.scratch.sub_warp_cycles.iter().filter(|&&p| p > 0);
-        let cycles: u32 = active.clone().map(|p| p.div_ceil(ports)).sum();
+        let passes: Vec<u32> = active.map(|p| p.div_ceil(ports)).collect();
+        let cycles: u32 = passes.iter().sum();
+        let held = passes.iter().rev().skip(1).map(|p| p - 1).sum();
         MemoryCost {
             occupancy: cycles.max(1),
             latency: self.shared_latency,
             shared: true,
             degree: self.scratch.degree,
-            conflict_cycles: cycles - active.count() as u32,
+            conflict_cycles: cycles - passes.len() as u32,
+            held_subwarp_cycles: held,
             requests: 0,
             staged: None,
         }
@@ -258,6 +267,7 @@ impl MemoryTiming {
             shared: false,
             degree: 0,
             conflict_cycles: 0,
+            held_subwarp_cycles: 0,
             requests: n,
             staged: Some(slot),
         }
@@ -372,8 +382,14 @@ pub struct Mem0 {
     pub staged: Option<u32>,
     /// A shared-memory access (its bank passes are the cycles it holds MEM0).
     pub shared: bool,
-    /// A shared access with a bank conflict (degree above 1): it holds MEM0 for extra passes.
-    pub conflicted: bool,
+    /// A shared access's bank-conflict passes (beyond one per sub-warp): the last this many
+    /// cycles it holds MEM0 are the conflict's (a conflict-free access would have left).
+    pub conflict_cycles: u32,
+    /// Of its passes still to come, those during which its own later sub-warps wait at EXE
+    /// ([`MemoryCost::held_subwarp_cycles`]), counted from its second pass.
+    pub held_subwarp_cycles: u32,
+    /// Passes done.
+    pub passes_done: u32,
 }
 
 /// A global/local instruction with reads in the memory system.
@@ -403,6 +419,8 @@ pub struct LdstUnit {
     mrpb: Option<Mrpb>,
     /// The shared access that left MEM0 this cycle (its bank passes done), if any.
     shared_done: Option<u64>,
+    /// This cycle MEM0 replayed a conflict while the access's own later sub-warps waited.
+    subwarps_held: bool,
 }
 
 impl LdstUnit {
@@ -419,9 +437,22 @@ impl LdstUnit {
         self.shared_done.take()
     }
 
-    /// Whether MEM0 holds a shared access replaying bank conflicts.
+    /// Whether MEM0 holds a shared access replaying bank conflicts: one that would have left
+    /// MEM0 by now without them (its remaining cycles are all conflict passes).
     pub fn conflict_in_mem0(&self) -> bool {
-        self.mem0.is_some_and(|m| m.conflicted)
+        self.mem0
+            .is_some_and(|m| m.conflict_cycles > 0 && m.cycles_left <= m.conflict_cycles)
+    }
+
+    /// Whether MEM0 replayed a conflict this cycle while the same access's later sub-warps
+    /// were still arriving (they wait at EXE unless a PREMEM FIFO takes them, §3.2.3).
+    pub fn subwarps_held(&self) -> bool {
+        self.subwarps_held
+    }
+
+    /// Cycles of work the instruction in MEM0 has left (0 when MEM0 is empty).
+    pub fn mem0_cycles_left(&self) -> u32 {
+        self.mem0.map_or(0, |m| m.cycles_left)
     }
 
     /// Whether MEM0 can take an instruction this cycle.
@@ -438,7 +469,9 @@ impl LdstUnit {
             latency: cost.latency,
             staged: cost.staged,
             shared: cost.shared,
-            conflicted: cost.conflict_cycles > 0,
+            conflict_cycles: cost.conflict_cycles,
+            held_subwarp_cycles: cost.held_subwarp_cycles,
+            passes_done: 0,
         });
         if cost.staged.is_some() {
             self.outstanding.push(Outstanding {
@@ -461,6 +494,7 @@ impl LdstUnit {
     pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
         self.stalled = None;
         self.mrpb_wait = None;
+        self.subwarps_held = false;
         if let Some(b) = self.mrpb.as_mut() {
             b.begin_cycle();
         }
@@ -548,6 +582,11 @@ impl LdstUnit {
     /// A shared or constant instruction spends one cycle in MEM0.
     fn pass(&mut self, now: u64, mut m: Mem0) {
         m.cycles_left = m.cycles_left.saturating_sub(1);
+        m.passes_done += 1;
+        if m.passes_done >= 2 && m.held_subwarp_cycles > 0 {
+            m.held_subwarp_cycles -= 1;
+            self.subwarps_held = true;
+        }
         if m.cycles_left == 0 {
             self.in_flight.push((m.tag, now + u64::from(m.latency) + 1));
             self.mem0 = None;
@@ -759,6 +798,7 @@ mod tests {
             shared: true,
             degree: 2,
             conflict_cycles: 1,
+            held_subwarp_cycles: 0,
             requests: 0,
             staged: None,
         };

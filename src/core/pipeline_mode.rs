@@ -78,12 +78,26 @@ impl PipelineMode {
         }
     }
 
-    /// Entries of the PREMEM FIFO before MEM0: N = ceil(warp_size / simd_width) - 1 (Eq. 3) in
-    /// the elastic pipeline, none otherwise.
+    /// Warp instructions the PREMEM FIFO before MEM0 holds: none outside the elastic pipeline.
+    /// The paper's FIFO has N = ceil(warp_size / simd_width) - 1 sub-warp entries (Eq. 3),
+    /// enough for the sub-warps of one warp behind its first; warpstep moves whole warp
+    /// instructions, whose sub-warps all pass MEM0 within its occupancy, so the FIFO holds
+    /// ceil(N / passes) of them: one waiting warp instruction when a warp takes several passes
+    /// (Table 3: N = 3 sub-warps, 1 warp instruction), none when it takes one.
     pub fn premem_depth(self, passes: u32) -> usize {
         match self {
-            PipelineMode::Elastic => passes.saturating_sub(1) as usize,
+            PipelineMode::Elastic => passes.saturating_sub(1).div_ceil(passes.max(1)) as usize,
             _ => 0,
+        }
+    }
+
+    /// Cycles the issue stage spends on one warp instruction: one per sub-warp in the paper's
+    /// single-issue SIMD pipelines (warp_size / simd_width, §3.2.3), one in the decoupled
+    /// back end (whose schedulers issue a warp instruction per cycle, GPGPU-Sim's).
+    pub fn issue_cycles(self, warp_size: u32, simd_width: u32) -> u32 {
+        match self {
+            PipelineMode::Decoupled => 1,
+            _ => (warp_size / simd_width.max(1)).max(1),
         }
     }
 
@@ -96,24 +110,34 @@ impl PipelineMode {
 
 /// The PREMEM FIFO (Elastic §3.2.3, Fig. 6): memory instructions that left EXE while MEM0 was
 /// busy, in order. Zero entries outside the elastic pipeline.
+///
+/// The paper's FIFO holds N sub-warps: first the trailing sub-warps of the access in MEM0
+/// (warpstep keeps those inside MEM0's occupancy), then, once they have entered MEM0, those of
+/// the next memory warp, one per cycle; that warp's last sub-warp must wait at EXE unless MEM0
+/// frees within N cycles. So a warp instruction enters the FIFO only when the access in MEM0
+/// has at most N cycles left.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Premem {
     entries: VecDeque<u64>,
     depth: usize,
+    /// The paper's N: sub-warp entries.
+    subwarp_entries: u32,
 }
 
 impl Premem {
-    /// A FIFO of `depth` entries.
-    pub fn new(depth: usize) -> Premem {
+    /// A FIFO of `depth` warp instructions standing for `subwarp_entries` sub-warps.
+    pub fn new(depth: usize, subwarp_entries: u32) -> Premem {
         Premem {
             entries: VecDeque::with_capacity(depth),
             depth,
+            subwarp_entries,
         }
     }
 
-    /// Takes instruction `tag` if an entry is free.
-    pub fn push(&mut self, tag: u64) -> bool {
-        if self.entries.len() >= self.depth {
+    /// Takes instruction `tag` if an entry is free and MEM0, with `mem0_left` cycles of work
+    /// left, frees before the instruction's last sub-warp would have to wait.
+    pub fn push(&mut self, tag: u64, mem0_left: u32) -> bool {
+        if self.entries.len() >= self.depth || mem0_left > self.subwarp_entries {
             return false;
         }
         self.entries.push_back(tag);
@@ -161,9 +185,11 @@ mod tests {
 
     #[test]
     fn eqs_2_and_3_size_the_fifos() {
-        // Table 3: 4 memory stages, 32-thread warps on an 8-wide SIMD: M = 4, N = 3.
+        // Table 3: 4 memory stages, 32-thread warps on an 8-wide SIMD: M = 4, N = 3 sub-warps,
+        // one warp instruction; a warp of one pass: none.
         let e = PipelineMode::Elastic;
-        assert_eq!((e.nonmem_capacity(4), e.premem_depth(4)), (4, 3));
+        assert_eq!((e.nonmem_capacity(4), e.premem_depth(4)), (4, 1));
+        assert_eq!(e.premem_depth(1), 0);
         assert_eq!(PipelineMode::Split.premem_depth(4), 0);
         assert_eq!(PipelineMode::Split.nonmem_capacity(4), 0);
         assert_eq!(PipelineMode::Split.nonmem_stages(4), 4);
@@ -173,11 +199,13 @@ mod tests {
 
     #[test]
     fn premem_is_a_bounded_fifo() {
-        let mut p = Premem::new(2);
-        assert!(p.push(5) && p.push(6));
-        assert!(!p.push(7));
+        let mut p = Premem::new(2, 3);
+        assert!(p.push(5, 0) && p.push(6, 3));
+        assert!(!p.push(7, 0));
         assert_eq!(p.pop(), Some(5));
-        assert!(p.push(7));
+        // MEM0 busy for longer than the sub-warp entries can cover: the warp waits at EXE.
+        assert!(!p.push(7, 4));
+        assert!(p.push(7, 1));
         assert_eq!(p.entries().collect::<Vec<_>>(), vec![6, 7]);
     }
 }

@@ -68,6 +68,17 @@ pub struct IssueEvent {
     pub stack: Vec<(Pc, Option<Pc>, LaneMask)>,
 }
 
+/// One instruction that wrote back, for `--trace` (Elastic §3.2.2: commit is out of order
+/// across warps in the elastic pipeline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CommitEvent {
+    pub cycle: u64,
+    pub sm: u32,
+    /// Warp slot.
+    pub warp: u32,
+    pub pc: Pc,
+}
+
 /// A resident CTA: its functional state and the warp slots its warps occupy.
 #[derive(Debug, Clone)]
 pub struct CtaSlot {
@@ -216,7 +227,10 @@ impl Sm {
             ldst: LdstUnit::new(config),
             mode: PipelineMode::of(config),
             mem_stages: config.elastic.mem_stages,
-            premem: Premem::new(PipelineMode::of(config).premem_depth(params_passes(config))),
+            premem: Premem::new(
+                PipelineMode::of(config).premem_depth(params_passes(config)),
+                params_passes(config) - 1,
+            ),
             exe_stall: None,
             memory: MemoryTiming::new(config)?,
             in_flight: InFlightTable::default(),
@@ -310,6 +324,8 @@ impl Sm {
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
         if self.fault.is_some() || !self.is_busy() {
+            self.writeback.idle();
+            self.exe_stall = None;
             if self.record_warp_states {
                 self.timeline.record(now, |_| WarpCycle::Idle);
             }
@@ -320,6 +336,7 @@ impl Sm {
         self.collector.begin_cycle();
         self.writeback(now, ctx);
         self.ldst.cycle(now, &mut self.memory, ctx.l1d);
+        self.hold_subwarps();
         self.shared_resolved();
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
@@ -414,6 +431,15 @@ impl Sm {
         self.hold_nonmem(now);
     }
 
+    /// A rigid pipeline without a PREMEM FIFO stops issue while a conflicting shared access's
+    /// own later sub-warps cannot follow it into MEM0 (Elastic §3.2.3: "W_i+1 being blocked at
+    /// EXE and all upstream pipeline stages being blocked").
+    fn hold_subwarps(&mut self) {
+        if self.mode.rigid() && self.premem.depth() == 0 && self.ldst.subwarps_held() {
+            self.exe_stall.get_or_insert(WarpCycle::BankConflict);
+        }
+    }
+
     /// Non-memory results that lost writeback beyond what the NONMEM path can hold (none in a
     /// rigid path, M in the elastic FIFO) stop their units, and a rigid pipeline stops issue
     /// behind them: a bank conflict's stall when a shared access took the port (Elastic Fig.
@@ -494,7 +520,7 @@ impl Sm {
                 self.enter_mem0(f.tag);
                 Ok(())
             }
-            UnitKind::Mem if self.premem.push(f.tag) => Ok(()),
+            UnitKind::Mem if self.premem.push(f.tag, self.ldst.mem0_cycles_left()) => Ok(()),
             UnitKind::Mem if conflict => Err(WarpCycle::BankConflict),
             UnitKind::Mem if f.memory.is_some_and(|m| m.shared) => Err(WarpCycle::MioThrottle),
             UnitKind::Mem => Err(WarpCycle::LgThrottle),
@@ -901,6 +927,33 @@ impl Sm {
     /// The operand collector.
     pub fn collector(&self) -> &OperandCollector {
         &self.collector
+    }
+
+    /// The instructions that wrote back in the latest cycle, as (warp slot, PC).
+    pub fn committed(&self) -> &[(u32, Pc)] {
+        self.writeback.committed()
+    }
+
+    /// The back end's shape.
+    pub fn pipeline_mode(&self) -> PipelineMode {
+        self.mode
+    }
+
+    /// The elastic pipeline's PREMEM FIFO (no entries in the other modes).
+    pub fn premem(&self) -> &Premem {
+        &self.premem
+    }
+
+    /// Non-memory results that finished and lost writeback in the latest cycle, oldest first
+    /// (the elastic NONMEM FIFO's entries; in a rigid pipeline, the results its units hold).
+    pub fn nonmem_waiting(&self) -> &[u64] {
+        self.writeback.waiting()
+    }
+
+    /// Why no warp could issue in the latest cycle because an instruction could not leave
+    /// EXE (rigid pipelines), if that happened.
+    pub fn exe_stall(&self) -> Option<WarpCycle> {
+        self.exe_stall
     }
 
     /// The SP, SFU and DP pipelines.

@@ -15,6 +15,7 @@ use super::operand_collector::OperandCollector;
 use super::stall::WarpCycle;
 use super::units::Pipeline;
 use super::warp_slot::WarpSlot;
+use crate::ptx::Pc;
 
 /// Where a result comes from, in writeback priority order.
 const FROM_INTERCONNECT: u8 = 0;
@@ -32,6 +33,8 @@ pub struct Writeback {
     done: Vec<u64>,
     /// Non-memory results finished and left waiting this cycle, oldest first.
     waiting: Vec<u64>,
+    /// The instructions that wrote back this cycle, as (warp slot, PC), in order.
+    committed: Vec<(u32, Pc)>,
     /// A shared access (the last memory stage) took a port this cycle.
     shared_won: bool,
 }
@@ -60,6 +63,7 @@ impl Writeback {
         self.ready.clear();
         self.done.clear();
         self.waiting.clear();
+        self.committed.clear();
         self.shared_won = false;
         for tag in ldst.ready(now) {
             let shared = in_flight
@@ -105,6 +109,7 @@ impl Writeback {
                 }
             }
             self.done.push(tag);
+            self.committed.push((f.warp, f.pc));
         }
         &self.done
     }
@@ -112,6 +117,20 @@ impl Writeback {
     /// The tags that wrote back this cycle.
     pub fn done(&self) -> &[u64] {
         &self.done
+    }
+
+    /// A cycle in which the SM did not run: nothing wrote back.
+    pub fn idle(&mut self) {
+        self.done.clear();
+        self.waiting.clear();
+        self.committed.clear();
+        self.shared_won = false;
+    }
+
+    /// The instructions that wrote back this cycle, as (warp slot, PC), in the order chosen
+    /// (the trace's `writeback` events; out of order across warps in the elastic pipeline).
+    pub fn committed(&self) -> &[(u32, Pc)] {
+        &self.committed
     }
 
     /// The non-memory results that finished and could not write back this cycle, oldest first

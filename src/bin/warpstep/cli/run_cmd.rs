@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
 use warpstep::run::{buffer_bytes, prepare, timing_report, Report, DEFAULT_MAX_CYCLES};
 use warpstep::sim::Sim;
-use warpstep::trace::issue_line;
+use warpstep::trace::merge_lines;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -225,9 +225,9 @@ fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(),
         }
         sim.run_for(left.min(1 << 16));
         if let Some(out) = out.as_mut() {
-            for ev in sim.take_trace() {
-                writeln!(out, "{}", issue_line(sim.image().func(), warp_size, &ev))
-                    .map_err(|e| e.to_string())?;
+            let (issues, commits) = (sim.take_trace(), sim.take_commits());
+            for line in merge_lines(sim.image().func(), warp_size, &issues, &commits) {
+                writeln!(out, "{line}").map_err(|e| e.to_string())?;
             }
         }
     }

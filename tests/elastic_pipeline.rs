@@ -1,0 +1,155 @@
+//! The micro-timelines of Elastic (Gou & Gaydadjiev, CF'11) section 3, on the SM itself:
+//! Fig. 4(a) (the in-order pipeline: a bank conflict in MEM0 stalls issue, then a writeback
+//! bubble), Fig. 4(b) (the split pipeline: the stall moves to writeback, where the delayed
+//! shared access collides with the next warp's result) and Fig. 5 (the elastic pipeline: no
+//! stall, and W_i+1 commits before W_i).
+//!
+//! `tests/data/kernels/elastic_timeline.ptx` has three 8-thread warps reach W_i (warp 0, a
+//! shared load of conflict degree 2), W_i+1 and W_i+2 (warps 1 and 2, an add) in consecutive
+//! issue cycles. The `teaching` preset is one 8-wide SIMD pass per warp (the paper's one lane);
+//! with 2 memory stages, a 1-cycle add and a 2-cycle shared latency, an add and a conflict-free
+//! shared access reach writeback in the same number of cycles after register read, as the
+//! paper's stages do: 1 cycle each.
+
+mod common;
+
+use std::collections::BTreeMap;
+use warpstep::core::WarpCycle;
+use warpstep::sim::{Sim, Status};
+
+const LOAD: u32 = 11; // ld.shared.u32 (W_i, warp 0)
+const ADD: u32 = 13; // add.u32 (W_i+1, W_i+2: warps 1 and 2)
+
+/// What one run shows, cycle by cycle.
+#[derive(Debug, Default)]
+struct Timeline {
+    /// Issue cycle of W_i, W_i+1, W_i+2.
+    issued: [u64; 3],
+    /// Writeback cycle of each.
+    committed: [u64; 3],
+    /// Cycles in which W_i held MEM0.
+    in_mem0: Vec<u64>,
+    /// Cycles in which no warp could issue because an instruction could not leave EXE, and why.
+    exe_stalls: BTreeMap<u64, WarpCycle>,
+}
+
+fn run(mode: &str) -> Timeline {
+    let ptx = common::data("kernels/elastic_timeline.ptx");
+    let flags = [
+        "--config",
+        "teaching",
+        "--kernel",
+        "fig4",
+        "--grid",
+        "1",
+        "--block",
+        "24",
+        "--arg",
+        "u32[24]=0",
+        "--set",
+        mode,
+        "--set",
+        "elastic.mem_stages=2",
+        "--set",
+        "units.int.add.latency=1",
+        "--set",
+        "core.strict_barrel=true",
+    ];
+    let mut sim: Sim = common::prepare_flags(&ptx, &flags)
+        .into_sim(&[])
+        .expect("sim");
+    sim.set_tracing(true);
+    let mut t = Timeline::default();
+    while sim.status() == &Status::Running && sim.cycle() < 1000 {
+        let now = sim.cycle();
+        sim.step();
+        let sm = &sim.sms()[0];
+        if let Some(m) = sm.ldst().mem0() {
+            let warp = sm
+                .in_flight()
+                .iter()
+                .find(|f| f.tag == m.tag)
+                .map(|f| f.warp);
+            if warp == Some(0) && m.shared {
+                // Latched at the end of this cycle: MEM0 works on it in the next.
+                t.in_mem0.push(now + 1);
+            }
+        }
+        if let Some(r) = sm.exe_stall() {
+            t.exe_stalls.insert(now, r);
+        }
+    }
+    assert_eq!(sim.status(), &Status::Completed);
+    for ev in sim.take_trace() {
+        if let Some(i) = which(ev.warp, ev.pc) {
+            t.issued[i] = ev.cycle;
+        }
+    }
+    for ev in sim.take_commits() {
+        if let Some(i) = which(ev.warp, ev.pc) {
+            t.committed[i] = ev.cycle;
+        }
+    }
+    t
+}
+
+/// 0, 1, 2 for W_i, W_i+1, W_i+2.
+fn which(warp: u32, pc: u32) -> Option<usize> {
+    match (warp, pc) {
+        (0, LOAD) => Some(0),
+        (1 | 2, ADD) => Some(warp as usize),
+        _ => None,
+    }
+}
+
+/// The EXE stalls from W_i's issue to the last of the three writebacks, relative to W_i's issue
+/// (the kernel's prologue and epilogue have stalls of their own).
+fn stalls_around(t: &Timeline) -> Vec<(i64, WarpCycle)> {
+    let (from, to) = (t.issued[0], *t.committed.iter().max().unwrap());
+    t.exe_stalls
+        .range(from..=to)
+        .map(|(&c, &r)| (c as i64 - from as i64, r))
+        .collect()
+}
+
+/// The cycles relative to W_i's issue.
+fn relative(t: &Timeline, cycles: &[u64]) -> Vec<i64> {
+    cycles
+        .iter()
+        .map(|&c| c as i64 - t.issued[0] as i64)
+        .collect()
+}
+
+#[test]
+fn fig_4a_in_order_a_conflict_in_mem0_stalls_issue_for_a_cycle() {
+    let t = run("elastic.baseline=in_order");
+    // W_i is read at +1 and holds MEM0 for its two passes (+2, +3).
+    assert_eq!(relative(&t, &t.in_mem0), [2, 3]);
+    // W_i+1 cannot follow it into MEM0 at +2: nothing issues that cycle, so W_i+2 issues at +3.
+    assert_eq!(relative(&t, &t.issued), [0, 1, 3]);
+    assert_eq!(stalls_around(&t), [(2, WarpCycle::BankConflict)]);
+    // Writeback in order, after a bubble at +5 where a conflict-free W_i would have been.
+    assert_eq!(relative(&t, &t.committed), [6, 7, 8]);
+}
+
+#[test]
+fn fig_4b_split_the_stall_moves_to_a_writeback_conflict() {
+    let t = run("elastic.baseline=split");
+    assert_eq!(relative(&t, &t.in_mem0), [2, 3]);
+    // W_i+1 takes the NONMEM path while W_i waits in MEM0: no stall at issue.
+    assert_eq!(relative(&t, &t.issued), [0, 1, 2]);
+    // The delayed W_i and W_i+1 reach writeback together at +6; W_i wins, W_i+1's NONMEM path
+    // stands still for a cycle and so does issue: a stall caused by the bank conflict.
+    assert_eq!(stalls_around(&t), [(6, WarpCycle::BankConflict)]);
+    assert_eq!(relative(&t, &t.committed), [6, 7, 8]);
+}
+
+#[test]
+fn fig_5_elastic_no_stall_and_the_next_warps_commit_first() {
+    let t = run("elastic.enabled=true");
+    assert_eq!(relative(&t, &t.in_mem0), [2, 3]);
+    assert_eq!(relative(&t, &t.issued), [0, 1, 2]);
+    assert_eq!(stalls_around(&t), []);
+    // The adds are forwarded to writeback as soon as they are done: out of order across warps.
+    assert_eq!(relative(&t, &t.committed), [6, 4, 5]);
+}
