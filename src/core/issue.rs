@@ -51,9 +51,26 @@ pub struct MemoryWarpMask {
     countdown: u32,
     /// Issued shared accesses not yet resolved: (tag, PC, predicted extra cycles).
     pending: Vec<(u64, Pc, u32)>,
+    /// The latest history-cache lookup.
+    last_lookup: Option<Lookup>,
+}
+
+/// One lookup of the conflict history cache (Elastic Fig. 7), for the views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Lookup {
+    /// The shared instruction's PC (the tag).
+    pub pc: Pc,
+    /// The extra cycles predicted (0 on a miss).
+    pub predicted: u32,
+    pub hit: bool,
 }
 
 impl MemoryWarpMask {
+    /// The latest history-cache lookup, if any.
+    pub fn last_lookup(&self) -> Option<Lookup> {
+        self.last_lookup
+    }
+
     /// The countdown, for the views.
     pub fn countdown(&self) -> u32 {
         self.countdown
@@ -138,6 +155,7 @@ impl IssueStage {
                 ),
                 countdown: 0,
                 pending: Vec::new(),
+                last_lookup: None,
             }),
         }
     }
@@ -254,7 +272,13 @@ impl IssueStage {
                     let issued = port.issue(slot);
                     *progress |= issued.progress;
                     if let (Some(m), Some(pc)) = (mask.as_mut(), shared_pc) {
+                        let hits = m.history.stats().hits;
                         let predicted = m.history.predict(pc);
+                        m.last_lookup = Some(Lookup {
+                            pc,
+                            predicted,
+                            hit: m.history.stats().hits > hits,
+                        });
                         // The prediction counts from the end of the warp's own sub-warp issue
                         // slots (footnote 9 takes them out of the degree).
                         m.countdown = match predicted {

@@ -1,12 +1,16 @@
 //! Reproducible experiments: a paper's experiment rerun on our kernels, with its headline
 //! numbers beside ours. [`mrpb`] is the MRPB paper's (Jia, Shaw and Martonosi, HPCA 2014),
-//! Sections 4 and 5.
+//! Sections 4 and 5; [`elastic`] the elastic pipeline paper's (Gou and Gaydadjiev, CF'11),
+//! Sections 5.1-5.2.
 //!
 //! The library says what to run (a [`Run`]: a [`Case`] on a preset with `--set` overrides) and
 //! what the results mean; the caller runs the simulations (the CLI in threads, timing each one:
 //! the model has no clock and no threads) and hands back one [`Measured`] per run. [`table`]
-//! lays the report out as text or Markdown.
+//! lays the reports out as text or Markdown ([`elastic_table`] the elastic one's tables).
 
+pub mod elastic;
+mod elastic_kernels;
+pub mod elastic_table;
 pub mod mrpb;
 pub mod table;
 
@@ -19,11 +23,14 @@ use serde::Serialize;
 
 pub use crate::correlate::Measured;
 
-/// The benchmark suite a case stands for; geometric means are taken per suite.
+/// The benchmark suite a case stands for; the MRPB experiment's geometric means are taken per
+/// suite. `CudaSdk` and `Manavski` are the elastic paper's sources (CF'11 Table 4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Suite {
     PolyBench,
     Rodinia,
+    CudaSdk,
+    Manavski,
 }
 
 impl Suite {
@@ -31,6 +38,8 @@ impl Suite {
         match self {
             Suite::PolyBench => "PolyBench",
             Suite::Rodinia => "Rodinia",
+            Suite::CudaSdk => "CUDA SDK",
+            Suite::Manavski => "Manavski [17]",
         }
     }
 }
@@ -154,5 +163,7 @@ pub fn geomean(values: &[f64]) -> Option<f64> {
         .then(|| (positive.iter().map(|v| v.ln()).sum::<f64>() / positive.len() as f64).exp())
 }
 
+#[cfg(test)]
+mod elastic_tests;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! The MRPB experiment's report as text for the terminal or as Markdown: the same tables
 //! (MRPB off and on per case, the geometric means beside the paper's, the design-space sweeps)
 //! and the paper's findings beside ours. Pure formatting: the numbers come from [`Report`].
+//! The [`Table`] and [`heading`] lay out the other experiments' reports too.
 
 use super::mrpb::{Report, SweepReport};
 use super::{Counters, Outcome};
@@ -57,7 +58,8 @@ fn render(report: &Report, f: Format) -> String {
     out
 }
 
-fn heading(f: Format, title: &str) -> String {
+/// A section heading.
+pub(super) fn heading(f: Format, title: &str) -> String {
     match f {
         Format::Text => format!("\n{title}\n\n"),
         Format::Markdown => format!("\n### {title}\n\n"),
@@ -243,14 +245,14 @@ fn times(r: f64) -> String {
 }
 
 /// A table of text cells: the first `left` columns are left-aligned, the rest right-aligned.
-struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-    left: usize,
+pub(super) struct Table {
+    pub(super) header: Vec<String>,
+    pub(super) rows: Vec<Vec<String>>,
+    pub(super) left: usize,
 }
 
 impl Table {
-    fn render(&self, f: Format) -> String {
+    pub(super) fn render(&self, f: Format) -> String {
         match f {
             Format::Text => self.text(),
             Format::Markdown => self.markdown(),

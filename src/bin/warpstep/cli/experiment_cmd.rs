@@ -1,15 +1,18 @@
 //! `warpstep experiment mrpb`: the MRPB paper's experiment (HPCA 2014, Sections 4-5) on our
 //! kernels (`warpstep::experiment::mrpb`): every case with MRPB off and on on Base-S and Base-L,
-//! and the design space of Table 4 on Base-S. The runs go to `--jobs` threads (one per core by
-//! default) with a progress line each on stderr; the report is printed as text, `--markdown` or
-//! `--json`, and `--plot FILE.svg` draws its bar charts (`experiment_plot.rs`). Wall time is
-//! measured here, around each simulation's run, as the model has no clock.
+//! and the design space of Table 4 on Base-S. `warpstep experiment elastic`: the elastic
+//! pipeline paper's (CF'11, §5.1-5.2, Table 4, Figs. 8-10; `warpstep::experiment::elastic`):
+//! each kernel in five setups on `elastic-cf11`. The runs go to `--jobs` threads (one per core
+//! by default) with a progress line each on stderr; the report is printed as text, `--markdown`
+//! or `--json`, and `--plot FILE.svg` draws its bar charts (`experiment_plot.rs`,
+//! `experiment_elastic_plot.rs`). Wall time is measured here, around each simulation's run, as
+//! the model has no clock.
 //!
 //! Exit status: 0 when every run completed, 1 when one faulted or deadlocked, 2 on bad input.
 
-use super::experiment_plot;
 use super::report_out::Output;
 use super::EXIT_BAD_INPUT;
+use super::{experiment_elastic_plot, experiment_plot};
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,7 +20,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{table, Measured, Run};
+use warpstep::experiment::{elastic, elastic_table, table, Measured, Run};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -26,6 +29,11 @@ pub enum ExperimentCommand {
     /// (tesla-c2050-s/-l), the geometric means beside the paper's, and the design space of
     /// Table 4 on atax_1 and hotspot.
     Mrpb(MrpbArgs),
+    /// Elastic pipeline (CF'11) §5.1-5.2: each kernel of Table 4 on elastic-cf11 on the
+    /// baseline, the in-order pipeline, the scheduler alone, the pure elastic pipeline and
+    /// elastic + scheduler; Table 4's bound, Fig. 8's stalls, Fig. 9's speedups beside the
+    /// paper's, Fig. 10's padded kernels on the baseline.
+    Elastic(ElasticArgs),
 }
 
 #[derive(Args)]
@@ -42,11 +50,30 @@ pub struct MrpbArgs {
     output: Output,
 }
 
+#[derive(Args)]
+pub struct ElasticArgs {
+    /// Run only this kernel (repeatable): aes_encrypt, aes_decrypt, reduce_interleaved,
+    /// transpose16, dct8x8, idct8x8 (the padded ones run with theirs).
+    #[arg(long = "kernel", value_name = "NAME")]
+    kernels: Vec<String>,
+    /// Smaller grids (the tests'): reduction 64 blocks, AES 17, transpose 8 x 8, DCT 8 x 16.
+    #[arg(long)]
+    quick: bool,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    output: Output,
+}
+
 pub fn run(command: ExperimentCommand) -> ExitCode {
-    let ExperimentCommand::Mrpb(args) = command;
-    match mrpb(&args) {
-        Ok(report) if report.incomplete.is_empty() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::from(1),
+    let result = match command {
+        ExperimentCommand::Mrpb(args) => mrpb(&args).map(|r| r.incomplete.is_empty()),
+        ExperimentCommand::Elastic(args) => elastic(&args).map(|r| r.incomplete.is_empty()),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::from(EXIT_BAD_INPUT)
@@ -59,18 +86,7 @@ fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
     let cases = select(&args.cases)?;
     args.output.check()?;
     let runs = plan(&cases)?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, runs.len().max(1));
-    let start = Instant::now();
-    let measured = run_all(&runs, jobs)?;
-    eprintln!(
-        "{} simulations in {} on {jobs} thread{}",
-        runs.len(),
-        seconds_text(start.elapsed().as_secs_f64()),
-        if jobs == 1 { "" } else { "s" }
-    );
+    let measured = run_timed(&runs, args.jobs)?;
     let report = Report::new(&cases, &runs, &measured)?;
     args.output.emit(
         &report,
@@ -79,6 +95,44 @@ fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
         experiment_plot::write_svg,
     )?;
     Ok(report)
+}
+
+/// Checks the flags, runs the elastic experiment's plan, prints the report and writes the
+/// plot; `Err` is bad input.
+fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
+    let kernels = elastic::select(&args.kernels)?;
+    args.output.check()?;
+    let size = if args.quick {
+        elastic::Size::Quick
+    } else {
+        elastic::Size::Full
+    };
+    let runs = elastic::plan(&kernels, size)?;
+    let measured = run_timed(&runs, args.jobs)?;
+    let report = elastic::Report::new(&kernels, size, &runs, &measured)?;
+    args.output.emit(
+        &report,
+        elastic_table::markdown,
+        elastic_table::text,
+        experiment_elastic_plot::write_svg,
+    )?;
+    Ok(report)
+}
+
+/// Runs `runs` on `jobs` threads (one per core by default) and says on stderr how long it took.
+fn run_timed(runs: &[Run], jobs: Option<usize>) -> Result<Vec<Measured>, String> {
+    let jobs = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, runs.len().max(1));
+    let start = Instant::now();
+    let measured = run_all(runs, jobs)?;
+    eprintln!(
+        "{} simulations in {} on {jobs} thread{}",
+        runs.len(),
+        seconds_text(start.elapsed().as_secs_f64()),
+        if jobs == 1 { "" } else { "s" }
+    );
+    Ok(measured)
 }
 
 /// Runs every simulation of `runs` on `jobs` threads (each takes the next run not yet taken)

@@ -14,9 +14,9 @@ use warpstep::experiment::mrpb::Report;
 
 const SIZE: (u32, u32) = (1320, 1160);
 const TOP_HEIGHT: u32 = 400;
-const FONT: &str = "sans-serif";
+pub(super) const FONT: &str = "sans-serif";
 /// Series colours, in order (the first two are Base-S and Base-L, or warpstep and the paper).
-const COLOURS: [RGBColor; 6] = [
+pub(super) const COLOURS: [RGBColor; 6] = [
     RGBColor(0xd6, 0x27, 0x28),
     RGBColor(0x1f, 0x77, 0xb4),
     RGBColor(0xff, 0x7f, 0x0e),
@@ -26,7 +26,7 @@ const COLOURS: [RGBColor; 6] = [
 ];
 /// The narrowest bar, in pixels, that gets its value written above it.
 const MIN_LABELLED_BAR: f64 = 24.0;
-const PAPER_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
+pub(super) const PAPER_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
 /// Writes the charts of `report` to `path`.
 pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
@@ -34,12 +34,12 @@ pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
 }
 
 /// One bar chart: groups along x, one bar per series in each group.
-struct Panel {
-    title: String,
-    groups: Vec<String>,
-    series: Vec<(String, RGBColor)>,
+pub(super) struct Panel {
+    pub(super) title: String,
+    pub(super) groups: Vec<String>,
+    pub(super) series: Vec<(String, RGBColor)>,
     /// `values[series][group]`; `None` leaves a gap.
-    values: Vec<Vec<Option<f64>>>,
+    pub(super) values: Vec<Vec<Option<f64>>>,
 }
 
 fn draw(root: &DrawingArea<SVGBackend, Shift>, report: &Report) -> DrawResult<()> {
@@ -175,7 +175,7 @@ fn y_range(values: &[Vec<Option<f64>>]) -> Range<f64> {
 }
 
 /// Group `i` of `n` sits at x = i; its labels come from `groups`.
-struct Groups(Vec<String>);
+pub(super) struct Groups(pub(super) Vec<String>);
 
 impl Ranged for Groups {
     type FormatOption = plotters::coord::ranged1d::NoDefaultFormatting;
@@ -207,13 +207,22 @@ impl ValueFormatter<f64> for Groups {
 }
 
 /// "0.8", "1", "10": a ratio on the y axis.
-fn ratio_label(v: &f64) -> String {
+pub(super) fn ratio_label(v: &f64) -> String {
     let text = format!("{v:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> DrawResult<()> {
-    let y = y_range(&panel.values);
+/// Draws `panel`'s bars on a log axis, rising from (or falling below) 1.
+pub(super) fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, panel: &Panel) -> DrawResult<()> {
+    draw_panel_in(area, panel, y_range(&panel.values))
+}
+
+/// [`draw_panel`] on the log y range `y`.
+pub(super) fn draw_panel_in(
+    area: &DrawingArea<SVGBackend, Shift>,
+    panel: &Panel,
+    y: Range<f64>,
+) -> DrawResult<()> {
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, (FONT, 18))
         .margin(10)

@@ -6,6 +6,7 @@ mod config_cmd;
 mod correlate_cmd;
 mod correlate_plot;
 mod experiment_cmd;
+mod experiment_elastic_plot;
 mod experiment_plot;
 mod hash_search_cmd;
 mod report_out;
@@ -39,7 +40,8 @@ enum Command {
     },
     /// Run the GPGPU-Sim reference cases and compare warpstep's counters with GPGPU-Sim's.
     Correlate(correlate_cmd::CorrelateArgs),
-    /// Rerun a paper's experiment on our kernels (mrpb: MRPB, HPCA 2014, Sections 4-5).
+    /// Rerun a paper's experiment on our kernels (mrpb: MRPB, HPCA 2014, Sections 4-5;
+    /// elastic: Elastic pipeline, CF'11, Sections 5.1-5.2).
     Experiment {
         #[command(subcommand)]
         command: experiment_cmd::ExperimentCommand,
