@@ -5,6 +5,7 @@
 //! `wasm` (compiled only for `wasm32`) for the browser app, and the `warpstep` command-line tool
 //! (`src/bin/warpstep/`, compiled only for native targets).
 
+pub mod back_end_view;
 pub mod bench;
 pub mod checkpoint;
 pub mod config;

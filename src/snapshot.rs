@@ -242,6 +242,8 @@ pub struct SmView {
     pub l1: Option<L1View>,
     /// `None` when MRPB is off.
     pub mrpb: Option<MrpbView>,
+    /// The back end's pipeline (Elastic Figs. 4-7): MEM stages, FIFOs, writeback, mask.
+    pub back_end: crate::back_end_view::BackEndView,
     pub stats: crate::core::sm::SmStats,
 }
 
@@ -299,7 +301,7 @@ pub fn snapshot(sim: &Sim, sm: usize) -> Snapshot {
     }
 }
 
-fn instr_view(func: &Function, pc: Pc) -> InstrView {
+pub(crate) fn instr_view(func: &Function, pc: Pc) -> InstrView {
     InstrView {
         pc,
         line: func.instr(pc).map_or(0, |i| i.line),
@@ -398,6 +400,7 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .ldst()
             .mrpb()
             .map(|b| mrpb_view(b, sim.memory().l1ds().get(sm.id as usize), sim.cycle())),
+        back_end: crate::back_end_view::back_end_view(sim, sm),
         stats: sm.stats(),
     }
 }

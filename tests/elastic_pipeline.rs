@@ -153,3 +153,59 @@ fn fig_5_elastic_no_stall_and_the_next_warps_commit_first() {
     // The adds are forwarded to writeback as soon as they are done: out of order across warps.
     assert_eq!(relative(&t, &t.committed), [6, 4, 5]);
 }
+
+/// The pipeline view's data (`snapshot().sm.back_end`) follows the same run: in the split
+/// pipeline the cycle after W_i entered MEM0 shows it replaying its conflict there, and at
+/// +6 the writeback mux chose W_i while W_i+1 waits.
+#[test]
+fn the_back_end_view_shows_mem0_replaying_and_the_writeback_winner() {
+    let t = run("elastic.baseline=split");
+    let ptx = common::data("kernels/elastic_timeline.ptx");
+    let flags = [
+        "--config",
+        "teaching",
+        "--kernel",
+        "fig4",
+        "--grid",
+        "1",
+        "--block",
+        "24",
+        "--arg",
+        "u32[24]=0",
+        "--set",
+        "elastic.baseline=split",
+        "--set",
+        "elastic.mem_stages=2",
+        "--set",
+        "units.int.add.latency=1",
+        "--set",
+        "core.strict_barrel=true",
+    ];
+    let mut sim = common::prepare_flags(&ptx, &flags)
+        .into_sim(&[])
+        .expect("sim");
+    // After cycle +2 (W_i's first pass), MEM0 holds only conflict passes.
+    while sim.cycle() <= t.issued[0] + 2 {
+        sim.step();
+    }
+    let b = warpstep::snapshot::snapshot(&sim, 0).sm.back_end;
+    assert_eq!((b.mode, b.mem_stages), ("split", 2));
+    let m0 = b.mem0.expect("W_i in MEM0");
+    assert_eq!((m0.warp, m0.instr.pc, m0.cycles_left), (0, LOAD, 1));
+    assert!(m0.shared && m0.replaying_conflict);
+    assert_eq!(b.premem_depth, 0);
+    assert_eq!(b.nonmem_capacity, Some(0));
+    while sim.cycle() <= t.issued[0] + 6 {
+        sim.step();
+    }
+    let b = warpstep::snapshot::snapshot(&sim, 0).sm.back_end;
+    let winners: Vec<_> = b.committed.iter().map(|(w, i)| (*w, i.pc)).collect();
+    assert_eq!(winners, [(0, LOAD)]);
+    let waiting: Vec<_> = b
+        .nonmem_waiting
+        .iter()
+        .map(|u| (u.warp, u.instr.pc))
+        .collect();
+    assert_eq!(waiting, [(1, ADD)]);
+    assert_eq!(b.exe_stall, Some("bank_conflict"));
+}
