@@ -130,8 +130,12 @@ pub fn plan(kernels: &[Kernel], size: Size) -> Result<Vec<Run>, String> {
 /// Fig. 8's three kinds of pipeline stall (§5.1), scheduler-cycles from the run's `stalls`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Stalls {
-    /// The bank-conflict-aware scheduler masked every ready warp (`scheduling_fail`).
+    /// Warp scheduling fails: no warp could issue for any other reason, none being ready
+    /// (`barrel`, scoreboard, barrier, throttles...) or the bank-conflict-aware scheduler
+    /// having masked the ready ones (`scheduling_fail`, counted apart in `masked`).
     pub scheduling_fail: u64,
+    /// Of those, the cycles the mask caused.
+    pub masked: u64,
     /// A memory instruction waited behind a shared access replaying conflicts (`bank_conflict`).
     pub bank_conflict: u64,
     /// "Other": a result waited for writeback (`writeback_conflict`).
@@ -141,10 +145,13 @@ pub struct Stalls {
 impl Stalls {
     pub fn of(s: &SimStats) -> Stalls {
         let count = |name: &str| s.stalls.get(name).copied().unwrap_or(0);
+        let (bank_conflict, other) = (count("bank_conflict"), count("writeback_conflict"));
+        let all: u64 = s.stalls.values().sum();
         Stalls {
-            scheduling_fail: count("scheduling_fail"),
-            bank_conflict: count("bank_conflict"),
-            other: count("writeback_conflict"),
+            scheduling_fail: all - bank_conflict - other,
+            masked: count("scheduling_fail"),
+            bank_conflict,
+            other,
         }
     }
 
