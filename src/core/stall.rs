@@ -35,9 +35,11 @@ pub enum WarpCycle {
     NotSelected = 10,
     /// The warp has exited and waits for its outstanding memory operations.
     Drain = 11,
-    /// A shared-memory access is replaying its bank conflicts.
+    /// A shared-memory access is replaying its bank conflicts (in the paper's rigid pipelines
+    /// this stops issue for every warp, Elastic Figs. 4(a)-(b)).
     BankConflict = 12,
-    /// A finished result waits for a writeback port.
+    /// A finished result waits for a writeback port (in a rigid pipeline, behind data from the
+    /// interconnect: Elastic Fig. 8's "other").
     WritebackConflict = 13,
     /// The bank-conflict-aware scheduler masked every ready warp (Elastic §4).
     SchedulingFail = 14,
@@ -115,8 +117,8 @@ impl WarpCycle {
             WarpCycle::LgThrottle => "The global/local memory pipe is full.",
             WarpCycle::NotSelected => "The warp was ready, but its scheduler issued another warp.",
             WarpCycle::Drain => "The warp has exited and waits for its last memory operations.",
-            WarpCycle::BankConflict => "A shared-memory access replays its bank conflicts and holds the memory pipe.",
-            WarpCycle::WritebackConflict => "A finished result waits for a free writeback port.",
+            WarpCycle::BankConflict => "A shared-memory access replays its bank conflicts and holds the memory pipe (in the paper's in-order pipelines, issue stops).",
+            WarpCycle::WritebackConflict => "A finished result waits for a free writeback port (in the paper's in-order pipelines, issue stops).",
             WarpCycle::SchedulingFail => "The bank-conflict-aware scheduler masked every ready warp.",
             WarpCycle::MrpbFull => "The warp's memory request queue (MRPB) is full.",
             WarpCycle::Inactive => "The warp is outside the two-level scheduler's active set.",
