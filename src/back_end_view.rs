@@ -152,7 +152,7 @@ fn mem_latches(
             .find(|f| f.tag == tag)
             .and_then(|f| f.memory)
             .is_some_and(|c| c.staged.is_none());
-        if !fixed || ready_at <= next || latches.is_empty() {
+        if !fixed || ready_at < next || latches.is_empty() {
             continue;
         }
         let left = (ready_at - next) as u32;

@@ -269,3 +269,42 @@ fn elastic_with_the_scheduler_absorbs_conflicts_of_any_degree() {
         assert!(cycles < base_cycles, "degree {degree}");
     }
 }
+
+/// The variant §5.2 set aside (footnote 10, `elastic.relaxed_mask`): when the mask leaves no
+/// warp to issue, a masked memory warp goes anyway. It trades scheduling fails for bank-conflict
+/// stalls: none of the first are left, and more of the second appear.
+#[test]
+fn the_relaxed_mask_trades_scheduling_fails_for_bank_conflicts() {
+    let strict = ["elastic.enabled=true", "core.scheduler=bank_conflict_aware"];
+    let relaxed = [strict[0], strict[1], "elastic.relaxed_mask=true"];
+    let fails = |sets: &[&str]| {
+        let ptx = common::data("kernels/elastic_stride.ptx");
+        let mut flags = vec![
+            "--config",
+            "elastic-cf11",
+            "--kernel",
+            "stride_loop",
+            "--grid",
+            "4",
+            "--block",
+            "256",
+            "--arg",
+            "u32[1024]=0",
+            "--arg",
+            "8",
+        ];
+        for s in sets {
+            flags.extend(["--set", s]);
+        }
+        let stalls = common::assert_timing_matches_functional(&ptx, &flags)
+            .stats()
+            .stalls;
+        let get = |k: &str| stalls.get(k).copied().unwrap_or(0);
+        (get("scheduling_fail"), get("bank_conflict"))
+    };
+    let (strict_fails, strict_conflicts) = fails(&strict);
+    let (relaxed_fails, relaxed_conflicts) = fails(&relaxed);
+    assert!(strict_fails > 0);
+    assert_eq!(relaxed_fails, 0);
+    assert!(relaxed_conflicts > strict_conflicts);
+}

@@ -275,6 +275,7 @@ fn elastic_defaults() -> ElasticConfig {
         shmem_ports: 1,
         history_sets: 256,
         history_ways: 2,
+        relaxed_mask: false,
     }
 }
 

@@ -44,6 +44,11 @@ pub struct ElasticConfig {
     pub history_sets: u32,
     /// Ways of that history cache (Elastic §4: 2).
     pub history_ways: u32,
+    /// The variant of the bank-conflict-aware scheduler the paper tried and set aside (§5.2,
+    /// footnote 10): when the mask leaves no warp to issue, a masked memory warp issues anyway,
+    /// trading a scheduling fail for a possible bank-conflict stall. Off by default.
+    #[serde(default)]
+    pub relaxed_mask: bool,
 }
 
 /// Which requests share an MRPB queue (MODEL.md section 10; MRPB §3.2).

@@ -53,6 +53,8 @@ pub struct MemoryWarpMask {
     pending: Vec<(u64, Pc, u32)>,
     /// The latest history-cache lookup.
     last_lookup: Option<Lookup>,
+    /// `elastic.relaxed_mask`: a masked memory warp issues when nothing else can.
+    relaxed: bool,
 }
 
 /// One lookup of the conflict history cache (Elastic Fig. 7), for the views.
@@ -156,6 +158,7 @@ impl IssueStage {
                 countdown: 0,
                 pending: Vec::new(),
                 last_lookup: None,
+                relaxed: config.elastic.relaxed_mask,
             }),
         }
     }
@@ -245,6 +248,7 @@ impl IssueStage {
         let issue_cycles = self.issue_cycles;
         let scheduler = &mut self.schedulers[s];
         let mut masked_any = false;
+        let mut first_masked = None;
         scheduler.refill(|w| port.eligible(w));
         let order = scheduler.take_order(port.live());
         let mut result = SchedulerCycle::IDLE;
@@ -257,6 +261,7 @@ impl IssueStage {
             let verdict = match port.check(slot) {
                 Ok(()) if masking && port.next_memory(slot).is_some() => {
                     masked_any = true;
+                    first_masked.get_or_insert(slot);
                     port.set_state(slot, WarpCycle::SchedulingFail);
                     Err(WarpCycle::SchedulingFail)
                 }
@@ -264,29 +269,7 @@ impl IssueStage {
             };
             let ready = match verdict {
                 Ok(()) if result.issued.is_none() => {
-                    // Only the bank-conflict-aware scheduler asks what the warp issues.
-                    let shared_pc = mask.as_ref().and_then(|_| {
-                        port.next_memory(slot)
-                            .and_then(|(pc, shared)| shared.then_some(pc))
-                    });
-                    let issued = port.issue(slot);
-                    *progress |= issued.progress;
-                    if let (Some(m), Some(pc)) = (mask.as_mut(), shared_pc) {
-                        let hits = m.history.stats().hits;
-                        let predicted = m.history.predict(pc);
-                        m.last_lookup = Some(Lookup {
-                            pc,
-                            predicted,
-                            hit: m.history.stats().hits > hits,
-                        });
-                        // The prediction counts from the end of the warp's own sub-warp issue
-                        // slots (footnote 9 takes them out of the degree).
-                        m.countdown = match predicted {
-                            0 => 0,
-                            p => p + issue_cycles - 1,
-                        };
-                        m.pending.push((issued.tag, pc, predicted));
-                    }
+                    issue_warp(mask, issue_cycles, port, slot, progress);
                     scheduler.issued(slot);
                     result.issued = Some(slot);
                     Some(WarpCycle::Issued)
@@ -309,9 +292,19 @@ impl IssueStage {
                 break;
             }
         }
-        if masked_any && result.issued.is_none() {
+        let relaxed = mask.as_ref().is_some_and(|m| m.relaxed);
+        match first_masked {
+            // The rejected variant (§5.2, footnote 10): nothing else could issue, so the first
+            // masked memory warp goes, safe distance or not.
+            Some(slot) if relaxed && result.issued.is_none() => {
+                issue_warp(mask, issue_cycles, port, slot, progress);
+                scheduler.issued(slot);
+                result.issued = Some(slot);
+                port.set_state(slot, WarpCycle::Issued);
+            }
             // Without the mask a warp would have issued: the scheduler failed (Elastic Fig. 8).
-            result.stall = WarpCycle::SchedulingFail;
+            _ if masked_any && result.issued.is_none() => result.stall = WarpCycle::SchedulingFail,
+            _ => {}
         }
         if records {
             record_untried(scheduler, &order, port);
@@ -321,6 +314,39 @@ impl IssueStage {
         }
         scheduler.put_order(order);
         result
+    }
+}
+
+/// Issues the warp in `slot`; a shared access looks its PC up in the history cache and loads
+/// the countdown with the prediction, counted from the end of the warp's own sub-warp issue
+/// slots (footnote 9 takes them out of the degree).
+fn issue_warp(
+    mask: &mut Option<MemoryWarpMask>,
+    issue_cycles: u32,
+    port: &mut impl IssuePort,
+    slot: u32,
+    progress: &mut bool,
+) {
+    // Only the bank-conflict-aware scheduler asks what the warp issues.
+    let shared_pc = mask.as_ref().and_then(|_| {
+        port.next_memory(slot)
+            .and_then(|(pc, shared)| shared.then_some(pc))
+    });
+    let issued = port.issue(slot);
+    *progress |= issued.progress;
+    if let (Some(m), Some(pc)) = (mask.as_mut(), shared_pc) {
+        let hits = m.history.stats().hits;
+        let predicted = m.history.predict(pc);
+        m.last_lookup = Some(Lookup {
+            pc,
+            predicted,
+            hit: m.history.stats().hits > hits,
+        });
+        m.countdown = match predicted {
+            0 => 0,
+            p => p + issue_cycles - 1,
+        };
+        m.pending.push((issued.tag, pc, predicted));
     }
 }
 

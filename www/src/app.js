@@ -16,6 +16,16 @@ import { shareUrl, decodeState, stateInUrl } from './share.js';
 const MOTION_MS = 350;
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 const MARK_MS = 200;
+// The comparison of the Elastic paper's three pipelines (pipeline view): the overrides each run
+// gets on top of the session's own (whose pipeline keys it replaces), and the cycles recorded
+// around the current one.
+const PIPELINES = [
+  { mode: 'in_order', sets: ['elastic.enabled=false', 'elastic.baseline=in_order'] },
+  { mode: 'split', sets: ['elastic.enabled=false', 'elastic.baseline=split'] },
+  { mode: 'elastic', sets: ['elastic.enabled=true'] },
+];
+const COMPARE_BEFORE = 200;
+const COMPARE_AFTER = 400;
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,6 +51,8 @@ export class App {
     this.lastTime = 0;
     this.focused = null;
     this.loaded = null; // {ptx, launch, preset, sets, example}
+    // The three pipelines' runs of this kernel (comparePipelines), for the build they belong to.
+    this.compare = null;
     this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.views = createViews($('views'), this);
@@ -140,6 +152,7 @@ export class App {
     this.sm = 0;
     this.warp = 0;
     this.linked = null;
+    this.compare = null;
     this.prev = null;
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
@@ -339,6 +352,55 @@ export class App {
     this.draw(true);
   }
 
+  // Runs this kernel under the in-order, split and elastic pipelines (Elastic Figs. 4-5) in three
+  // extra Sessions, each with the session's launch, preset and overrides plus its pipeline's,
+  // and records what their back ends did in each cycle from COMPARE_BEFORE cycles before the
+  // current one to COMPARE_AFTER after it (as the snapshot says: writeback winners, the stall
+  // that stopped issue, MEM0 replaying a conflict). The Sessions are freed at once.
+  comparePipelines() {
+    if (!this.session || !this.loaded) return;
+    this.pause();
+    const l = this.loaded;
+    const now = this.session.cycle();
+    const from = Math.max(0, now - COMPARE_BEFORE);
+    const to = now + COMPARE_AFTER;
+    const own = l.sets.filter((s) => !/^\s*elastic\.(baseline|enabled)\s*=/.test(s));
+    const sm = this.sm;
+    const rows = PIPELINES.map(({ mode, sets }) => {
+      let s;
+      try {
+        s = new Session(l.ptx, l.launch, l.preset, [...own, ...sets]);
+      } catch (err) {
+        return { mode, sets, error: err.message, cycles: [] };
+      }
+      try {
+        while (s.cycle() < from && !s.finished()) s.runUntil(from, 100_000);
+        const cycles = [];
+        while (s.cycle() < to && !s.finished()) {
+          s.step(1);
+          const b = JSON.parse(s.snapshot(sm)).sm.back_end;
+          cycles.push({
+            c: s.cycle(),
+            wb: b.committed.map(([w, i]) => [w, i.op, i.pc, i.line]),
+            stall: b.exe_stall,
+            replay: b.mem0 && b.mem0.replaying_conflict ? [b.mem0.warp, b.mem0.instr.op] : null,
+          });
+        }
+        return { mode, sets, from, cycles, end: s.finished() ? s.cycle() : null, status: s.status() };
+      } finally {
+        s.free();
+      }
+    });
+    this.compare = { build: this.builds, from, to, rows, aligned: false };
+    this.draw(true);
+  }
+
+  alignCompare(on) {
+    if (!this.compare) return;
+    this.compare.aligned = on;
+    this.draw(true);
+  }
+
   unlinkSet() {
     this.linked = null;
     this.draw(true);
@@ -388,6 +450,7 @@ export class App {
       prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
       warp: this.warp,
       linked: this.linked,
+      compare: this.compare && this.compare.build === this.builds ? this.compare : null,
       sm,
       tables: this.tables,
       config: this.config,

@@ -12,6 +12,7 @@ import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
 import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
 import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
 import polybench from '../../tests/data/kernels/polybench.sm_52.ptx?raw';
+import elasticTimeline from '../../tests/data/kernels/elastic_timeline.ptx?raw';
 
 // atax's first kernel (tests/data/kernels/polybench.cu): one block of 4 warps, each thread
 // walking one row of a 1024 x 1024 matrix, so a warp's 32 lanes read 32 rows 4 KB apart.
@@ -139,6 +140,18 @@ export const EXAMPLES = [
     preset: 'tesla-c2050-s',
     sets: ['mrpb.enabled=true'],
     about: 'The same kernel with MRPB on (the paper\'s final design: a queue per warp, fixed-order drain, 8 entries, 5-cycle latency, flush, bypass on associativity stalls). In the MRPB view each warp\'s requests wait in its own queue and leave lowest warp first, so one warp\'s lines stay in the cache until it is done with them; a read refused for associativity goes past the L1D to the L2 (red arrow) instead of stalling the memory stage. Each loop iteration also stores tmp[i]: watch the store flush its warp\'s queue first. The run takes about 430 thousand cycles, a tenth of the first.',
+  },
+  {
+    id: 'elastic-timeline',
+    title: 'Elastic pipeline: one bank conflict, three pipelines',
+    ptx: elasticTimeline,
+    launch: '--kernel fig4 --grid 1 --block 24 --arg u32[24]=0',
+    preset: 'teaching',
+    // The paper's micro-timelines (Elastic CF'11 Figs. 4-5, tests/elastic_pipeline.rs): 2 memory
+    // stages and a 1-cycle add, so an add and a conflict-free shared load take as long after
+    // register read; strict barrel issue. It opens in the split pipeline, the paper's baseline.
+    sets: ['elastic.mem_stages=2', 'units.int.add.latency=1', 'core.strict_barrel=true', 'elastic.baseline=split'],
+    about: 'Elastic CF\'11 Figs. 4-5 (Gou & Gaydadjiev): warp 0 issues a shared load with a 2-way bank conflict (line 31) and warps 1 and 2 an add right behind it. What to watch: MEM0 replaying the conflict in the Pipeline view\'s back-end row, then the split pipeline\'s writeback clash (W0 wins, W1\'s add waits, issue stalls: bank_conflict); press "Compare the three pipelines" to see the in-order pipeline stall at issue instead and the elastic one let W1 and W2 commit before W0, with no stall. Switch pipelines in the Setup tab with elastic.baseline=in_order or elastic.enabled=true.',
   },
   {
     id: 'pathfinder',

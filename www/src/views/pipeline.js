@@ -1,20 +1,33 @@
 // Pipeline view (MODEL.md section 12): fetch, decode/I-buffer, schedulers, operand collectors
 // and register banks, execution units with LD/ST MEM0, writeback; each box shows the warp and
 // instruction in it this cycle; a scheduler that issued nothing shows its stall reason in that
-// reason's colour. Below: every warp slot, coloured by what it did (click to select).
+// reason's colour. With one of the Elastic paper's pipelines (sm.back_end.mode not
+// `decoupled`), a row beneath shows its back end (back_end.js) and, on request, the same kernel
+// under the three pipelines as linked timelines (compare.js); with the bank-conflict-aware
+// scheduler, its history cache and masked warps sit under the schedulers. Below: every warp
+// slot, coloured by what it did (click to select).
 import { prepare, region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { BACK_END_H, backEndModel, maskModel, drawBackEnd, drawMask } from './back_end.js';
+import { createCompare } from './compare.js';
 
-const HEIGHT = 360;
+const BASE_HEIGHT = 360;
 const ROW = 19;
+// Top of the back-end row (below the stage columns).
+const BACK_END_Y = 314;
+const MASK_H = 84;
 
 export function createPipelineView(el, app) {
   const canvas = el.querySelector('canvas');
+  const compare = createCompare(el, app);
   function draw(frame) {
-    const { ctx, width } = prepare(canvas, HEIGHT);
     const { snap } = frame;
     const sm = snap.sm;
+    const be = sm.back_end;
+    const elastic = Boolean(be && be.mode !== 'decoupled');
+    const height = BASE_HEIGHT + (elastic ? BACK_END_H : 0);
+    const { ctx, width } = prepare(canvas, height);
     const cols = columns(width);
     const model = {
       fetch: sm.fetch ? `W${sm.fetch[0]} ${sm.fetch[1].op}` : null,
@@ -22,6 +35,8 @@ export function createPipelineView(el, app) {
       collectors: sm.collectors.filter((c) => c.warp != null).length,
       units: sm.units.map((u) => `${u.kind}:${u.in_flight.length}`),
       mem0: sm.units.find((u) => u.mem0) ? sm.units.find((u) => u.mem0).mem0[1] : 0,
+      backEnd: backEndModel(be),
+      mask: maskModel(be && be.mask),
     };
     drawFrontEnd(canvas, ctx, cols[0], frame);
     drawSchedulers(canvas, ctx, cols[1], frame);
@@ -31,8 +46,10 @@ export function createPipelineView(el, app) {
     for (let i = 0; i + 1 < cols.length; i++) {
       arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
     }
-    drawWarpStrip(canvas, ctx, width, frame, app);
+    if (elastic) drawBackEnd(canvas, ctx, width, BACK_END_Y, be, frame.tables);
+    drawWarpStrip(canvas, ctx, width, height, frame, app);
     setModel(canvas, model);
+    compare.draw(frame, elastic);
   }
   return { draw };
 }
@@ -74,7 +91,9 @@ function drawFrontEnd(canvas, ctx, c, { snap, warp }) {
 function drawSchedulers(canvas, ctx, c, { snap, tables }) {
   heading(ctx, c, 'Schedulers (issue)');
   const n = snap.sm.schedulers.length;
-  const h = Math.min(60, Math.floor(250 / Math.max(1, n)) - 6);
+  const mask = snap.sm.back_end && snap.sm.back_end.mask;
+  const room = mask ? 250 - MASK_H - 6 : 250;
+  const h = Math.min(60, Math.floor(room / Math.max(1, n)) - 6);
   snap.sm.schedulers.forEach((s, i) => {
     const y = c.y + i * (h + 6);
     const stalled = s.issued == null;
@@ -92,6 +111,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
       : `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued warp ${s.issued}: ${s.issued_instr ? `${s.issued_instr.text} (line ${s.issued_instr.line})` : ''}`;
     region(canvas, c.x, y, c.w, h, tip);
   });
+  if (mask) drawMask(canvas, ctx, c, c.y + n * (h + 6), MASK_H, mask);
 }
 
 function drawCollectors(canvas, ctx, c, { snap }) {
@@ -171,8 +191,8 @@ function drawWriteback(canvas, ctx, c, { snap }) {
   region(canvas, c.x, c.y, c.w, h, `${GLOSSARY.writeback}\n\n${writes.length ? writes.map((b) => `warp ${b.warp} wrote ${b.reg} (bank ${b.bank})`).join('\n') : 'No result was written back this cycle.'}`);
 }
 
-function drawWarpStrip(canvas, ctx, width, { snap, tables, warp }, app) {
-  const y = HEIGHT - 44;
+function drawWarpStrip(canvas, ctx, width, height, { snap, tables, warp }, app) {
+  const y = height - 44;
   text(ctx, 'Warp slots (click to select):', 16, y - 10, { font: FONT_SMALL, colour: UI.muted });
   const warps = snap.sm.warps;
   const cell = Math.max(10, Math.min(34, Math.floor((width - 32) / Math.max(1, warps.length)) - 2));
