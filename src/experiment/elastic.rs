@@ -9,7 +9,7 @@
 //! [`plan`] lists the runs (each un-padded kernel in every [`Setup`], each padded one on the
 //! baseline); the caller runs them and hands them to [`Report::new`].
 
-use super::{geomean, Case, Measured, Run, Suite};
+use super::{geomean, Case, FromStats, Measured, Run, Suite};
 use crate::core::conflict_history::HistoryStats;
 use crate::sim::SimStats;
 use serde::Serialize;
@@ -176,8 +176,8 @@ pub struct Counters {
     pub history: Option<HistoryStats>,
 }
 
-impl Counters {
-    pub fn of(s: &SimStats) -> Counters {
+impl FromStats for Counters {
+    fn of(s: &SimStats) -> Counters {
         Counters {
             cycles: s.cycles,
             warp_instructions: s.warp_instructions,
@@ -188,7 +188,9 @@ impl Counters {
             history: s.conflict_history,
         }
     }
+}
 
+impl Counters {
     /// Table 4's average bank conflict degree: passes per sub-warp access
     /// (docs/elastic-kernels.md, "Measuring Table 4's columns").
     pub fn degree(&self) -> Option<f64> {
@@ -209,27 +211,7 @@ impl Counters {
 }
 
 /// One run's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Outcome {
-    pub counters: Counters,
-    /// The fault or deadlock, when the kernel did not complete.
-    pub error: Option<String>,
-    pub wall_seconds: f64,
-}
-
-impl Outcome {
-    pub fn of(m: &Measured) -> Outcome {
-        Outcome {
-            counters: Counters::of(&m.stats),
-            error: m.error.clone(),
-            wall_seconds: m.wall_seconds,
-        }
-    }
-
-    pub fn completed(&self) -> bool {
-        self.error.is_none()
-    }
-}
+pub type Outcome = super::Outcome<Counters>;
 
 /// `base`'s cycles over `value`'s, when both completed.
 pub fn speedup(value: &Outcome, base: &Outcome) -> Option<f64> {

@@ -107,8 +107,13 @@ pub struct Counters {
     pub bypassed: u64,
 }
 
-impl Counters {
-    pub fn of(s: &SimStats) -> Counters {
+/// The counters an experiment's report reads from one run's statistics.
+pub trait FromStats {
+    fn of(s: &SimStats) -> Self;
+}
+
+impl FromStats for Counters {
+    fn of(s: &SimStats) -> Counters {
         let fails = &s.l1d.reservation_fails;
         let bypassed = s.mrpb.as_ref().map_or(0, |m| {
             m.bypassed.assoc + m.bypassed.mshr + m.bypassed.miss_queue
@@ -126,19 +131,19 @@ impl Counters {
     }
 }
 
-/// One run's result as a report shows it.
+/// One run's result as a report shows it, with the counters `C` that report reads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Outcome {
-    pub counters: Counters,
+pub struct Outcome<C = Counters> {
+    pub counters: C,
     /// The fault or deadlock, when the kernel did not complete.
     pub error: Option<String>,
     pub wall_seconds: f64,
 }
 
-impl Outcome {
-    pub fn of(m: &Measured) -> Outcome {
+impl<C: FromStats> Outcome<C> {
+    pub fn of(m: &Measured) -> Outcome<C> {
         Outcome {
-            counters: Counters::of(&m.stats),
+            counters: C::of(&m.stats),
             error: m.error.clone(),
             wall_seconds: m.wall_seconds,
         }
