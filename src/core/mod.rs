@@ -4,6 +4,7 @@
 pub mod barrier;
 pub mod conflict_history;
 pub mod decode;
+pub mod dispatch;
 pub mod fetch;
 pub mod in_flight;
 pub mod issue;

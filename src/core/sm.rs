@@ -16,6 +16,7 @@
 //!    a warp whose line misses waits until the line is back (GPGPU-Sim's `imiss_pending`).
 
 use super::decode::Decoded;
+use super::dispatch::{BackEnd, DispatchStage};
 use super::fetch::{FetchLatch, FrontEnd};
 use super::in_flight::{InFlight, InFlightTable};
 use super::issue::{IssuePort, IssueStage, Issued, SchedulerCycle};
@@ -25,7 +26,7 @@ use super::pipeline_mode::{PipelineMode, Premem};
 use super::scheduler::Scheduler;
 use super::scoreboard::Hazard;
 use super::stall::WarpCycle;
-use super::units::{Pipeline, UnitKind};
+use super::units::{pipe_index, Pipeline, UnitKind};
 use super::warp_slot::WarpSlot;
 use super::writeback::Writeback;
 use super::LaneMask;
@@ -141,15 +142,8 @@ pub struct Sm {
     /// SP, SFU, DP pipelines (indexed by `pipe_index`).
     pipelines: Vec<Pipeline>,
     ldst: LdstUnit,
-    /// The back end's shape (decoupled, or Elastic's in-order, split or elastic pipeline).
-    mode: PipelineMode,
-    /// Memory stages M (`elastic.mem_stages`): the NONMEM path's length and FIFO depth.
-    mem_stages: u32,
-    /// The elastic pipeline's PREMEM FIFO before MEM0 (no entries in the other modes).
-    premem: Premem,
-    /// Set when an instruction cannot leave the register-read (EXE) stage of a rigid pipeline
-    /// this cycle: why no warp issues.
-    exe_stall: Option<WarpCycle>,
+    /// The paper's EXE: operands read, instructions leave for their unit, MEM0 or PREMEM.
+    dispatch: DispatchStage,
     memory: MemoryTiming,
     in_flight: InFlightTable,
     front: FrontEnd,
@@ -176,24 +170,29 @@ pub struct Sm {
     stats: SmStats,
     fault: Option<Box<Fault>>,
     writeback: Writeback,
-    /// Reused each cycle: collector units ready to dispatch (unit, tag).
-    scratch_dispatch: Vec<(usize, u64)>,
     record: AccessRecord,
+}
+
+/// Warp slot `warp` as MRPB's signatures see it.
+fn requester(warps: &[Option<WarpSlot>], ctas: &[Option<CtaSlot>], warp: u32) -> Requester {
+    let (cta, warp_in_cta) = warps[warp as usize]
+        .as_ref()
+        .map_or((0, 0), |w| (w.cta_slot, w.warp_in_cta));
+    let block = ctas
+        .get(cta as usize)
+        .and_then(Option::as_ref)
+        .map_or(0, |c| c.index);
+    Requester {
+        warp,
+        cta,
+        warp_in_cta,
+        block,
+    }
 }
 
 /// Passes of a warp through the SIMD datapath: warp_size / simd_width.
 fn params_passes(config: &Config) -> u32 {
     (config.core.warp_size / config.core.simd_width.max(1)).max(1)
-}
-
-/// Index of an ALU unit kind in `pipelines`.
-fn pipe_index(kind: UnitKind) -> usize {
-    match kind {
-        UnitKind::Sp => 0,
-        UnitKind::Sfu => 1,
-        UnitKind::Dp => 2,
-        UnitKind::Mem => usize::MAX,
-    }
 }
 
 impl Sm {
@@ -225,13 +224,7 @@ impl Sm {
                 Pipeline::new(UnitKind::Dp, units.dp_units),
             ],
             ldst: LdstUnit::new(config),
-            mode: PipelineMode::of(config),
-            mem_stages: config.elastic.mem_stages,
-            premem: Premem::new(
-                PipelineMode::of(config).premem_depth(params_passes(config)),
-                params_passes(config) - 1,
-            ),
-            exe_stall: None,
+            dispatch: DispatchStage::new(config),
             memory: MemoryTiming::new(config)?,
             in_flight: InFlightTable::default(),
             front: FrontEnd::new(core),
@@ -249,7 +242,6 @@ impl Sm {
             stats: SmStats::default(),
             fault: None,
             writeback: Writeback::new(config.regfile.writeback_width),
-            scratch_dispatch: Vec::new(),
             record: AccessRecord::default(),
         })
     }
@@ -325,18 +317,18 @@ impl Sm {
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
         if self.fault.is_some() || !self.is_busy() {
             self.writeback.idle();
-            self.exe_stall = None;
+            self.dispatch.begin_cycle();
             if self.record_warp_states {
                 self.timeline.record(now, |_| WarpCycle::Idle);
             }
             return;
         }
         self.stats.cycles += 1;
-        self.exe_stall = None;
+        self.dispatch.begin_cycle();
         self.collector.begin_cycle();
         self.writeback(now, ctx);
         self.ldst.cycle(now, &mut self.memory, ctx.l1d);
-        self.hold_subwarps();
+        self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
@@ -428,38 +420,9 @@ impl Sm {
             let tag = self.writeback.done()[i];
             self.retire(tag, ctx.decoded);
         }
-        self.hold_nonmem(now);
-    }
-
-    /// A rigid pipeline without a PREMEM FIFO stops issue while a conflicting shared access's
-    /// own later sub-warps cannot follow it into MEM0 (Elastic §3.2.3: "W_i+1 being blocked at
-    /// EXE and all upstream pipeline stages being blocked").
-    fn hold_subwarps(&mut self) {
-        if self.mode.rigid() && self.premem.depth() == 0 && self.ldst.subwarps_held() {
-            self.exe_stall.get_or_insert(WarpCycle::BankConflict);
-        }
-    }
-
-    /// Non-memory results that lost writeback beyond what the NONMEM path can hold (none in a
-    /// rigid path, M in the elastic FIFO) stop their units, and a rigid pipeline stops issue
-    /// behind them: a bank conflict's stall when a shared access took the port (Elastic Fig.
-    /// 4(b), cycle i+6), a writeback conflict otherwise (Fig. 8's "other").
-    fn hold_nonmem(&mut self, now: u64) {
-        let capacity = self.mode.nonmem_capacity(self.mem_stages);
-        let waiting = self.writeback.waiting();
-        if waiting.len() <= capacity {
-            return;
-        }
-        for &tag in &waiting[capacity..] {
-            if let Some(f) = self.in_flight.get(tag) {
-                self.pipelines[pipe_index(f.unit)].freeze(now);
-            }
-        }
-        self.exe_stall = Some(if self.writeback.shared_won() {
-            WarpCycle::BankConflict
-        } else {
-            WarpCycle::WritebackConflict
-        });
+        let (wb, in_flight) = (&self.writeback, &self.in_flight);
+        self.dispatch
+            .hold_nonmem(now, wb, in_flight, &mut self.pipelines);
     }
 
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.
@@ -483,89 +446,18 @@ impl Sm {
         }
     }
 
-    /// Register read and dispatch (the paper's EXE): instructions with every operand leave
-    /// their collector unit for their unit, MEM0 or the PREMEM FIFO. In a rigid pipeline one
-    /// that cannot leave stops issue this cycle.
+    /// Register read, then dispatch (the paper's EXE, [`DispatchStage`]).
     fn operand_read(&mut self, now: u64, decoded: &[Decoded]) {
         self.collector.read_cycle();
-        if self.ldst.can_accept() {
-            if let Some(tag) = self.premem.pop() {
-                self.enter_mem0(tag);
-            }
-        }
-        let mut ready = std::mem::take(&mut self.scratch_dispatch);
-        ready.clear();
-        ready.extend(self.collector.ready().map(|r| (r.unit, r.tag)));
-        for &(unit, tag) in &ready {
-            let Some(f) = self.in_flight.get(tag) else {
-                self.collector.release(unit);
-                continue;
-            };
-            match self.dispatch(now, &f, decoded) {
-                Ok(()) => self.collector.release(unit),
-                Err(reason) if self.mode.rigid() => {
-                    self.exe_stall.get_or_insert(reason);
-                }
-                Err(_) => {}
-            }
-        }
-        self.scratch_dispatch = ready;
-    }
-
-    /// Sends instruction `f` on from EXE, or says why it must stay.
-    fn dispatch(&mut self, now: u64, f: &InFlight, decoded: &[Decoded]) -> Result<(), WarpCycle> {
-        let conflict = self.ldst.conflict_in_mem0();
-        match f.unit {
-            UnitKind::Mem if self.premem.is_empty() && self.ldst.can_accept() => {
-                self.enter_mem0(f.tag);
-                Ok(())
-            }
-            UnitKind::Mem if self.premem.push(f.tag, self.ldst.mem0_cycles_left()) => Ok(()),
-            UnitKind::Mem if conflict => Err(WarpCycle::BankConflict),
-            UnitKind::Mem if f.memory.is_some_and(|m| m.shared) => Err(WarpCycle::MioThrottle),
-            UnitKind::Mem => Err(WarpCycle::LgThrottle),
-            _ if conflict && self.mode.unified_mem_stages() => Err(WarpCycle::BankConflict),
-            kind => {
-                let pipe = &mut self.pipelines[pipe_index(kind)];
-                if pipe.is_frozen(now) {
-                    return Err(self.exe_stall.unwrap_or(WarpCycle::WritebackConflict));
-                }
-                let timing = decoded[f.pc as usize].timing;
-                let path = self.mode.nonmem_stages(self.mem_stages);
-                match pipe.accept(now, f.tag, timing, self.params.passes, path) {
-                    true => Ok(()),
-                    false => Err(WarpCycle::MathPipeThrottle),
-                }
-            }
-        }
-    }
-
-    /// Memory instruction `tag` enters MEM0.
-    fn enter_mem0(&mut self, tag: u64) {
-        let Some(f) = self.in_flight.get(tag) else {
-            return;
+        let (warps, ctas) = (&self.warps, &self.ctas);
+        let back = BackEnd {
+            collector: &mut self.collector,
+            in_flight: &self.in_flight,
+            ldst: &mut self.ldst,
+            pipelines: &mut self.pipelines,
         };
-        let from = self.requester(f.warp);
-        self.ldst
-            .accept(tag, &f.memory.unwrap_or(MemoryCost::FENCE), from);
-    }
-
-    /// Warp slot `warp` as MRPB's signatures see it.
-    fn requester(&self, warp: u32) -> Requester {
-        let (cta, warp_in_cta) = self.warps[warp as usize]
-            .as_ref()
-            .map_or((0, 0), |w| (w.cta_slot, w.warp_in_cta));
-        let block = self
-            .ctas
-            .get(cta as usize)
-            .and_then(Option::as_ref)
-            .map_or(0, |c| c.index);
-        Requester {
-            warp,
-            cta,
-            warp_in_cta,
-            block,
-        }
+        self.dispatch
+            .cycle(now, back, decoded, |w| requester(warps, ctas, w));
     }
 
     // ----- issue -------------------------------------------------------------------------
@@ -618,7 +510,7 @@ impl Sm {
                 return Err(WarpCycle::MrpbDrain);
             }
         }
-        if let Some(reason) = self.exe_stall {
+        if let Some(reason) = self.dispatch.exe_stall() {
             // A rigid pipeline stands still behind an instruction that cannot leave EXE.
             w.state = reason;
             return Err(reason);
@@ -936,12 +828,12 @@ impl Sm {
 
     /// The back end's shape.
     pub fn pipeline_mode(&self) -> PipelineMode {
-        self.mode
+        self.dispatch.mode()
     }
 
     /// The elastic pipeline's PREMEM FIFO (no entries in the other modes).
     pub fn premem(&self) -> &Premem {
-        &self.premem
+        self.dispatch.premem()
     }
 
     /// Non-memory results that finished and lost writeback in the latest cycle, oldest first
@@ -953,7 +845,7 @@ impl Sm {
     /// Why no warp could issue in the latest cycle because an instruction could not leave
     /// EXE (rigid pipelines), if that happened.
     pub fn exe_stall(&self) -> Option<WarpCycle> {
-        self.exe_stall
+        self.dispatch.exe_stall()
     }
 
     /// The SP, SFU and DP pipelines.

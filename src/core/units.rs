@@ -94,6 +94,16 @@ fn arith(op: &Op, t: &crate::config::ArithTimings) -> OpTiming {
     }
 }
 
+/// Index of an ALU unit kind among the SM's pipelines (SP, SFU, DP).
+pub fn pipe_index(kind: UnitKind) -> usize {
+    match kind {
+        UnitKind::Sp => 0,
+        UnitKind::Sfu => 1,
+        UnitKind::Dp => 2,
+        UnitKind::Mem => usize::MAX,
+    }
+}
+
 /// One instruction inside a pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct InUnit {

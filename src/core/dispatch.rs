@@ -1,0 +1,208 @@
+//! The paper's EXE stage (Elastic §3; MODEL.md section 8): an instruction whose operands are
+//! all read leaves its collector unit for its execution unit, MEM0, or the elastic pipeline's
+//! PREMEM FIFO. In a rigid pipeline ([`PipelineMode::rigid`]) one that cannot leave stops issue
+//! for every warp this cycle, and so do a rigid NONMEM path standing still behind a result that
+//! lost writeback and a conflicting shared access whose own later sub-warps cannot follow it
+//! into MEM0. [`DispatchStage::exe_stall`] says why.
+//!
+//! Within a cycle the SM calls [`DispatchStage::begin_cycle`], then (after writeback)
+//! [`DispatchStage::hold_nonmem`], (after the LD/ST unit's cycle) [`DispatchStage::hold_subwarps`],
+//! then [`DispatchStage::cycle`]; the issue stage reads the stall.
+
+use super::decode::Decoded;
+use super::in_flight::{InFlight, InFlightTable};
+use super::ldst_unit::{LdstUnit, MemoryCost};
+use super::operand_collector::OperandCollector;
+use super::pipeline_mode::{PipelineMode, Premem};
+use super::stall::WarpCycle;
+use super::units::{pipe_index, Pipeline, UnitKind};
+use super::writeback::Writeback;
+use crate::config::Config;
+use crate::mem::mrpb::Requester;
+
+/// The parts of the back end an instruction leaving EXE can go to.
+pub struct BackEnd<'a> {
+    pub collector: &'a mut OperandCollector,
+    pub in_flight: &'a InFlightTable,
+    pub ldst: &'a mut LdstUnit,
+    /// SP, SFU, DP (indexed by [`pipe_index`]).
+    pub pipelines: &'a mut [Pipeline],
+}
+
+/// The dispatch (EXE) stage of one SM.
+#[derive(Debug, Clone)]
+pub struct DispatchStage {
+    mode: PipelineMode,
+    /// M (`elastic.mem_stages`): the NONMEM path's length and FIFO depth.
+    mem_stages: u32,
+    /// warp_size / simd_width.
+    passes: u32,
+    premem: Premem,
+    /// Why no warp may issue this cycle, if an instruction cannot leave EXE.
+    exe_stall: Option<WarpCycle>,
+    /// Reused each cycle: collector units ready to dispatch (unit, tag).
+    ready: Vec<(usize, u64)>,
+}
+
+impl DispatchStage {
+    pub fn new(config: &Config) -> DispatchStage {
+        let mode = PipelineMode::of(config);
+        let passes = (config.core.warp_size / config.core.simd_width.max(1)).max(1);
+        DispatchStage {
+            mode,
+            mem_stages: config.elastic.mem_stages,
+            passes,
+            premem: Premem::new(mode.premem_depth(passes), passes - 1),
+            exe_stall: None,
+            ready: Vec::new(),
+        }
+    }
+
+    /// A new cycle: nothing holds issue yet.
+    pub fn begin_cycle(&mut self) {
+        self.exe_stall = None;
+    }
+
+    /// Non-memory results that lost writeback beyond what the NONMEM path can hold (none in a
+    /// rigid path, M in the elastic FIFO) stop their units, and a rigid pipeline stops issue
+    /// behind them: a bank conflict's stall when a shared access took the port (Elastic Fig.
+    /// 4(b), cycle i+6), a writeback conflict otherwise (Fig. 8's "other").
+    pub fn hold_nonmem(
+        &mut self,
+        now: u64,
+        writeback: &Writeback,
+        in_flight: &InFlightTable,
+        pipelines: &mut [Pipeline],
+    ) {
+        let capacity = self.mode.nonmem_capacity(self.mem_stages);
+        let waiting = writeback.waiting();
+        if waiting.len() <= capacity {
+            return;
+        }
+        for &tag in &waiting[capacity..] {
+            if let Some(f) = in_flight.get(tag) {
+                pipelines[pipe_index(f.unit)].freeze(now);
+            }
+        }
+        self.exe_stall = Some(if writeback.shared_won() {
+            WarpCycle::BankConflict
+        } else {
+            WarpCycle::WritebackConflict
+        });
+    }
+
+    /// A rigid pipeline without a PREMEM FIFO stops issue while a conflicting shared access's
+    /// own later sub-warps cannot follow it into MEM0 (Elastic §3.2.3: "W_i+1 being blocked at
+    /// EXE and all upstream pipeline stages being blocked").
+    pub fn hold_subwarps(&mut self, ldst: &LdstUnit) {
+        if self.mode.rigid() && self.premem.depth() == 0 && ldst.subwarps_held() {
+            self.exe_stall.get_or_insert(WarpCycle::BankConflict);
+        }
+    }
+
+    /// The cycle: PREMEM's oldest enters a free MEM0, then every instruction whose operands are
+    /// read tries to leave its collector unit. `requester` names a warp slot for the MRPB.
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        back: BackEnd<'_>,
+        decoded: &[Decoded],
+        requester: impl Fn(u32) -> Requester,
+    ) {
+        let BackEnd {
+            collector,
+            in_flight,
+            ldst,
+            pipelines,
+        } = back;
+        if ldst.can_accept() {
+            if let Some(tag) = self.premem.pop() {
+                enter_mem0(ldst, in_flight, tag, &requester);
+            }
+        }
+        let mut ready = std::mem::take(&mut self.ready);
+        ready.clear();
+        ready.extend(collector.ready().map(|r| (r.unit, r.tag)));
+        for &(unit, tag) in &ready {
+            let Some(f) = in_flight.get(tag) else {
+                collector.release(unit);
+                continue;
+            };
+            let to = (&mut *ldst, &mut *pipelines);
+            match self.dispatch(now, &f, to, in_flight, decoded, &requester) {
+                Ok(()) => collector.release(unit),
+                Err(reason) if self.mode.rigid() => {
+                    self.exe_stall.get_or_insert(reason);
+                }
+                Err(_) => {}
+            }
+        }
+        self.ready = ready;
+    }
+
+    /// Sends instruction `f` on from EXE, or says why it must stay.
+    fn dispatch(
+        &mut self,
+        now: u64,
+        f: &InFlight,
+        (ldst, pipelines): (&mut LdstUnit, &mut [Pipeline]),
+        in_flight: &InFlightTable,
+        decoded: &[Decoded],
+        requester: &impl Fn(u32) -> Requester,
+    ) -> Result<(), WarpCycle> {
+        let conflict = ldst.conflict_in_mem0();
+        match f.unit {
+            UnitKind::Mem if self.premem.is_empty() && ldst.can_accept() => {
+                enter_mem0(ldst, in_flight, f.tag, requester);
+                Ok(())
+            }
+            UnitKind::Mem if self.premem.push(f.tag, ldst.mem0_cycles_left()) => Ok(()),
+            UnitKind::Mem if conflict => Err(WarpCycle::BankConflict),
+            UnitKind::Mem if f.memory.is_some_and(|m| m.shared) => Err(WarpCycle::MioThrottle),
+            UnitKind::Mem => Err(WarpCycle::LgThrottle),
+            _ if conflict && self.mode.unified_mem_stages() => Err(WarpCycle::BankConflict),
+            kind => {
+                let pipe = &mut pipelines[pipe_index(kind)];
+                if pipe.is_frozen(now) {
+                    return Err(self.exe_stall.unwrap_or(WarpCycle::WritebackConflict));
+                }
+                let timing = decoded[f.pc as usize].timing;
+                let path = self.mode.nonmem_stages(self.mem_stages);
+                match pipe.accept(now, f.tag, timing, self.passes, path) {
+                    true => Ok(()),
+                    false => Err(WarpCycle::MathPipeThrottle),
+                }
+            }
+        }
+    }
+
+    /// Why no warp may issue this cycle, if an instruction cannot leave EXE.
+    pub fn exe_stall(&self) -> Option<WarpCycle> {
+        self.exe_stall
+    }
+
+    pub fn mode(&self) -> PipelineMode {
+        self.mode
+    }
+
+    /// The elastic pipeline's PREMEM FIFO (no entries in the other modes).
+    pub fn premem(&self) -> &Premem {
+        &self.premem
+    }
+}
+
+/// Memory instruction `tag` enters MEM0.
+fn enter_mem0(
+    ldst: &mut LdstUnit,
+    in_flight: &InFlightTable,
+    tag: u64,
+    requester: &impl Fn(u32) -> Requester,
+) {
+    if let Some(f) = in_flight.get(tag) {
+        ldst.accept(
+            tag,
+            &f.memory.unwrap_or(MemoryCost::FENCE),
+            requester(f.warp),
+        );
+    }
+}
