@@ -34,6 +34,11 @@ struct Timeline {
 }
 
 fn run(mode: &str) -> Timeline {
+    run_with(mode, &[])
+}
+
+/// [`run`] with more `--set` overrides after the figure's own.
+fn run_with(mode: &str, extra: &[&str]) -> Timeline {
     let ptx = common::data("kernels/elastic_timeline.ptx");
     let flags = [
         "--config",
@@ -55,6 +60,10 @@ fn run(mode: &str) -> Timeline {
         "--set",
         "core.strict_barrel=true",
     ];
+    let mut flags: Vec<&str> = flags.to_vec();
+    for set in extra {
+        flags.extend(["--set", set]);
+    }
     let mut sim: Sim = common::prepare_flags(&ptx, &flags)
         .into_sim(&[])
         .expect("sim");
@@ -157,6 +166,38 @@ fn fig_5_elastic_no_stall_and_the_next_warps_commit_first() {
 /// The pipeline view's data (`snapshot().sm.back_end`) follows the same run: in the split
 /// pipeline the cycle after W_i entered MEM0 shows it replaying its conflict there, and at
 /// +6 the writeback mux chose W_i while W_i+1 waits.
+/// Cycles from W_i's last cycle in MEM0 to its writeback.
+fn after_mem0(t: &Timeline) -> u64 {
+    t.committed[0] - t.in_mem0.last().expect("W_i passed MEM0")
+}
+
+#[test]
+fn a_shared_access_passes_mem_stages_latches_in_the_paper_pipelines() {
+    for mode in ["elastic.baseline=split", "elastic.enabled=true"] {
+        let two = after_mem0(&run(mode));
+        let three = after_mem0(&run_with(mode, &["elastic.mem_stages=3"]));
+        assert_eq!(
+            three,
+            two + 1,
+            "{mode}: one more memory stage, one more cycle"
+        );
+        // shmem.latency is the decoupled back end's figure: not read here.
+        let slow = after_mem0(&run_with(mode, &["shmem.latency=9"]));
+        assert_eq!(slow, two, "{mode}");
+    }
+    // The decoupled back end reads shmem.latency and not elastic.mem_stages.
+    let decoupled = "elastic.baseline=decoupled";
+    let two = after_mem0(&run(decoupled));
+    assert_eq!(
+        after_mem0(&run_with(decoupled, &["elastic.mem_stages=3"])),
+        two
+    );
+    assert_eq!(
+        after_mem0(&run_with(decoupled, &["shmem.latency=9"])),
+        two + 7
+    );
+}
+
 #[test]
 fn the_back_end_view_shows_mem0_replaying_and_the_writeback_winner() {
     let t = run("elastic.baseline=split");

@@ -30,6 +30,7 @@
 //! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
 //! (section 8) adds its FIFOs around MEM0.
 
+use super::pipeline_mode::PipelineMode;
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
@@ -159,9 +160,16 @@ impl MemoryTiming {
             s.warp_parts,
             LocalMap::for_config(config),
         );
+        // In the paper's pipelines a shared access passes MEM0..MEM(M-1): M stages, so
+        // `elastic.mem_stages` sets its latency there; the decoupled back end uses
+        // `shmem.latency` (MODEL.md section 7).
+        let stages = match PipelineMode::of(config).rigid() {
+            true => config.elastic.mem_stages,
+            false => s.latency,
+        };
         Ok(MemoryTiming {
             banks,
-            shared_latency: s.latency + hash_latency,
+            shared_latency: stages + hash_latency,
             global_latency: config.l1d.latency,
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
