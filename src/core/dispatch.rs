@@ -91,6 +91,28 @@ impl DispatchStage {
         });
     }
 
+    /// In the paper's pipelines the memory stages are latches: when the last one loses
+    /// writeback, the shared accesses behind it and MEM0's hand-over wait a cycle. The decoupled
+    /// back end keeps its results in a writeback queue instead.
+    pub fn hold_mem_stages(
+        &self,
+        now: u64,
+        writeback: &Writeback,
+        in_flight: &InFlightTable,
+        ldst: &mut LdstUnit,
+    ) {
+        if !self.mode.rigid() || !writeback.shared_lost() {
+            return;
+        }
+        let is_shared = |tag| {
+            in_flight
+                .get(tag)
+                .and_then(|f| f.memory)
+                .is_some_and(|m| m.shared)
+        };
+        ldst.freeze_mem_stages(now, is_shared);
+    }
+
     /// A rigid pipeline without a PREMEM FIFO stops issue while a conflicting shared access's
     /// own later sub-warps cannot follow it into MEM0 (Elastic §3.2.3: "W_i+1 being blocked at
     /// EXE and all upstream pipeline stages being blocked").

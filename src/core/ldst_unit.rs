@@ -429,6 +429,8 @@ pub struct LdstUnit {
     shared_done: Option<u64>,
     /// This cycle MEM0 replayed a conflict while the access's own later sub-warps waited.
     subwarps_held: bool,
+    /// The last memory stage lost writeback this cycle: MEM1..MEM(M-1) stand still.
+    mem_stages_frozen: bool,
 }
 
 impl LdstUnit {
@@ -500,6 +502,7 @@ impl LdstUnit {
     /// cycle) and the buffer then sends one request to the L1D (the dequeue half), unless MEM0
     /// used the L1D itself (a constant load, or a write that flushed its queue).
     pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
+        let frozen = std::mem::take(&mut self.mem_stages_frozen);
         self.stalled = None;
         self.mrpb_wait = None;
         self.subwarps_held = false;
@@ -512,6 +515,8 @@ impl LdstUnit {
         let mut l1_used = false;
         if let Some(m) = self.mem0 {
             l1_used = match m.staged {
+                // MEM1 cannot take the access that would leave MEM0: MEM0 stands still too.
+                None if frozen && m.shared && m.cycles_left <= 1 => false,
                 None => {
                     self.pass(now, m);
                     false
@@ -585,6 +590,18 @@ impl LdstUnit {
         if let Some(f) = self.in_flight.iter_mut().find(|(t, _)| *t == o.tag) {
             f.1 = o.ready_at;
         }
+    }
+
+    /// The last memory stage lost writeback in cycle `now` (the paper pipelines' MEM0..MEM(M-1)
+    /// are latches, Elastic §3.1 and Fig. 6): the shared accesses in MEM1..MEM(M-1) (`is_shared`)
+    /// stand still for the cycle, and MEM0 does not hand its access on. Call before
+    /// [`LdstUnit::cycle`].
+    pub fn freeze_mem_stages(&mut self, now: u64, is_shared: impl Fn(u64) -> bool) {
+        let behind = |f: &&mut (u64, u64)| f.1 > now && f.1 != WAITING && is_shared(f.0);
+        for f in self.in_flight.iter_mut().filter(behind) {
+            f.1 += 1;
+        }
+        self.mem_stages_frozen = true;
     }
 
     /// A shared or constant instruction spends one cycle in MEM0.
@@ -818,6 +835,37 @@ mod tests {
         assert_eq!(u.in_flight(), &[(9, 15)]);
         assert_eq!(u.ready(14).count(), 0);
         assert_eq!(u.ready(15).collect::<Vec<_>>(), vec![9]);
+    }
+
+    /// The paper pipelines' memory stages are latches (Elastic §3.1): the last one losing
+    /// writeback holds the shared accesses behind it and MEM0's hand-over for a cycle.
+    #[test]
+    fn a_lost_writeback_holds_the_memory_stages_behind_it() {
+        let mut u = LdstUnit::default();
+        let (mut t, mut l) = (timing(), l1d("none"));
+        let cost = |occupancy| MemoryCost {
+            occupancy,
+            latency: 3,
+            shared: true,
+            degree: 1,
+            conflict_cycles: 0,
+            held_subwarp_cycles: 0,
+            requests: 0,
+            staged: None,
+        };
+        u.accept(1, &cost(1), NOBODY);
+        u.cycle(10, &mut t, &mut l); // 1 leaves MEM0: ready at 14
+        u.accept(2, &cost(1), NOBODY);
+        u.cycle(11, &mut t, &mut l); // 2: ready at 15
+        u.accept(3, &cost(1), NOBODY);
+        // In cycle 14, 1 loses writeback: 2 (in MEM(M-2)) and 3 (about to leave MEM0) wait.
+        u.in_flight.push((7, 20)); // a global access: not in the memory stages
+        u.freeze_mem_stages(14, |tag| tag != 7);
+        u.cycle(14, &mut t, &mut l);
+        assert!(!u.can_accept(), "MEM0 did not hand 3 on");
+        assert_eq!(u.in_flight(), &[(1, 14), (2, 16), (7, 20)]);
+        u.cycle(15, &mut t, &mut l); // the path moves again
+        assert_eq!(u.in_flight(), &[(1, 14), (2, 16), (7, 20), (3, 19)]);
     }
 
     #[test]

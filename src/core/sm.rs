@@ -423,6 +423,8 @@ impl Sm {
         let (wb, in_flight) = (&self.writeback, &self.in_flight);
         self.dispatch
             .hold_nonmem(now, wb, in_flight, &mut self.pipelines);
+        self.dispatch
+            .hold_mem_stages(now, wb, in_flight, &mut self.ldst);
     }
 
     /// Removes an instruction that completed: scoreboard, unit, warp bookkeeping.

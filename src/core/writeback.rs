@@ -37,6 +37,8 @@ pub struct Writeback {
     committed: Vec<(u32, Pc)>,
     /// A shared access (the last memory stage) took a port this cycle.
     shared_won: bool,
+    /// A shared access in the last memory stage found no port (or a busy register bank).
+    shared_lost: bool,
 }
 
 impl Writeback {
@@ -65,6 +67,7 @@ impl Writeback {
         self.waiting.clear();
         self.committed.clear();
         self.shared_won = false;
+        self.shared_lost = false;
         for tag in ldst.ready(now) {
             let shared = in_flight
                 .get(tag)
@@ -96,8 +99,10 @@ impl Writeback {
                             w.state = WarpCycle::WritebackConflict;
                         }
                     }
-                    if from == FROM_ALU {
-                        self.waiting.push(tag);
+                    match from {
+                        FROM_ALU => self.waiting.push(tag),
+                        FROM_MEM_STAGES => self.shared_lost = true,
+                        _ => {}
                     }
                     continue;
                 }
@@ -125,6 +130,7 @@ impl Writeback {
         self.waiting.clear();
         self.committed.clear();
         self.shared_won = false;
+        self.shared_lost = false;
     }
 
     /// The instructions that wrote back this cycle, as (warp slot, PC), in the order chosen
@@ -143,5 +149,11 @@ impl Writeback {
     /// (a non-memory result that lost to it lost to a bank conflict's delay, Fig. 4(b)).
     pub fn shared_won(&self) -> bool {
         self.shared_won
+    }
+
+    /// Whether a shared access in the last memory stage lost writeback this cycle (to data
+    /// from the interconnect, or to a busy register bank): the memory stages behind it wait.
+    pub fn shared_lost(&self) -> bool {
+        self.shared_lost
     }
 }
