@@ -133,6 +133,18 @@ fn transpose16_without_padding_is_correct_and_its_column_read_is_8_way() {
     assert_eq!(s.degree_histogram, histogram(&[(1, 4 * w), (8, 4 * w)]));
     assert_eq!(s.bank_conflict_cycles, 4 * w * 7);
     assert_eq!(degree(&s), 4.5);
+    // The stats view's per-SM histogram is the same count (one SM on elastic-cf11).
+    let sm = sim.sms()[0].stats();
+    let (n, d1, d8) = (
+        sm.conflict_degrees.len(),
+        sm.conflict_degrees[1],
+        sm.conflict_degrees[8],
+    );
+    assert_eq!((n, d1, d8), (9, 4 * w, 4 * w));
+    assert_eq!(
+        (sm.shared_instructions, sm.bank_conflict_cycles),
+        (2 * w, 4 * w * 7)
+    );
 }
 
 #[test]

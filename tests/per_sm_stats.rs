@@ -155,3 +155,26 @@ fn ctas_spread_round_robin_over_fifteen_sms() {
     let want: Vec<u64> = (0..15).map(|i| if i < 3 { 4 } else { 3 }).collect();
     assert_eq!(per, want);
 }
+
+/// The operand collector's register bank conflicts reach the SM's statistics (book §3.3.1):
+/// on reduction some operands find their bank busy, and fewer with more banks.
+#[test]
+fn register_bank_conflicts_are_counted() {
+    let case = STANDARD
+        .iter()
+        .find(|c| c.name == "reduction")
+        .expect("a standard case");
+    let mut sim = simulation(case, "fermi", &["num_sms=1".to_string()]).expect("prepares");
+    sim.run(10_000_000);
+    assert_eq!(sim.status(), &Status::Completed);
+    let conflicts = sim.sms()[0].stats().register_bank_conflicts;
+    assert!(conflicts > 0, "{conflicts}");
+    let none = simulation(
+        case,
+        "fermi",
+        &["num_sms=1".into(), "regfile.reg_banks=64".into()],
+    );
+    let mut none = none.expect("prepares");
+    none.run(10_000_000);
+    assert!(none.sms()[0].stats().register_bank_conflicts < conflicts);
+}

@@ -109,6 +109,20 @@ impl SharedStats {
         }
     }
 
+    /// The degree histogram as a list: `[d]` sub-warp accesses of degree `d` (index 0 unused).
+    pub fn degree_counts(&self) -> Vec<u64> {
+        let top = self
+            .degree_histogram
+            .keys()
+            .last()
+            .map_or(0, |&d| d as usize);
+        let mut counts = vec![0; top + 1];
+        for (&d, &n) in &self.degree_histogram {
+            counts[d as usize] = n;
+        }
+        counts
+    }
+
     /// Adds another SM's counters.
     pub fn add(&mut self, o: &SharedStats) {
         self.instructions += o.instructions;

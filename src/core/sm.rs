@@ -109,10 +109,12 @@ pub struct SmStats {
     /// Extra cycles shared accesses spent on bank conflicts.
     pub bank_conflict_cycles: u64,
     pub global_requests: u64,
-    /// Register reads refused because a bank was busy.
+    /// Operand-cycles lost to register bank conflicts: each cycle, every operand a collector
+    /// unit could not read because its bank was busy (book section 3.3.1).
     pub register_bank_conflicts: u64,
-    /// Shared-memory accesses by conflict degree: `conflict_degrees[d]` accesses of degree `d`
-    /// (for the stats view's histogram, MODEL.md section 12).
+    /// Sub-warp shared-memory accesses by conflict degree (passes): `conflict_degrees[d]`
+    /// accesses of degree `d` (the stats view's histogram, MODEL.md section 12; the same count
+    /// as the CLI's, both from the LD/ST unit's [`super::ldst_unit::SharedStats`]).
     pub conflict_degrees: Vec<u64>,
 }
 
@@ -349,6 +351,11 @@ impl Sm {
     /// This SM's counters so far.
     pub fn stats(&self) -> SmStats {
         let mut stats = self.stats.clone();
+        let shared = self.memory.shared_stats();
+        stats.shared_instructions = shared.instructions;
+        stats.bank_conflict_cycles = shared.bank_conflict_cycles;
+        stats.conflict_degrees = shared.degree_counts();
+        stats.register_bank_conflicts = self.collector.conflict_cycles();
         for (reason, count) in self.issue.stall_counts() {
             if count > 0 {
                 *stats.stalls.entry(reason.name()).or_insert(0) += count;
@@ -698,15 +705,8 @@ impl Sm {
     }
 
     fn count_memory(&mut self, cost: &MemoryCost) {
-        if cost.shared {
-            self.stats.shared_instructions += 1;
-            self.stats.bank_conflict_cycles += u64::from(cost.conflict_cycles);
-            let d = cost.degree as usize;
-            if self.stats.conflict_degrees.len() <= d {
-                self.stats.conflict_degrees.resize(d + 1, 0);
-            }
-            self.stats.conflict_degrees[d] += 1;
-        } else {
+        // Shared accesses are counted once, by the LD/ST unit's timing (`SharedStats`).
+        if !cost.shared {
             self.stats.global_requests += cost.requests as u64;
         }
     }

@@ -42,5 +42,5 @@ export const GLOSSARY = {
   mrpb: 'MRPB (memory request prioritization buffer): per-warp queues between the coalescer and L1 that reorder requests to reduce cache thrashing (MRPB paper §3).',
   ipc: 'IPC: thread instructions per cycle, over the whole run and over each recent interval.',
   stalls: 'Stall breakdown: scheduler-cycles without an issue, by the reason of the best candidate warp (Nsight Compute\'s names).',
-  histogram: 'Conflict-degree histogram: how many shared-memory accesses had each conflict degree (1 = conflict free).',
+  histogram: 'Conflict-degree histogram: how many shared-memory accesses (one per sub-warp with an active lane) had each conflict degree (1 = conflict free).',
 };
