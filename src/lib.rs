@@ -12,6 +12,7 @@ pub mod config;
 pub mod core;
 pub mod correlate;
 pub mod counter_history;
+pub mod energy;
 pub mod exec;
 pub mod experiment;
 pub mod launch;

@@ -166,6 +166,13 @@ pub struct Report {
     /// hits and how their predictions turned out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_history: Option<crate::core::conflict_history::HistoryStats>,
+    /// Timing runs with `unified.enabled`: the pool's division and arbitration conflicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unified: Option<crate::sim::UnifiedStats>,
+    /// Timing runs: the energy by part in picojoules, with the counts it was priced from
+    /// (Unified §5.2; docs/energy.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<crate::energy::EnergyReport>,
     /// Timing runs: each SM's CTAs, instructions, IPC, L1D and bank-conflict cycles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_sm: Option<Vec<crate::sim::PerSmStats>>,
@@ -297,6 +304,8 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.icnt = Some(stats.icnt);
     report.mrpb = stats.mrpb;
     report.conflict_history = stats.conflict_history;
+    report.unified = stats.unified;
+    report.energy = stats.energy;
     report.per_sm = Some(stats.per_sm);
     report
 }
@@ -332,6 +341,8 @@ fn base_report(
         icnt: None,
         mrpb: None,
         conflict_history: None,
+        unified: None,
+        energy: None,
         per_sm: None,
     }
 }

@@ -16,7 +16,9 @@ use crate::config::Config;
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
 use crate::core::sm::{CommitEvent, IssueEvent, Sm, SmContext, SmStats};
+use crate::core::unified_partition::{self, Partition, StorageDemand};
 use crate::counter_history::{CounterHistory, CounterSample, RatePoint};
+use crate::energy::{EnergyCounts, EnergyReport};
 use crate::exec::cta::{cta_index, CtaState};
 use crate::exec::fault::StuckWarp;
 use crate::exec::functional::register_masks;
@@ -74,10 +76,33 @@ pub struct SimStats {
     /// (`core.scheduler = bank_conflict_aware`; left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_history: Option<HistoryStats>,
+    /// The unified local memory's division for this kernel and its arbitration conflicts
+    /// (`unified.enabled`; left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unified: Option<UnifiedStats>,
+    /// The run's energy so far by part (Unified §5.2; docs/energy.md). Always present in a
+    /// simulation's statistics; left out of the JSON when `None`, as `trace_hash` clears it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<EnergyReport>,
     /// Each SM's share, in SM order (the totals above are their sums). Never empty in a
     /// simulation; left out of the JSON when empty, as `trace_hash` empties it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub per_sm: Vec<PerSmStats>,
+}
+
+/// The unified local memory of a launch (Unified §4.5; `warpstep run --json`'s `unified`):
+/// how the pool was divided (KB = 1024 bytes, the names of `warpstep occupancy --json`) and
+/// the cycles shared or cache accesses lost a bank to the register file (§4.3), summed over SMs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnifiedStats {
+    pub mode: crate::config::UnifiedMode,
+    pub capacity_kb: f64,
+    pub threads: u32,
+    pub registers_kb: f64,
+    pub shared_kb: f64,
+    pub cache_kb: f64,
+    pub cache_sets: u32,
+    pub arbitration_conflicts: u64,
 }
 
 /// One SM's share of the statistics (`SimStats::per_sm`, `warpstep run --json`'s `per_sm`): how
@@ -118,6 +143,23 @@ pub struct SimtStats {
     pub simd_efficiency: f64,
 }
 
+/// With `unified.enabled`, the SM this kernel runs on: its local storage divided for the
+/// kernel (Unified §4.5, [`unified_partition::launch_config`]); otherwise `config` unchanged.
+fn partition_storage(
+    config: Config,
+    registers_per_thread: u32,
+    image: &KernelImage,
+) -> Result<(Config, Option<Partition>), String> {
+    if !config.unified.enabled {
+        return Ok((config, None));
+    }
+    let threads = image.threads_per_cta();
+    let demand = StorageDemand::for_launch(registers_per_thread, image.shared_bytes, threads);
+    let (c, p) = unified_partition::launch_config(&config, &demand)
+        .map_err(|e| format!("unified memory: {e} ({registers_per_thread} registers a thread)"))?;
+    Ok((c, Some(p)))
+}
+
 /// The simulated GPU running one kernel launch.
 #[derive(Debug, Clone)]
 pub struct Sim {
@@ -141,6 +183,8 @@ pub struct Sim {
     commits: Vec<CommitEvent>,
     /// Counters sampled for the over-time plots.
     history: CounterHistory,
+    /// How the unified local memory was divided for this kernel (`unified.enabled`).
+    partition: Option<Partition>,
 }
 
 impl Sim {
@@ -156,6 +200,7 @@ impl Sim {
         let func = image.func();
         let registers_per_thread = max_live_registers(func);
         let threads = image.threads_per_cta();
+        let (config, partition) = partition_storage(config, registers_per_thread, &image)?;
         let registers_per_cta = registers_per_thread * threads;
         if registers_per_cta > config.core.registers_per_sm {
             return Err(format!(
@@ -197,9 +242,16 @@ impl Sim {
             trace: Vec::new(),
             commits: Vec::new(),
             history: CounterHistory::default(),
+            partition,
         };
         sim.sample_counters();
         Ok(sim)
+    }
+
+    /// How the unified local memory was divided for this kernel (`None` unless
+    /// `unified.enabled`).
+    pub fn partition(&self) -> Option<&Partition> {
+        self.partition.as_ref()
     }
 
     /// Keeps an [`IssueEvent`] for every issued instruction (see [`Sim::take_trace`]).
@@ -480,8 +532,64 @@ impl Sim {
             icnt: memory.icnt,
             mrpb: self.mrpb_stats(),
             conflict_history: self.conflict_history_stats(),
+            unified: self.unified_stats(),
+            energy: Some(self.energy()),
             per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// The partition and the SMs' arbitration conflicts, with `unified.enabled`.
+    fn unified_stats(&self) -> Option<UnifiedStats> {
+        let p = self.partition?;
+        let kb = |bytes: u32| f64::from(bytes) / 1024.0;
+        let u = &self.config.unified;
+        Some(UnifiedStats {
+            mode: u.mode,
+            capacity_kb: kb(u.capacity_bytes),
+            threads: p.threads,
+            registers_kb: kb(p.register_bytes),
+            shared_kb: kb(p.shared_bytes),
+            cache_kb: kb(p.cache_bytes),
+            cache_sets: p.cache_sets,
+            arbitration_conflicts: self
+                .sms
+                .iter()
+                .map(|s| s.ldst().arbitration_conflicts())
+                .sum(),
+        })
+    }
+
+    /// The run's energy so far, by part (Unified §5.2, Tables 3-4; `crate::energy`). Cheap:
+    /// sums a few counters per SM and DRAM channel, so the views can draw it every cycle.
+    pub fn energy(&self) -> EnergyReport {
+        crate::energy::price(&self.config, &self.energy_counts(), self.cycle)
+    }
+
+    /// What the run did so far that costs energy, summed over the SMs (`crate::energy`):
+    /// register reads and writes from the operand collectors, shared rows from the LD/ST units'
+    /// `SharedStats`, L1D data-array rows, and the bytes of the DRAM channels' bursts.
+    pub fn energy_counts(&self) -> EnergyCounts {
+        let per_register = crate::energy::register_accesses(self.config.core.warp_size);
+        let mut c = EnergyCounts::default();
+        for sm in &self.sms {
+            c.rf_reads += sm.collector().register_reads() * per_register;
+            c.rf_writes += sm.collector().register_writes() * per_register;
+            let shared = sm.memory().shared_stats();
+            c.shared_reads += shared.row_reads;
+            c.shared_writes += shared.row_writes;
+        }
+        for cache in self.memory.l1ds().iter().filter_map(|l| l.cache()) {
+            c.l1d_reads += cache.stats.data_reads;
+            c.l1d_writes += cache.stats.data_writes;
+        }
+        // Each column command moves one atom (`mem::dram`).
+        c.dram_bytes = self
+            .memory
+            .channels()
+            .iter()
+            .map(|ch| ch.stats.bursts * u64::from(ch.atom_bytes()))
+            .sum();
+        c
     }
 
     /// The conflict history caches' counters summed over SMs, with the bank-conflict-aware

@@ -111,7 +111,7 @@ pub struct CollectorView {
 /// What one register bank did last cycle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BankView {
-    /// `idle`, `read` or `write`.
+    /// `idle`, `read`, `write`, or `memory` (a shared or cache access in a unified pool).
     pub kind: &'static str,
     pub warp: Option<u32>,
     pub reg: Option<String>,
@@ -386,6 +386,11 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
                     kind: "write",
                     warp: Some(warp),
                     reg: Some(reg_name(func, reg)),
+                },
+                BankActivity::Memory { warp } => BankView {
+                    kind: "memory",
+                    warp: Some(warp),
+                    reg: None,
                 },
             })
             .collect(),

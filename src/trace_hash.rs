@@ -34,9 +34,11 @@ pub fn run_fingerprint(sim: &mut Sim, max_cycles: u64) -> u64 {
         }
     }
     // The totals only: the per-SM shares are their breakdown, and without them the fingerprints
-    // recorded before `per_sm` existed stay valid.
+    // recorded before `per_sm` existed stay valid. The energy is left out the same way: it is
+    // priced from counters (docs/energy.md), and the fingerprints predate it.
     let mut stats = sim.stats();
     stats.per_sm.clear();
+    stats.energy = None;
     let stats = serde_json::to_string(&stats).unwrap_or_default();
     fnv1a(fnv1a(hash, &sim.cycle().to_le_bytes()), stats.as_bytes())
 }

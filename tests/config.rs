@@ -324,7 +324,7 @@ fn out_of_range_names_key_and_range() {
     let msg = err_of(Config::from_json(
         r#"{"preset": "fermi", "shmem": {"bank_width": 6}}"#,
     ));
-    assert_eq!(msg, "shmem.bank_width = 6: must be one of 4, 8");
+    assert_eq!(msg, "shmem.bank_width = 6: must be one of 4, 8, 16");
     let msg = err_of(Config::default().with_overrides(&["mrpb.queue_depth=0"]));
     assert_eq!(msg, "mrpb.queue_depth = 0: must be in 1..=256");
     let msg = err_of(Config::default().with_overrides(&["units.fp64.div.interval=0"]));
@@ -561,8 +561,8 @@ fn partial_file_still_validates_the_result() {
 #[test]
 fn unbuilt_switches_are_refused_never_ignored() {
     let cases = [(
-        "unified.enabled=true",
-        "unified.enabled = true: unified local memory (MODEL.md section 11) is not built yet",
+        "l1d.config=N:32:128:4,L:L:m:N:P,S:64:8,8",
+        "l1d.config = N:32:128:4,L:L:m:N:P,S:64:8,8: set index function P (IPOLY hash) is not built yet",
     )];
     for (set, want) in cases {
         let c = Config::default()
@@ -572,8 +572,13 @@ fn unbuilt_switches_are_refused_never_ignored() {
         assert_eq!(e.to_string(), want);
         assert!(matches!(e, ConfigError::NotBuilt(ref list) if list.len() == 1));
     }
-    // Built since issue 14: the elastic pipeline and the in-order baseline run.
-    for set in ["elastic.enabled=true", "elastic.baseline=in_order"] {
+    // Built since issue 14: the elastic pipeline and the in-order baseline run; since issue
+    // 16, unified local memory.
+    for set in [
+        "elastic.enabled=true",
+        "elastic.baseline=in_order",
+        "unified.enabled=true",
+    ] {
         let c = Config::default().with_overrides(&[set]).unwrap();
         assert!(c.check_supported().is_ok(), "{set}");
     }
@@ -752,14 +757,15 @@ fn cli_check_reports_ok_or_the_unbuilt_switch() {
     );
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "OK");
 
-    let out = warpstep(&["config", "check", path, "--set", "unified.enabled=true"]);
+    let ipoly = "l1d.config=N:32:128:4,L:L:m:N:P,S:64:8,8";
+    let out = warpstep(&["config", "check", path, "--set", ipoly]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("unified.enabled = true: unified local memory"),
-        "{err}"
-    );
+    assert!(err.contains("set index function P (IPOLY hash)"), "{err}");
     assert!(err.contains("is not built yet"), "{err}");
+    // Unified local memory is built (issue 16).
+    let out = warpstep(&["config", "check", path, "--set", "unified.enabled=true"]);
+    assert_eq!(out.status.code(), Some(0));
     // MRPB is built: the same file with it on checks out.
     let out = warpstep(&["config", "check", path, "--set", "mrpb.enabled=true"]);
     assert_eq!(out.status.code(), Some(0));

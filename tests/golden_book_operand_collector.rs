@@ -104,6 +104,7 @@ fn cell_text(c: BankActivity, issues: &[Issue]) -> String {
         BankActivity::Idle => ".".to_string(),
         BankActivity::Read { warp, reg, .. } => format!("w{warp}:{}:r{reg}", name(warp)),
         BankActivity::Write { warp, reg } => format!("wb:w{warp}:{}:r{reg}", name(warp)),
+        BankActivity::Memory { warp } => format!("mem:w{warp}"),
     }
 }
 

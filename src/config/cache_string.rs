@@ -22,7 +22,7 @@
 //! cache (a write-back cache cannot allocate on fill, fetch-on-write needs allocate-on-miss, a
 //! sector cache has 4 sectors of 32 B, `H` needs 32 or 64 sets, a texture FIFO MSHR needs the
 //! result-FIFO field), plus power-of-two sets and line sizes, which GPGPU-Sim's index arithmetic
-//! assumes without checking.
+//! assumes without checking (any set count with warpstep's own modulo index `M`).
 //!
 //! Letters GPGPU-Sim accepts but warpstep does not model (set index `P`, `C`, `X`; MSHR `F`, `T`;
 //! allocation `s`) parse here and are rejected by `Config::check_supported` (see `unbuilt.rs`).
@@ -146,6 +146,9 @@ letter_enum! {
         Custom = 'C', "custom";
         /// `X`: bitwise XOR (GPGPU-Sim 4).
         BitwiseXor = 'X', "bitwise XOR";
+        /// `M`: the line address modulo the set count, for any number of sets (warpstep's
+        /// letter, not GPGPU-Sim's: the unified memory's cache, MODEL.md section 11).
+        Modulo = 'M', "modulo";
     }
 }
 
@@ -487,7 +490,10 @@ impl CacheSpec {
 
     /// GPGPU-Sim's construction-time checks plus the power-of-two rules its indexing assumes.
     fn check(&self) -> Result<(), CacheStringError> {
-        power_of_two(1, self.sets, 1, 1 << 16)?;
+        match self.set_index {
+            SetIndex::Modulo => positive(1, self.sets, 1 << 16)?,
+            _ => power_of_two(1, self.sets, 1, 1 << 16)?,
+        }
         power_of_two(2, self.line_bytes, 4, 4096)?;
         positive(3, self.assoc, 1024)?;
         positive(10, self.mshr_entries, 4096)?;

@@ -36,7 +36,7 @@ pub use sm::{
 };
 pub use switches::{
     BaselinePipeline, ElasticConfig, EnergyConfig, MrpbBypass, MrpbConfig, MrpbDrain,
-    MrpbSignature, UnifiedConfig,
+    MrpbSignature, UnifiedConfig, UnifiedMode,
 };
 
 use serde::{Deserialize, Serialize};

@@ -296,6 +296,8 @@ fn mrpb_defaults() -> MrpbConfig {
 fn unified_defaults() -> UnifiedConfig {
     UnifiedConfig {
         enabled: false,
+        mode: UnifiedMode::Full,
+        fermi_rf_bytes: 256 * 1024, // §6.3
         capacity_bytes: 384 * 1024,
         banks: 32,
         bank_width: 16,
@@ -305,7 +307,7 @@ fn unified_defaults() -> UnifiedConfig {
     }
 }
 
-/// Unified Tables 3-4 (MODEL.md section 11).
+/// Unified §5.2, Tables 3-4 (MODEL.md section 11; docs/energy.md).
 fn energy_defaults() -> EnergyConfig {
     EnergyConfig {
         rf_read_pj: 9.8,
@@ -317,6 +319,9 @@ fn energy_defaults() -> EnergyConfig {
         unified_wire_overhead: 0.1,
         dram_pj_per_bit: 40.0,
         leakage_mw_per_kb: 2.37,
+        sm_dynamic_w: 1.9,   // Table 3, dynamic power per SM
+        core_leakage_w: 0.7, // §5.2: 0.7 W of the 0.9 W leakage per SM is the core's
+        frequency_ghz: 1.0,  // Table 3
     }
 }
 

@@ -117,6 +117,21 @@ pub struct MrpbConfig {
     pub bypass: MrpbBypass,
 }
 
+/// How much of an SM's storage the unified design pools (Unified §4 and §6.3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnifiedMode {
+    /// Registers, shared memory and cache in one pool, divided per kernel (§4.5).
+    #[default]
+    Full,
+    /// Fermi-like: a fixed register file; shared memory and cache split 3:1 or 1:3 (§6.3).
+    Fermi,
+}
+
+fn default_fermi_rf_bytes() -> u32 {
+    256 * 1024
+}
+
 /// Unified register file / shared memory / L1 storage (MODEL.md section 11; Unified §4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +139,13 @@ pub struct UnifiedConfig {
     /// Turns the unified design on; registers, shared memory and cache are partitioned per
     /// kernel out of `capacity_bytes`.
     pub enabled: bool,
+    /// `full`: one pool for all three (§4); `fermi`: a fixed register file of `fermi_rf_bytes`
+    /// beside a shared/cache pool split 3:1 either way (§6.3).
+    #[serde(default)]
+    pub mode: UnifiedMode,
+    /// The register file `fermi` mode keeps apart (§6.3: 256 KB).
+    #[serde(default = "default_fermi_rf_bytes")]
+    pub fermi_rf_bytes: u32,
     /// Total capacity in bytes (Unified: 384 KB).
     pub capacity_bytes: u32,
     /// Banks (Unified: 32, each capacity/32).
@@ -138,7 +160,8 @@ pub struct UnifiedConfig {
     pub cache_line_bytes: u32,
 }
 
-/// Energy per access and leakage (MODEL.md section 11; Unified Tables 3-4).
+/// Energy per access, leakage and SM power (MODEL.md section 11; Unified §5.2, Tables 3-4;
+/// docs/energy.md). Read by `crate::energy`, for every configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnergyConfig {
@@ -156,8 +179,33 @@ pub struct EnergyConfig {
     pub unified_write_pj: f64,
     /// Extra fraction on unified shared/cache accesses for wires and muxes (Unified §5.2: 0.10).
     pub unified_wire_overhead: f64,
-    /// DRAM energy, pJ per bit.
+    /// DRAM energy, pJ per bit moved (Unified Table 3: 40).
     pub dram_pj_per_bit: f64,
-    /// SRAM leakage, mW per KB at 1 GHz.
+    /// SRAM leakage, mW per KB of register file, shared memory and L1D (or of the unified pool)
+    /// in each SM (Unified Table 3: 2.37).
     pub leakage_mw_per_kb: f64,
+    /// SM core dynamic power, W per SM, the same for every configuration (Unified Table 3 and
+    /// §5.2: 1.9).
+    #[serde(default = "default_sm_dynamic_w")]
+    pub sm_dynamic_w: f64,
+    /// SM core leakage, W per SM, the SRAM's leakage apart (Unified §5.2: 0.7 of the 0.9 W).
+    #[serde(default = "default_core_leakage_w")]
+    pub core_leakage_w: f64,
+    /// The clock that turns cycles into time for the power terms, GHz (Unified Table 3: 1).
+    /// Not `clocks.core_mhz`: Table 3's powers belong to its own 1 GHz design point, and the
+    /// presets' core clocks time the memory system of other GPUs (docs/energy.md).
+    #[serde(default = "default_frequency_ghz")]
+    pub frequency_ghz: f64,
+}
+
+fn default_sm_dynamic_w() -> f64 {
+    1.9
+}
+
+fn default_core_leakage_w() -> f64 {
+    0.7
+}
+
+fn default_frequency_ghz() -> f64 {
+    1.0
 }

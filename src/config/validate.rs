@@ -51,7 +51,7 @@ const RULES: &[(&str, Rule)] = &[
     ("units.*.*.interval", Range(1, 10_000)),
     ("shmem.size_bytes", Range(0, 1 << 20)),
     ("shmem.banks", Pow2(1, 64)),
-    ("shmem.bank_width", OneOf(&[4, 8])),
+    ("shmem.bank_width", OneOf(&[4, 8, 16])),
     ("shmem.warp_parts", Pow2(1, 64)),
     ("shmem.latency", Range(1, 10_000)),
     ("shmem.hash_latency", Range(0, 16)),
@@ -91,7 +91,9 @@ const RULES: &[(&str, Rule)] = &[
     ("unified.banks_per_cluster", Range(1, 32)),
     ("unified.cache_assoc", Range(1, 64)),
     ("unified.cache_line_bytes", Pow2(32, 1024)),
+    ("unified.fermi_rf_bytes", Range(0, 1 << 24)),
     ("energy.unified_wire_overhead", Real(0.0, 10.0)),
+    ("energy.frequency_ghz", Real(0.001, 100.0)),
     ("energy.*", Real(0.0, 1_000_000.0)),
 ];
 

@@ -39,6 +39,9 @@ pub struct Decoded {
     pub bank_reads: Regs,
     /// Registers written.
     pub dests: Regs,
+    /// How many of `dests` live in the banked register file (predicates excluded): the
+    /// register-file writes the energy model counts (`crate::energy`).
+    pub bank_writes: u8,
     /// A global/local load or atomic: its destination is a long-latency result.
     pub long: bool,
     /// Uses the shared-memory pipe (for the `mio_throttle` name) rather than global/local.
@@ -66,8 +69,12 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 }
             }
             let mut dests = Regs::default();
+            let mut bank_writes = Regs::default();
             for r in instr.dst_regs().as_slice() {
                 dests.push(r.0 as u32);
+                if !is_pred(*r) {
+                    bank_writes.push(r.0 as u32);
+                }
             }
             let (long, shared) = match class {
                 OpClass::Memory { space, access } => (
@@ -83,6 +90,7 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 sources,
                 bank_reads,
                 dests,
+                bank_writes: bank_writes.len,
                 long,
                 shared,
                 is_branch: instr.is_branch(),

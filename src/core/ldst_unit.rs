@@ -30,6 +30,7 @@
 //! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
 //! (section 8) adds its FIFOs around MEM0.
 
+use super::operand_collector::PoolArbiter;
 use super::pipeline_mode::PipelineMode;
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
@@ -69,6 +70,9 @@ pub struct MemoryCost {
     pub requests: u32,
     /// Global/local: the staging slot holding its coalesced requests.
     pub staged: Option<u32>,
+    /// A shared access in a unified pool: the bank columns it needs (bit k: bank k of a
+    /// cluster), which register accesses win (Unified §4.3); 0 otherwise.
+    pub pool_columns: u32,
 }
 
 impl MemoryCost {
@@ -82,6 +86,7 @@ impl MemoryCost {
         held_subwarp_cycles: 0,
         requests: 0,
         staged: None,
+        pool_columns: 0,
     };
 }
 
@@ -97,6 +102,12 @@ pub struct SharedStats {
     pub bank_conflict_cycles: u64,
     /// Sub-warp accesses by conflict degree (passes).
     pub degree_histogram: BTreeMap<u32, u64>,
+    /// 16-byte rows read: in each pass of each sub-warp, the distinct 16-byte-aligned rows the
+    /// lanes served in it read (loads, and the read half of atomics); the energy model's shared
+    /// reads (`crate::energy`, docs/energy.md).
+    pub row_reads: u64,
+    /// 16-byte rows written, counted the same way (stores, and the write half of atomics).
+    pub row_writes: u64,
 }
 
 impl SharedStats {
@@ -123,11 +134,29 @@ impl SharedStats {
         counts
     }
 
+    /// Counts the 16-byte rows of one access: `rows` holds a (pass, row) pair for every row each
+    /// active lane's bytes touch, in any order and with repeats.
+    fn count_rows(&mut self, rows: &mut Vec<(u32, u64)>, access: Option<MemAccess>) {
+        rows.sort_unstable();
+        rows.dedup();
+        let n = rows.len() as u64;
+        match access {
+            Some(MemAccess::Store) => self.row_writes += n,
+            Some(MemAccess::Atomic) => {
+                self.row_reads += n;
+                self.row_writes += n;
+            }
+            _ => self.row_reads += n,
+        }
+    }
+
     /// Adds another SM's counters.
     pub fn add(&mut self, o: &SharedStats) {
         self.instructions += o.instructions;
         self.accesses += o.accesses;
         self.bank_conflict_cycles += o.bank_conflict_cycles;
+        self.row_reads += o.row_reads;
+        self.row_writes += o.row_writes;
         for (d, n) in &o.degree_histogram {
             *self.degree_histogram.entry(*d).or_insert(0) += n;
         }
@@ -154,6 +183,50 @@ pub struct MemoryTiming {
     staged: Vec<Vec<Access>>,
     free: Vec<u32>,
     shared_stats: SharedStats,
+    /// Reused per shared access: (pass, 16-byte row) of every lane's bytes.
+    rows: Vec<(u32, u64)>,
+    /// Where shared memory and cache sit when they share the register file's banks.
+    pool: Option<PoolColumns>,
+}
+
+/// The bank columns of a unified local memory (Unified §4.2; MODEL.md section 11): `clusters`
+/// SM clusters of `per_cluster` banks, each `width` bytes wide. A shared access or a cache line
+/// uses one bank of each cluster it touches; bank column k of every cluster also holds register
+/// bank k. warpstep's placement (the paper's Fig. 5b is missing): 16-byte row r of shared memory
+/// is in cluster r mod clusters, column (r / clusters) mod per_cluster; a cache line's eight
+/// rows are in column (line address) mod per_cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolColumns {
+    clusters: u32,
+    per_cluster: u32,
+    width: u32,
+    line: u32,
+}
+
+impl PoolColumns {
+    /// The pool `config` describes when `unified.enabled` pools all three (`mode: full`).
+    pub fn of(config: &Config) -> Option<PoolColumns> {
+        let u = &config.unified;
+        (u.enabled && u.mode == crate::config::UnifiedMode::Full).then(|| PoolColumns {
+            clusters: (u.banks / u.banks_per_cluster.max(1)).max(1),
+            per_cluster: u.banks_per_cluster.max(1),
+            width: u.bank_width.max(1),
+            line: u.cache_line_bytes.max(1),
+        })
+    }
+
+    /// The columns of a shared access's words (`BankConflict` words are `width`-byte rows).
+    fn shared_columns(&self, access: &BankConflict) -> u32 {
+        access.lanes.iter().fold(0, |mask, lane| {
+            let column = (lane.word / u64::from(self.clusters)) % u64::from(self.per_cluster);
+            mask | 1 << column
+        })
+    }
+
+    /// The column of the cache line holding `addr`.
+    fn line_column(&self, addr: u64) -> u32 {
+        1 << ((addr / u64::from(self.line)) % u64::from(self.per_cluster))
+    }
 }
 
 impl MemoryTiming {
@@ -193,7 +266,18 @@ impl MemoryTiming {
             staged: Vec::new(),
             free: Vec::new(),
             shared_stats: SharedStats::default(),
+            rows: Vec::new(),
+            pool: PoolColumns::of(config),
         })
+    }
+
+    /// In a unified pool, claims the banks of the cache line `access` reads or writes (through
+    /// `pool`, after the register file); true when granted, or when there is no pool.
+    fn claim_line(&self, access: &Access, warp: u32, pool: &mut dyn PoolArbiter) -> bool {
+        match self.pool {
+            Some(p) => pool.claim_memory(p.line_column(access.addr), warp),
+            None => true,
+        }
     }
 
     /// The cost of the access an instruction of the warp in `warp_slot` made at issue.
@@ -214,6 +298,7 @@ impl MemoryTiming {
                     held_subwarp_cycles: 0,
                     requests: 1,
                     staged: None,
+                    pool_columns: 0,
                 },
             },
             Space::Local => self.global_cost(record, DataSpace::Local, warp_slot),
@@ -232,6 +317,7 @@ impl MemoryTiming {
                 .access_into(&record.addrs, record.mask, &mut self.scratch);
         }
         self.shared_stats.count(&self.scratch);
+        self.count_shared_rows(record);
         // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles.
         let ports = self.shmem_ports;
         let active = self.scratch.sub_warp_cycles.iter().filter(|&&p| p > 0);
@@ -247,7 +333,23 @@ impl MemoryTiming {
             held_subwarp_cycles: held,
             requests: 0,
             staged: None,
+            pool_columns: self.pool.map_or(0, |p| p.shared_columns(&self.scratch)),
         }
+    }
+
+    /// The 16-byte rows of the shared access just costed (in `scratch`), per pass: each served
+    /// lane's bytes `addr .. addr + bytes` (energy counters only; no timing).
+    fn count_shared_rows(&mut self, record: &AccessRecord) {
+        self.rows.clear();
+        let bytes = u64::from(record.bytes.max(1));
+        for lane in &self.scratch.lanes {
+            let Some(&addr) = record.addrs.get(lane.lane as usize) else {
+                continue;
+            };
+            let (first, last) = (addr / 16, (addr + bytes - 1) / 16);
+            self.rows.extend((first..=last).map(|row| (lane.pass, row)));
+        }
+        self.shared_stats.count_rows(&mut self.rows, record.access);
     }
 
     fn global_cost(
@@ -292,6 +394,7 @@ impl MemoryTiming {
             held_subwarp_cycles: 0,
             requests: n,
             staged: Some(slot),
+            pool_columns: 0,
         }
     }
 
@@ -412,6 +515,8 @@ pub struct Mem0 {
     pub held_subwarp_cycles: u32,
     /// Passes done.
     pub passes_done: u32,
+    /// A shared access's bank columns in a unified pool ([`MemoryCost::pool_columns`]).
+    pub pool_columns: u32,
 }
 
 /// A global/local instruction with reads in the memory system.
@@ -445,6 +550,9 @@ pub struct LdstUnit {
     subwarps_held: bool,
     /// The last memory stage lost writeback this cycle: MEM1..MEM(M-1) stand still.
     mem_stages_frozen: bool,
+    /// Cycles a shared or cache access lost its unified-pool banks to register accesses
+    /// (Unified §4.3's arbitration conflicts).
+    arbitration_conflicts: u64,
 }
 
 impl LdstUnit {
@@ -496,6 +604,7 @@ impl LdstUnit {
             conflict_cycles: cost.conflict_cycles,
             held_subwarp_cycles: cost.held_subwarp_cycles,
             passes_done: 0,
+            pool_columns: cost.pool_columns,
         });
         if cost.staged.is_some() {
             self.outstanding.push(Outstanding {
@@ -515,7 +624,16 @@ impl LdstUnit {
     /// With an MRPB, MEM0 offers its request to the buffer instead (the enqueue half of the
     /// cycle) and the buffer then sends one request to the L1D (the dequeue half), unless MEM0
     /// used the L1D itself (a constant load, or a write that flushed its queue).
-    pub fn cycle(&mut self, now: u64, timing: &mut MemoryTiming, l1d: &mut L1d) {
+    ///
+    /// In a unified pool a shared pass or a cache access first claims its banks through `pool`,
+    /// after the register file's accesses of the cycle; when one is taken it waits a cycle.
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        timing: &mut MemoryTiming,
+        l1d: &mut L1d,
+        pool: &mut dyn PoolArbiter,
+    ) {
         let frozen = std::mem::take(&mut self.mem_stages_frozen);
         self.stalled = None;
         self.mrpb_wait = None;
@@ -531,11 +649,15 @@ impl LdstUnit {
             l1_used = match m.staged {
                 // MEM1 cannot take the access that would leave MEM0: MEM0 stands still too.
                 None if frozen && m.shared && m.cycles_left <= 1 => false,
+                None if m.pool_columns != 0 && !pool.claim_memory(m.pool_columns, m.from.warp) => {
+                    self.arbitration_conflicts += 1;
+                    false
+                }
                 None => {
                     self.pass(now, m);
                     false
                 }
-                Some(slot) => self.send(now, m, slot, timing, l1d),
+                Some(slot) => self.send(now, m, slot, (timing, pool), l1d),
             };
         }
         if self.mrpb.is_some() {
@@ -644,7 +766,7 @@ impl LdstUnit {
         now: u64,
         mut m: Mem0,
         slot: u32,
-        timing: &mut MemoryTiming,
+        (timing, pool): (&mut MemoryTiming, &mut dyn PoolArbiter),
         l1d: &mut L1d,
     ) -> bool {
         let Some(access) = timing.next_request(slot) else {
@@ -665,6 +787,10 @@ impl LdstUnit {
             Offer::Queued => o.queued += 1,
             Offer::Full | Offer::Flushing => {
                 self.mrpb_wait = Some(offer);
+                return false;
+            }
+            Offer::Direct if !timing.claim_line(&access, m.from.warp, pool) => {
+                self.arbitration_conflicts += 1;
                 return false;
             }
             Offer::Direct => match l1d.access_as(&access, m.tag, m.from.owner(), now) {
@@ -716,6 +842,11 @@ impl LdstUnit {
         o.reads = o.reads.saturating_sub(1);
         o.ready_at = o.ready_at.max(now + 1);
         self.settle(i);
+    }
+
+    /// Cycles a shared or cache access lost its unified-pool banks to the register file.
+    pub fn arbitration_conflicts(&self) -> u64 {
+        self.arbitration_conflicts
     }
 
     /// The MRPB, when there is one.
@@ -783,6 +914,7 @@ impl LdstUnit {
 mod tests {
     use super::*;
     use crate::config::cache_string::parse_optional;
+    use crate::core::operand_collector::SeparateBanks;
     use crate::mem::FetchKind;
 
     // `..default()` keeps this building when `AccessRecord` gains fields.
@@ -827,28 +959,82 @@ mod tests {
         assert_eq!(t.staged(c2.staged.unwrap()).len(), 32);
     }
 
+    /// A shared access of degree 2 in one sub-warp: two passes, then 3 cycles.
+    const TWO_PASSES: MemoryCost = MemoryCost {
+        occupancy: 2,
+        latency: 3,
+        shared: true,
+        degree: 2,
+        conflict_cycles: 1,
+        held_subwarp_cycles: 0,
+        requests: 0,
+        staged: None,
+        pool_columns: 0,
+    };
+
     #[test]
     fn mem0_holds_a_shared_access_for_its_passes_then_the_latency_runs() {
         let mut u = LdstUnit::default();
         let (mut t, mut l) = (timing(), l1d("none"));
-        let cost = MemoryCost {
-            occupancy: 2,
-            latency: 3,
-            shared: true,
-            degree: 2,
-            conflict_cycles: 1,
-            held_subwarp_cycles: 0,
-            requests: 0,
-            staged: None,
-        };
+        let cost = TWO_PASSES;
         u.accept(9, &cost, NOBODY);
-        u.cycle(10, &mut t, &mut l);
+        u.cycle(10, &mut t, &mut l, &mut SeparateBanks);
         assert!(!u.can_accept());
-        u.cycle(11, &mut t, &mut l);
+        u.cycle(11, &mut t, &mut l, &mut SeparateBanks);
         assert!(u.can_accept());
         assert_eq!(u.in_flight(), &[(9, 15)]);
         assert_eq!(u.ready(14).count(), 0);
         assert_eq!(u.ready(15).collect::<Vec<_>>(), vec![9]);
+    }
+
+    /// A pool arbiter whose register file holds the banks in the cycles listed.
+    struct BusyIn(Vec<u64>, u64);
+
+    impl PoolArbiter for BusyIn {
+        fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
+            self.1 += 1;
+            !self.0.contains(&(self.1 - 1))
+        }
+    }
+
+    /// Unified §4.3: a shared pass whose bank column the register file holds waits a cycle
+    /// and counts an arbitration conflict; an access outside the pool never asks.
+    #[test]
+    fn a_shared_pass_waits_while_the_register_file_holds_its_bank() {
+        let mut u = LdstUnit::default();
+        let (mut t, mut l) = (timing(), l1d("none"));
+        let cost = MemoryCost {
+            pool_columns: 0b0001,
+            ..TWO_PASSES
+        };
+        u.accept(9, &cost, NOBODY);
+        // Claims are numbered 0, 1, 2...: the first (cycle 10) loses, then both passes go.
+        let mut pool = BusyIn(vec![0], 0);
+        u.cycle(10, &mut t, &mut l, &mut pool);
+        u.cycle(11, &mut t, &mut l, &mut pool);
+        assert!(!u.can_accept(), "one pass done");
+        u.cycle(12, &mut t, &mut l, &mut pool);
+        assert!(u.can_accept());
+        assert_eq!(
+            u.in_flight(),
+            &[(9, 16)],
+            "a cycle later than without the conflict"
+        );
+        assert_eq!(u.arbitration_conflicts(), 1);
+        // Outside a pool (columns 0) the arbiter is never asked.
+        u.accept(
+            10,
+            &MemoryCost {
+                pool_columns: 0,
+                ..cost
+            },
+            NOBODY,
+        );
+        let mut refuses = BusyIn(vec![0, 1, 2, 3], 0);
+        u.cycle(20, &mut t, &mut l, &mut refuses);
+        u.cycle(21, &mut t, &mut l, &mut refuses);
+        assert!(u.can_accept());
+        assert_eq!(refuses.1, 0);
     }
 
     /// The paper pipelines' memory stages are latches (Elastic §3.1): the last one losing
@@ -866,19 +1052,20 @@ mod tests {
             held_subwarp_cycles: 0,
             requests: 0,
             staged: None,
+            pool_columns: 0,
         };
         u.accept(1, &cost(1), NOBODY);
-        u.cycle(10, &mut t, &mut l); // 1 leaves MEM0: ready at 14
+        u.cycle(10, &mut t, &mut l, &mut SeparateBanks); // 1 leaves MEM0: ready at 14
         u.accept(2, &cost(1), NOBODY);
-        u.cycle(11, &mut t, &mut l); // 2: ready at 15
+        u.cycle(11, &mut t, &mut l, &mut SeparateBanks); // 2: ready at 15
         u.accept(3, &cost(1), NOBODY);
         // In cycle 14, 1 loses writeback: 2 (in MEM(M-2)) and 3 (about to leave MEM0) wait.
         u.in_flight.push((7, 20)); // a global access: not in the memory stages
         u.freeze_mem_stages(14, |tag| tag != 7);
-        u.cycle(14, &mut t, &mut l);
+        u.cycle(14, &mut t, &mut l, &mut SeparateBanks);
         assert!(!u.can_accept(), "MEM0 did not hand 3 on");
         assert_eq!(u.in_flight(), &[(1, 14), (2, 16), (7, 20)]);
-        u.cycle(15, &mut t, &mut l); // the path moves again
+        u.cycle(15, &mut t, &mut l, &mut SeparateBanks); // the path moves again
         assert_eq!(u.in_flight(), &[(1, 14), (2, 16), (7, 20), (3, 19)]);
     }
 
@@ -895,6 +1082,35 @@ mod tests {
             (1, 1, 1)
         );
         assert_eq!(s.degree_histogram.get(&2), Some(&1));
+        // Pass 0 serves lanes 0-15 (bytes 0..128: rows 0-7), pass 1 lanes 16-31 (rows 8-15).
+        assert_eq!((s.row_reads, s.row_writes), (16, 0));
+    }
+
+    #[test]
+    fn shared_rows_per_pass() {
+        let mut t = timing();
+        // 32 consecutive words stored: one pass, 128 bytes, 8 rows.
+        let a: Vec<u64> = (0..32).map(|i| 4 * i).collect();
+        t.cost(&record(Space::Shared, MemAccess::Store, 4, a), 0);
+        assert_eq!(
+            (t.shared_stats().row_reads, t.shared_stats().row_writes),
+            (0, 8)
+        );
+        // Every lane reads word 0 (a broadcast): one row.
+        t.cost(&record(Space::Shared, MemAccess::Load, 4, vec![0; 32]), 0);
+        assert_eq!(t.shared_stats().row_reads, 1);
+        // 16 lanes of 8 bytes at 4, 12, 20, ...: one pass over bytes 4..132, rows 0-8 (every
+        // other lane straddles two rows).
+        let a: Vec<u64> = (0..16).map(|i| 4 + 8 * i).collect();
+        let c = t.cost(&record(Space::Shared, MemAccess::Load, 8, a), 0);
+        assert_eq!(c.degree, 1);
+        assert_eq!(t.shared_stats().row_reads, 1 + 9);
+        // An atomic on one word from 4 lanes: 4 passes of one row, each read and written.
+        t.cost(&record(Space::Shared, MemAccess::Atomic, 4, vec![64; 4]), 0);
+        assert_eq!(
+            (t.shared_stats().row_reads, t.shared_stats().row_writes),
+            (14, 12)
+        );
     }
 
     #[test]
@@ -906,11 +1122,11 @@ mod tests {
         u.accept(1, &c, NOBODY);
         // Four ways of one set: four misses, then associativity stalls.
         for now in 0..4 {
-            u.cycle(now, &mut t, &mut l);
+            u.cycle(now, &mut t, &mut l, &mut SeparateBanks);
             assert_eq!(u.stalled(), None);
         }
         assert_eq!(u.mem0().map(|m| m.cycles_left), Some(28));
-        u.cycle(4, &mut t, &mut l);
+        u.cycle(4, &mut t, &mut l, &mut SeparateBanks);
         assert_eq!(u.stalled(), Some(FailReason::Assoc));
         assert_eq!(u.outstanding_reads(1), 4);
         assert_eq!(l.stats().reservation_fails.assoc, 1);
@@ -923,7 +1139,7 @@ mod tests {
         let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0000 + 4 * i).collect();
         let c = t.cost(&record(Space::Global, MemAccess::Store, 4, a), 0);
         u.accept(3, &c, NOBODY);
-        u.cycle(7, &mut t, &mut l);
+        u.cycle(7, &mut t, &mut l, &mut SeparateBanks);
         assert!(u.can_accept());
         assert_eq!(u.in_flight(), &[(3, WAITING)]);
         assert_eq!(u.outstanding_reads(3), 1);
@@ -931,7 +1147,7 @@ mod tests {
         let write = l.pop_outgoing().unwrap();
         assert_eq!((write.kind, write.token), (FetchKind::Write, 3));
         l.fill(&write, 20);
-        u.cycle(20, &mut t, &mut l);
+        u.cycle(20, &mut t, &mut l, &mut SeparateBanks);
         assert_eq!(u.in_flight(), &[(3, 21)]);
         // The slot is free for the next instruction.
         let b: Vec<u64> = (0..32).map(|i| 0x1_0000_1000 + 4 * i).collect();
@@ -950,17 +1166,17 @@ mod tests {
         // First load misses; its reply comes back through the L1D.
         let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a.clone()), 0);
         u.accept(1, &c, NOBODY);
-        u.cycle(0, &mut t, &mut l);
+        u.cycle(0, &mut t, &mut l, &mut SeparateBanks);
         assert_eq!(u.in_flight(), &[(1, WAITING)]);
         let f = l.pop_outgoing().unwrap();
         l.fill(&f, 50);
-        u.cycle(50, &mut t, &mut l);
+        u.cycle(50, &mut t, &mut l, &mut SeparateBanks);
         assert_eq!(u.in_flight(), &[(1, 51)]);
         u.retire(1);
         // Second load hits: ready 35 cycles after it is sent.
         let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 0);
         u.accept(2, &c, NOBODY);
-        u.cycle(60, &mut t, &mut l);
+        u.cycle(60, &mut t, &mut l, &mut SeparateBanks);
         assert_eq!(u.in_flight(), &[(2, 60 + 35 + 1)]);
     }
 

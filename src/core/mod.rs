@@ -17,6 +17,7 @@ pub mod simt_stack;
 pub mod sm;
 pub mod stall;
 pub mod timeline;
+pub mod unified_partition;
 pub mod units;
 pub mod warp_slot;
 pub mod writeback;

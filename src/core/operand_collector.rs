@@ -102,6 +102,27 @@ pub enum BankActivity {
     Read { warp: u32, reg: u32, unit: u32 },
     /// Register `reg` of warp `warp` written back.
     Write { warp: u32, reg: u32 },
+    /// A shared-memory or cache access of warp `warp` (the unified local memory, where the
+    /// register banks also hold shared memory and cache: MODEL.md section 11; Unified §4.3).
+    Memory { warp: u32 },
+}
+
+/// The banks a unified local memory's shared or cache access needs, claimed after the register
+/// file's own accesses of the cycle (Unified §4.3: register accesses win). Implemented by the
+/// operand collector, whose arbiter holds the banks.
+pub trait PoolArbiter {
+    /// Claims bank columns `columns` (bit k: bank k of every cluster) for a memory access of
+    /// warp `warp`; false, claiming nothing, when the register file has one of them this cycle.
+    fn claim_memory(&mut self, columns: u32, warp: u32) -> bool;
+}
+
+/// The partitioned design: shared memory and cache have banks of their own.
+pub struct SeparateBanks;
+
+impl PoolArbiter for SeparateBanks {
+    fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
+        true
+    }
 }
 
 /// The bank arbiter of one cycle (the "arbiter" of book Figs. 3.12 and 3.15; GPGPU-Sim
@@ -226,8 +247,8 @@ impl CollectorUnit {
     }
 
     /// Read pending operands in instruction order, at most `ports` of them, each only if its
-    /// bank is still free this cycle.
-    fn collect(&mut self, index: u32, ports: u32, arbiter: &mut BankArbiter) {
+    /// bank is still free this cycle. Returns how many it read.
+    fn collect(&mut self, index: u32, ports: u32, arbiter: &mut BankArbiter) -> u32 {
         let mut left = ports;
         for op in self.operands.iter_mut().filter(|o| !o.read) {
             if left == 0 {
@@ -243,6 +264,7 @@ impl CollectorUnit {
                 left -= 1;
             }
         }
+        ports - left
     }
 
     fn clear(&mut self) {
@@ -281,6 +303,12 @@ pub struct OperandCollector {
     arbiter: BankArbiter,
     conflicts: u64,
     write_conflicts: u64,
+    /// Warp registers read into collector units so far (the energy model's register-file
+    /// reads; docs/energy.md).
+    register_reads: u64,
+    /// Warp registers written by results so far, predicates excluded (see
+    /// [`Self::count_result_writes`]).
+    register_writes: u64,
 }
 
 impl OperandCollector {
@@ -305,6 +333,8 @@ impl OperandCollector {
             arbiter: BankArbiter::new(cfg.reg_banks),
             conflicts: 0,
             write_conflicts: 0,
+            register_reads: 0,
+            register_writes: 0,
         }
     }
 
@@ -365,7 +395,8 @@ impl OperandCollector {
             ..
         } = self;
         for &unit in order.iter() {
-            units[unit].collect(unit as u32, *read_ports, arbiter);
+            let read = units[unit].collect(unit as u32, *read_ports, arbiter);
+            self.register_reads += u64::from(read);
         }
         self.count_conflicts();
     }
@@ -423,6 +454,24 @@ impl OperandCollector {
         self.write_conflicts
     }
 
+    /// Counts `registers` warp registers written back by one result, for the energy model
+    /// (the writeback stage calls it with the result's non-predicate destinations; it changes
+    /// no timing: [`Self::write`] claims the banks).
+    pub fn count_result_writes(&mut self, registers: u64) {
+        self.register_writes += registers;
+    }
+
+    /// Warp registers read out of the banks so far: one per source operand a collector unit
+    /// received (each a whole row of the warp's lanes, whatever the active mask).
+    pub fn register_reads(&self) -> u64 {
+        self.register_reads
+    }
+
+    /// Warp registers written back so far (see [`Self::count_result_writes`]).
+    pub fn register_writes(&self) -> u64 {
+        self.register_writes
+    }
+
     fn free_unit(&self, kind: UnitKind) -> Option<usize> {
         let (start, end) = self.pools[kind.index()];
         (start..end).find(|&u| !self.units[u].busy)
@@ -438,9 +487,30 @@ impl OperandCollector {
                         self.conflicts += 1;
                         self.write_conflicts += 1;
                     }
+                    BankActivity::Memory { .. } => self.conflicts += 1,
                 }
             }
         }
+    }
+}
+
+/// The unified local memory: bank column k of every cluster is register bank k (modulo the
+/// register file's bank count), already claimed this cycle by register writes and reads.
+impl PoolArbiter for OperandCollector {
+    fn claim_memory(&mut self, columns: u32, warp: u32) -> bool {
+        let banks = self.arbiter.cells().len() as u32;
+        let wanted = (0..32)
+            .filter(|k| columns >> k & 1 == 1)
+            .map(|k| k % banks.max(1));
+        let wanted: Vec<u32> = wanted.collect();
+        if !wanted.iter().all(|&b| self.arbiter.is_idle(b)) {
+            return false;
+        }
+        for b in wanted {
+            // Two columns on one register bank: the first claim holds it for both.
+            let _ = self.arbiter.claim(b, BankActivity::Memory { warp });
+        }
+        true
     }
 }
 
@@ -471,6 +541,42 @@ mod tests {
         assert_eq!(naive.bank(1, 5), 1);
         assert_eq!(swz.bank(1, 5), 2);
         assert_eq!(swz.bank(3, u32::MAX), (u32::MAX % 4 + 3) % 4);
+    }
+
+    /// Unified §4.3 on hand-built cycles: a register read and a cache (or shared) access to one
+    /// bank column in the same cycle; the register read wins and the memory access waits.
+    #[test]
+    fn register_reads_beat_memory_accesses_on_a_unified_bank() {
+        let mut oc = OperandCollector::new(&cfg(RegLayout::Naive, 1, 1)); // 4 banks
+        oc.begin_cycle();
+        oc.allocate(UnitKind::Sp, 0, &[1], 7).unwrap(); // warp 0's r1: bank 1
+        oc.read_cycle();
+        assert!(matches!(
+            oc.banks()[1],
+            BankActivity::Read {
+                warp: 0,
+                reg: 1,
+                ..
+            }
+        ));
+        assert!(
+            !oc.claim_memory(0b0010, 3),
+            "column 1 is the register read's"
+        );
+        assert!(
+            !oc.claim_memory(0b0011, 3),
+            "nothing is claimed when one column is taken"
+        );
+        assert_eq!(oc.banks()[0], BankActivity::Idle);
+        assert!(oc.claim_memory(0b0100, 3), "column 2 is free");
+        assert_eq!(oc.banks()[2], BankActivity::Memory { warp: 3 });
+        // Next cycle the bank is free again and the memory access goes.
+        oc.begin_cycle();
+        assert!(oc.claim_memory(0b0010, 3));
+        // A register write (writeback runs first) wins too.
+        oc.begin_cycle();
+        assert!(oc.write(0, 3));
+        assert!(!oc.claim_memory(0b1000, 3));
     }
 
     #[test]
@@ -519,6 +625,16 @@ mod tests {
         assert_eq!(oc.units()[1].pending(), 2);
         assert_eq!(oc.banks()[2], BankActivity::Idle);
         assert_eq!((oc.conflict_cycles(), oc.write_conflict_cycles()), (2, 1));
+        assert_eq!(
+            oc.register_reads(),
+            2,
+            "unit 0 read r0 and r1; unit 1 nothing"
+        );
+        oc.begin_cycle();
+        oc.read_cycle();
+        assert_eq!(oc.register_reads(), 5, "then r2, r4 and r3");
+        oc.count_result_writes(2);
+        assert_eq!(oc.register_writes(), 2);
     }
 
     #[test]

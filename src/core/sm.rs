@@ -329,7 +329,10 @@ impl Sm {
         self.dispatch.begin_cycle();
         self.collector.begin_cycle();
         self.writeback(now, ctx);
-        self.ldst.cycle(now, &mut self.memory, ctx.l1d);
+        // Register reads claim their banks before a unified pool's memory access (§4.3).
+        self.collector.read_cycle();
+        self.ldst
+            .cycle(now, &mut self.memory, ctx.l1d, &mut self.collector);
         self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
         self.operand_read(now, ctx.decoded);
@@ -455,9 +458,9 @@ impl Sm {
         }
     }
 
-    /// Register read, then dispatch (the paper's EXE, [`DispatchStage`]).
+    /// Dispatch (the paper's EXE, [`DispatchStage`]) of the instructions whose registers are read
+    /// (the collector read its banks earlier in the cycle, before the LD/ST unit).
     fn operand_read(&mut self, now: u64, decoded: &[Decoded]) {
-        self.collector.read_cycle();
         let (warps, ctas) = (&self.warps, &self.ctas);
         let back = BackEnd {
             collector: &mut self.collector,

@@ -90,7 +90,8 @@ impl Writeback {
             let Some(f) = in_flight.get(tag) else {
                 continue;
             };
-            let dests = decoded[f.pc as usize].dests.as_slice();
+            let d = &decoded[f.pc as usize];
+            let dests = d.dests.as_slice();
             if !dests.is_empty() {
                 let banks_free = dests.iter().all(|&r| collector.can_write(f.warp, r));
                 if ports == 0 || !banks_free {
@@ -112,6 +113,7 @@ impl Writeback {
                     // Two destinations in one bank: the second write shares the cycle.
                     let _ = collector.write(f.warp, r);
                 }
+                collector.count_result_writes(u64::from(d.bank_writes));
             }
             self.done.push(tag);
             self.committed.push((f.warp, f.pc));

@@ -158,6 +158,17 @@ pub struct CacheStats {
     pub fail_miss_queue: u64,
     /// Misses that evicted a valid line, by the relation of the two warps.
     pub contention: Contention,
+    /// 16-byte reads of the data array: a read hit's data (ceil(size / 16)) and a modified
+    /// victim read out to be written back (the energy model's cache reads, docs/energy.md).
+    pub data_reads: u64,
+    /// 16-byte writes of the data array: fills (atom / 16), write hits kept in the line, and
+    /// writes allocated in a line without a fetch (ceil(size / 16)).
+    pub data_writes: u64,
+}
+
+/// 16-byte data-array rows that `bytes` bytes take.
+fn rows(bytes: u32) -> u64 {
+    u64::from(bytes.div_ceil(16))
 }
 
 impl CacheStats {
@@ -185,6 +196,8 @@ impl CacheStats {
         self.fail_mshr += o.fail_mshr;
         self.fail_miss_queue += o.fail_miss_queue;
         self.contention.add(&o.contention);
+        self.data_reads += o.data_reads;
+        self.data_writes += o.data_writes;
     }
 }
 
@@ -315,6 +328,7 @@ impl<W: Copy> DataCache<W> {
                 if req.kind == AccessKind::Atomic {
                     self.tags.mark_modified(i, req.addr, true, now);
                 }
+                self.stats.data_reads += rows(req.size);
                 Outcome::Hit
             }
             Probe::ReservationFail => Outcome::Fail(FailReason::Assoc),
@@ -411,6 +425,7 @@ impl<W: Copy> DataCache<W> {
             return;
         }
         self.written_back += ev.bytes;
+        self.stats.data_reads += rows(ev.bytes);
         self.miss_queue.push_back(Fetch {
             addr: ev.block,
             size: ev.bytes,
@@ -484,11 +499,13 @@ impl<W: Copy> DataCache<W> {
         match policy {
             WritePolicy::WriteBack => {
                 self.tags.mark_modified(i, req.addr, whole, now);
+                self.stats.data_writes += rows(req.size);
                 Outcome::Hit
             }
             _ if self.mq_full(0) => Outcome::Fail(FailReason::MissQueue),
             WritePolicy::WriteThrough => {
                 self.tags.mark_modified(i, req.addr, whole, now);
+                self.stats.data_writes += rows(req.size);
                 self.send_write(req);
                 Outcome::Hit
             }
@@ -580,10 +597,12 @@ impl<W: Copy> DataCache<W> {
                 }
                 let evicted = self.tags.allocate_modified(i, addr, whole, now);
                 self.tags.set_owner(i, req.owner);
+                self.stats.data_writes += rows(req.size);
                 evicted
             }
             Probe::Hit(i) | Probe::HitReserved(i) | Probe::SectorMiss(i) => {
                 self.tags.mark_modified(i, addr, whole, now);
+                self.stats.data_writes += rows(req.size);
                 None
             }
             Probe::ReservationFail => None,
@@ -594,6 +613,7 @@ impl<W: Copy> DataCache<W> {
     /// holds the fill port for atom / width cycles (GPGPU-Sim `use_fill_port`).
     pub fn fill(&mut self, fetch: &Fetch, now: u64) {
         self.fill_port_free_at = now + u64::from(self.atom_bytes() / self.port_width);
+        self.stats.data_writes += rows(self.atom_bytes());
         if self.on_miss() {
             self.tags.fill_reserved(fetch.addr, now);
         } else if let Some(ev) = self.tags.fill_on_fill(fetch.addr, now) {
@@ -723,6 +743,8 @@ mod tests {
         assert!(c.is_idle());
         let s = c.stats;
         assert_eq!((s.accesses, s.hits, s.misses, s.mshr_merges), (3, 1, 1, 1));
+        // The fill wrote the 128-byte line (8 rows); the hit read its 128 bytes back.
+        assert_eq!((s.data_reads, s.data_writes), (8, 8));
     }
 
     #[test]
@@ -820,6 +842,9 @@ mod tests {
         c.fill(&f, 4);
         assert_eq!(c.next_ready(), Some(Waiter::Reply(5)));
         assert_eq!(c.access(&read(0x60), 0, 5), Outcome::Hit);
+        // Data-array rows: the two writes kept in lines (128-byte requests: 8 rows each) and the
+        // 32-byte fill (2) written; the two 128-byte hits read (8 each).
+        assert_eq!((c.stats.data_reads, c.stats.data_writes), (16, 18));
     }
 
     #[test]
@@ -853,6 +878,8 @@ mod tests {
         assert!(!c.data_port_free(12) && c.data_port_free(13));
         let wb = c.pop_miss().unwrap();
         assert_eq!((wb.kind, wb.addr, wb.size), (FetchKind::WriteBack, 0, 128));
+        // Reads: the 32- and 128-byte hits (2 + 8 rows) and the victim read out (8).
+        assert_eq!(c.stats.data_reads, 18);
         // A fill holds the fill port for atom / width cycles: 32 / 32.
         assert_eq!(c.access(&read(0x100), 7, 13), Outcome::Miss);
         let f = c.pop_miss().unwrap();

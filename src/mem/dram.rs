@@ -398,6 +398,11 @@ impl DramChannel {
         self.mapping.decode(local)
     }
 
+    /// Bytes one column command moves: `burst_length x bus_width_bytes x chips_per_channel`.
+    pub fn atom_bytes(&self) -> u32 {
+        self.atom
+    }
+
     /// Whether the scheduler queue has room (a slice may send a request).
     pub fn can_accept(&self) -> bool {
         self.queue.len() < self.queue_size && self.in_flight < self.credits

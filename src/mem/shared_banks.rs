@@ -1,7 +1,7 @@
 //! The shared-memory bank-conflict model (MODEL.md section 7; book section 4.1.1; XOR section 1).
 //!
-//! Shared memory is `banks` single-ported banks, each `bank_width` bytes wide (4, or 8 as on
-//! Kepler). A lane's word is `byte_address / bank_width` and its bank is
+//! Shared memory is `banks` single-ported banks, each `bank_width` bytes wide (4, 8 as on
+//! Kepler, or 16: the unified memory's one bank per cluster, MODEL.md section 11). A lane's word is `byte_address / bank_width` and its bank is
 //! [`BankFunction::bank`] of that word. A warp access is split into `warp_parts` sub-warps of
 //! consecutive lanes; each sub-warp takes as many passes (cycles) as the busiest bank needs, and
 //! the sub-warps' passes add up. Inactive lanes take no part.
@@ -39,7 +39,7 @@ pub use crate::config::Broadcast;
 pub enum SharedBanksError {
     /// The hash does not fit the bank count (or the bank count is not a power of two).
     Hash(BankHashError),
-    /// `bank_width` is not 4 or 8.
+    /// `bank_width` is not 4, 8 or 16.
     BankWidth(u32),
     /// `warp_parts` is not in `1..=64`.
     WarpParts(u32),
@@ -50,7 +50,7 @@ impl fmt::Display for SharedBanksError {
         match self {
             SharedBanksError::Hash(e) => write!(f, "{e}"),
             SharedBanksError::BankWidth(w) => {
-                write!(f, "bank width {w} is not supported (4 or 8 bytes)")
+                write!(f, "bank width {w} is not supported (4, 8 or 16 bytes)")
             }
             SharedBanksError::WarpParts(p) => {
                 write!(f, "warp_parts {p} is not between 1 and {MAX_LANES}")
@@ -213,7 +213,7 @@ impl Scratch {
 }
 
 impl SharedBanks {
-    /// Checks the geometry: `banks` a power of two that `hash` fits, `bank_width` 4 or 8,
+    /// Checks the geometry: `banks` a power of two that `hash` fits, `bank_width` 4, 8 or 16,
     /// `warp_parts` in `1..=64`.
     pub fn new(
         banks: u32,
@@ -233,7 +233,7 @@ impl SharedBanks {
         broadcast: Broadcast,
         warp_parts: u32,
     ) -> Result<Self, SharedBanksError> {
-        if bank_width != 4 && bank_width != 8 {
+        if !matches!(bank_width, 4 | 8 | 16) {
             return Err(SharedBanksError::BankWidth(bank_width));
         }
         if warp_parts == 0 || warp_parts as usize > MAX_LANES {

@@ -181,6 +181,7 @@ impl TagArray {
         let linear = ((addr >> self.line_shift) & u64::from(self.sets - 1)) as u32;
         match self.index {
             SetIndex::FermiHash if matches!(self.sets, 32 | 64) => fermi_hash(addr, self),
+            SetIndex::Modulo => ((addr >> self.line_shift) % u64::from(self.sets)) as u32,
             _ => linear,
         }
     }
@@ -487,6 +488,21 @@ mod tests {
 
     const LINEAR: &str = "N:32:128:4,L:L:m:N:L,A:32:8,8";
     const HASHED: &str = "N:32:128:4,L:L:m:N:H,S:64:8,8";
+
+    #[test]
+    fn modulo_index_takes_any_set_count() {
+        // The unified memory's 47.9 KB cache for needle: 95 sets of 4 x 128 B (MODEL.md s. 11).
+        let t = tags("N:95:128:4,L:L:m:N:M,A:32:8,8");
+        assert_eq!(t.set_index(94 * 128), 94);
+        assert_eq!(t.set_index(95 * 128), 0);
+        assert_eq!(t.set_index(200 * 128 + 5), 10);
+        // With a power of two it is the linear index.
+        let (m, l) = (tags("N:32:128:4,L:L:m:N:M,A:32:8,8"), tags(LINEAR));
+        for a in [0u64, 128, 4096, 123_456_789] {
+            assert_eq!(m.set_index(a), l.set_index(a));
+        }
+        assert!(CacheSpec::parse("N:95:128:4,L:L:m:N:L,A:32:8,8").is_err());
+    }
 
     #[test]
     fn copied_sectors_take_their_copy_rank_as_last_use() {

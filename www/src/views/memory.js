@@ -67,11 +67,11 @@ function drawRegisterBanks(canvas, ctx, width, banks) {
   const cw = Math.max(40, Math.min(110, Math.floor((width - 16) / Math.max(1, banks.length)) - 4));
   banks.forEach((b, i) => {
     const x = 8 + i * (cw + 4);
-    const fill = b.kind === 'read' ? OKABE.sky : b.kind === 'write' ? OKABE.orange : '#1c232c';
+    const fill = b.kind === 'read' ? OKABE.sky : b.kind === 'write' ? OKABE.orange : b.kind === 'memory' ? OKABE.purple : '#1c232c';
     const ink = b.kind === 'idle' ? UI.muted : inkOn(fill);
     box(ctx, x, 20, cw, 38, { fill });
     text(ctx, cw >= 56 ? `bank ${i}` : `b${i}`, x + 4, 29, { font: FONT_SMALL, colour: ink });
-    text(ctx, b.kind === 'idle' ? 'idle' : `${b.kind === 'read' ? 'R' : 'W'} W${b.warp} ${b.reg}`, x + 4, 47, { font: FONT_SMALL, colour: ink, maxWidth: cw - 6 });
+    text(ctx, b.kind === 'idle' ? 'idle' : (b.kind === 'memory' ? `MEM W${b.warp}` : `${b.kind === 'read' ? 'R' : 'W'} W${b.warp} ${b.reg}`), x + 4, 47, { font: FONT_SMALL, colour: ink, maxWidth: cw - 6 });
     region(canvas, x, 20, cw, 38, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
   });
 }

@@ -145,9 +145,9 @@ function drawBanks(canvas, ctx, c, banks, y) {
   banks.forEach((b, i) => {
     const x = c.x + (i % perRow) * (w + 2);
     y += i > 0 && i % perRow === 0 ? 22 : 0;
-    const fill = b.kind === 'read' ? '#56b4e9' : b.kind === 'write' ? '#e69f00' : '#1c232c';
+    const fill = b.kind === 'read' ? '#56b4e9' : b.kind === 'write' ? '#e69f00' : b.kind === 'memory' ? '#cc79a7' : '#1c232c';
     box(ctx, x, y + 14, w, 20, { fill });
-    if (b.kind !== 'idle') text(ctx, b.kind === 'read' ? 'R' : 'W', x + w / 2, y + 24, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
+    if (b.kind !== 'idle') text(ctx, { read: 'R', write: 'W', memory: 'M' }[b.kind], x + w / 2, y + 24, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
     region(canvas, x, y + 14, w, 20, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle this cycle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
   });
 }

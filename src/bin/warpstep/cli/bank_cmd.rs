@@ -43,7 +43,7 @@ pub struct BankArgs {
     /// Number of banks (a power of two).
     #[arg(long, value_name = "N", default_value_t = 32)]
     banks: u32,
-    /// Bank width in bytes (4 or 8).
+    /// Bank width in bytes (4, 8 or 16).
     #[arg(long, value_name = "W", default_value_t = 4)]
     bank_width: u32,
     /// Bank index function: mod, bvperm:K, bvxor:K1,K2,MASK, bwperm:b0,..., bwxor:t0,..., fixed-xor.

@@ -9,6 +9,7 @@ mod experiment_cmd;
 mod experiment_elastic_plot;
 mod experiment_plot;
 mod hash_search_cmd;
+mod occupancy_cmd;
 mod report_out;
 mod run_cmd;
 
@@ -50,6 +51,9 @@ enum Command {
     Bank(bank_cmd::BankArgs),
     /// Configure a shared-memory bank hash from access sets (XOR paper section 5).
     HashSearch(hash_search_cmd::HashSearchCli),
+    /// Threads per SM and the register/shared/cache split of a unified local memory
+    /// (Unified MICRO'12 section 4.5).
+    Occupancy(occupancy_cmd::OccupancyArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -66,5 +70,6 @@ pub fn main() -> ExitCode {
         Command::Experiment { command } => experiment_cmd::run(command),
         Command::Bank(args) => bank_cmd::run(args),
         Command::HashSearch(args) => hash_search_cmd::run(args),
+        Command::Occupancy(args) => occupancy_cmd::run(args),
     }
 }

@@ -284,6 +284,40 @@ fn print_timing(report: &Report) {
             );
         }
     }
+    if let Some(u) = &report.unified {
+        println!(
+            "unified memory {:.1} KB: {} threads, registers {:.1} KB, shared {:.1} KB, cache {:.1} KB ({} sets); {} arbitration conflicts",
+            u.capacity_kb, u.threads, u.registers_kb, u.shared_kb, u.cache_kb, u.cache_sets, u.arbitration_conflicts
+        );
+    }
+    if let Some(energy) = &report.energy {
+        println!("{}", energy_line(energy));
+    }
+}
+
+/// `energy 12.3 uJ: register file 0.1 nJ, shared memory ...`: the total and each part, in
+/// nanojoules (the JSON's picojoules / 1000), the total in microjoules.
+fn energy_line(e: &warpstep::energy::EnergyReport) -> String {
+    let names = [
+        "register file",
+        "shared memory",
+        "L1D",
+        "DRAM",
+        "SRAM leakage",
+        "SM dynamic",
+        "core leakage",
+    ];
+    let parts: Vec<String> = names
+        .iter()
+        .zip(e.parts())
+        .map(|(name, (_, pj))| format!("{name} {:.1} nJ", pj / 1000.0))
+        .collect();
+    let kind = if e.unified { "unified" } else { "partitioned" };
+    format!(
+        "energy {:.3} uJ ({kind}): {}",
+        e.total_pj / 1e6,
+        parts.join(", ")
+    )
 }
 
 /// With more than one SM, a line per SM: CTAs, instructions, IPC, L1D and bank-conflict cycles.
