@@ -143,6 +143,19 @@ pub struct SimtStats {
     pub simd_efficiency: f64,
 }
 
+/// Registers allocated per thread: `--regs` when given (at least the most the kernel keeps
+/// live: warpstep does not model spill code), else the most live at once.
+fn registers_per_thread(image: &KernelImage) -> Result<u32, String> {
+    let live = max_live_registers(image.func());
+    match image.regs {
+        Some(r) if r < live => Err(format!(
+            "--regs {r}: the kernel keeps {live} registers live at once (warpstep does not model spills)"
+        )),
+        Some(r) => Ok(r),
+        None => Ok(live),
+    }
+}
+
 /// With `unified.enabled`, the SM this kernel runs on: its local storage divided for the
 /// kernel (Unified §4.5, [`unified_partition::launch_config`]); otherwise `config` unchanged.
 fn partition_storage(
@@ -198,7 +211,7 @@ impl Sim {
             ..
         } = prepared;
         let func = image.func();
-        let registers_per_thread = max_live_registers(func);
+        let registers_per_thread = registers_per_thread(&image)?;
         let threads = image.threads_per_cta();
         let (config, partition) = partition_storage(config, registers_per_thread, &image)?;
         let registers_per_cta = registers_per_thread * threads;

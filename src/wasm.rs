@@ -74,6 +74,45 @@ pub fn config_json(preset: &str, sets: Vec<String>) -> Result<String, JsError> {
     Ok(config.to_json_pretty())
 }
 
+/// The occupancy calculator of the Setup tab (`warpstep occupancy --json`, Unified §4.5): the
+/// `unified-micro12` pool, with `capacity_bytes` and `mode` (`full` | `fermi`) when given,
+/// divided for `regs` registers a thread and shared memory per thread or per CTA of `block`
+/// threads. JSON with the CLI's names (`threads`, `registers_kb`, `shared_kb`, `cache_kb`,
+/// `cache_sets`, ...); bad input is thrown with the CLI's message.
+#[wasm_bindgen(js_name = unifiedPartition)]
+pub fn unified_partition(
+    regs: f64,
+    smem_per_thread: Option<f64>,
+    smem_per_cta: Option<f64>,
+    block: Option<f64>,
+    capacity_bytes: Option<f64>,
+    mode: Option<String>,
+) -> Result<String, JsError> {
+    use crate::core::unified_partition::{occupancy, occupancy_json, OccupancyQuery};
+    let whole = |name: &str, v: f64| -> Result<u32, JsError> {
+        if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
+            Ok(v as u32)
+        } else {
+            Err(JsError::new(&format!(
+                "{name} {v}: expected a whole number >= 0"
+            )))
+        }
+    };
+    let query = OccupancyQuery {
+        regs: whole("--regs", regs)?,
+        smem_per_thread,
+        smem_per_cta: smem_per_cta
+            .map(|v| whole("--smem-per-cta", v))
+            .transpose()?,
+        block: block.map(|v| whole("--block", v)).transpose()?,
+        capacity_bytes: capacity_bytes.map(|v| whole("--capacity", v)).transpose()?,
+        mode,
+    };
+    let config = Config::preset("unified-micro12").map_err(|e| JsError::new(&e.to_string()))?;
+    let (pool, demand, p) = occupancy(&config, &query).map_err(|e| JsError::new(&e))?;
+    Ok(occupancy_json(&pool, &demand, &p).to_string())
+}
+
 /// The codes the views need, defined once here and read by JS at startup: warp states / stall
 /// reasons (`code`, `name`, `description` for hover text, `stall`), run stop reasons, and the
 /// checkpoint parameters.

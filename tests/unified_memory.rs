@@ -79,3 +79,26 @@ fn a_cta_too_big_for_the_pool_is_refused_with_the_numbers() {
         "unified memory: a CTA of 1024 threads needs 53248 bytes of the 32768-byte unified memory (12 registers a thread)"
     );
 }
+
+#[test]
+fn regs_sets_the_registers_a_thread_is_given() {
+    let ptx = common::data("kernels/transpose.sm_52.ptx");
+    let mut flags = transpose_flags(&["unified.enabled=true"]);
+    flags.extend(["--regs", "40"]);
+    let sim = common::prepare_flags(&ptx, &flags)
+        .into_sim(&[])
+        .expect("sim");
+    // 4 x 40 + 4 = 164 bytes a thread: 384 KB still holds a whole 1024-thread CTA, 2 do not.
+    let p = sim.partition().expect("unified");
+    assert_eq!((p.threads, p.register_bytes), (1024, 160 * 1024));
+    // Fewer than the kernel keeps live is refused: warpstep models no spill code.
+    let mut few = transpose_flags(&[]);
+    few.extend(["--regs", "8"]);
+    let err = common::prepare_flags(&ptx, &few)
+        .into_sim(&[])
+        .expect_err("too few");
+    assert_eq!(
+        err.to_string(),
+        "--regs 8: the kernel keeps 12 registers live at once (warpstep does not model spills)"
+    );
+}

@@ -398,3 +398,82 @@ mod tests {
         assert_eq!(kb(68096), 66.5);
     }
 }
+
+/// One question to the occupancy calculator (`warpstep occupancy`, the app's Setup tab): a
+/// kernel's registers and shared memory (per thread, or per CTA of `block` threads), and the
+/// pool's capacity and mode when they differ from the preset's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OccupancyQuery {
+    pub regs: u32,
+    pub smem_per_thread: Option<f64>,
+    pub smem_per_cta: Option<u32>,
+    pub block: Option<u32>,
+    pub capacity_bytes: Option<u32>,
+    /// `full` or `fermi`.
+    pub mode: Option<String>,
+}
+
+/// The calculator's answer for `config`'s pool: the pool, the demand and its division, or the
+/// message for bad input (in the CLI's flag names).
+pub fn occupancy(
+    config: &Config,
+    q: &OccupancyQuery,
+) -> Result<(PoolShape, StorageDemand, Partition), String> {
+    let mut pool = PoolShape::of(config);
+    if let Some(c) = q.capacity_bytes {
+        if c == 0 {
+            return Err("--capacity 0: expected bytes > 0".into());
+        }
+        pool.capacity_bytes = c;
+    }
+    if let Some(m) = &q.mode {
+        pool.mode = match m.as_str() {
+            "full" => UnifiedMode::Full,
+            "fermi" => UnifiedMode::Fermi,
+            other => return Err(format!("--mode {other}: expected full or fermi")),
+        };
+    }
+    let block = q.block.unwrap_or(1);
+    if block == 0 {
+        return Err("--block 0: a CTA has at least one thread".into());
+    }
+    let demand = match q.smem_per_cta {
+        Some(cta) => StorageDemand::for_launch(q.regs, cta, block),
+        None => {
+            let per_thread = q.smem_per_thread.unwrap_or(0.0);
+            if !per_thread.is_finite() || per_thread < 0.0 {
+                return Err(format!(
+                    "--smem-per-thread {per_thread}: expected bytes >= 0"
+                ));
+            }
+            StorageDemand {
+                registers_per_thread: q.regs,
+                shared_bytes_per_thread: per_thread,
+                threads_per_cta: block,
+            }
+        }
+    };
+    let p = Partition::divide(&pool, &demand).map_err(|e| e.to_string())?;
+    Ok((pool, demand, p))
+}
+
+/// The calculator's JSON (`warpstep occupancy --json`; scripts read these names): `threads`,
+/// `registers_kb`, `shared_kb`, `cache_kb` (KB = 1024 bytes), `cache_sets`, `capacity_kb`,
+/// `bytes_per_thread`, `mode`.
+pub fn occupancy_json(
+    pool: &PoolShape,
+    demand: &StorageDemand,
+    p: &Partition,
+) -> serde_json::Value {
+    let kb = |bytes: u32| f64::from(bytes) / 1024.0;
+    serde_json::json!({
+        "threads": p.threads,
+        "registers_kb": kb(p.register_bytes),
+        "shared_kb": kb(p.shared_bytes),
+        "cache_kb": kb(p.cache_bytes),
+        "cache_sets": p.cache_sets,
+        "capacity_kb": kb(pool.capacity_bytes),
+        "bytes_per_thread": demand.bytes_per_thread(),
+        "mode": match pool.mode { UnifiedMode::Full => "full", UnifiedMode::Fermi => "fermi" },
+    })
+}

@@ -41,6 +41,8 @@ pub struct KernelImage {
     pub buffers: Vec<BufferArg>,
     /// Static plus dynamic shared memory per CTA, in bytes.
     pub shared_bytes: u32,
+    /// Registers allocated per thread when `--regs` gave them (`None`: the most live at once).
+    pub regs: Option<u32>,
     /// `.local` bytes per thread.
     pub local_bytes: u32,
 }
@@ -96,6 +98,7 @@ impl KernelImage {
             module_var_addr,
             buffers,
             shared_bytes,
+            regs: flags.regs,
         })
     }
 

@@ -116,6 +116,9 @@ pub struct LaunchFlags {
     /// All the kernel's arguments; a source that gives any replaces all of an earlier source's.
     pub args: Vec<ArgSpec>,
     pub shared_dynamic: Option<u32>,
+    /// Registers allocated per thread (`--regs`), instead of the most the kernel keeps live:
+    /// what a compiler's `-maxrregcount` or a unified memory's partition would see (Unified §4.5).
+    pub regs: Option<u32>,
     /// A preset name or a JSON file path.
     pub config: Option<String>,
     /// `key=value` overrides, applied in order after the config.
@@ -123,13 +126,18 @@ pub struct LaunchFlags {
     pub max_cycles: Option<u64>,
 }
 
+/// Most registers a thread may be given with `--regs` (PTX's own limit is 255 per thread on
+/// the architectures warpstep models).
+pub const MAX_REGS_PER_THREAD: u32 = 255;
+
 /// The flags `parse_tokens` understands, each followed by a value.
-pub const LAUNCH_FLAGS: [&str; 8] = [
+pub const LAUNCH_FLAGS: [&str; 9] = [
     "--kernel",
     "--grid",
     "--block",
     "--arg",
     "--shared-dynamic",
+    "--regs",
     "--config",
     "--set",
     "--max-cycles",
@@ -201,6 +209,15 @@ impl LaunchFlags {
                         .map_err(|_| bad("expected a byte count".into()))?,
                 )
             }
+            "--regs" => {
+                self.regs = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|r| (1..=MAX_REGS_PER_THREAD).contains(r))
+                        .ok_or_else(|| bad(format!("expected 1..={MAX_REGS_PER_THREAD}")))?,
+                )
+            }
             "--config" => self.config = Some(value.to_string()),
             "--set" => {
                 if !value.contains('=') {
@@ -250,6 +267,7 @@ impl LaunchFlags {
             self.args = later.args;
         }
         self.shared_dynamic = later.shared_dynamic.or(self.shared_dynamic);
+        self.regs = later.regs.or(self.regs);
         self.config = later.config.or(self.config);
         self.sets.extend(later.sets);
         self.max_cycles = later.max_cycles.or(self.max_cycles);

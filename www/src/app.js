@@ -8,6 +8,7 @@ import { onCanvasResize } from './canvas.js';
 import { nextBudget } from './pacing.js';
 import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
+import { createOccupancyCalculator } from './occupancy.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
 import { shareUrl, decodeState, stateInUrl } from './share.js';
 
@@ -55,6 +56,7 @@ export class App {
     this.compare = null;
     this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
+    this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
     this.fillExamples();
     this.bindTabs();
@@ -502,6 +504,14 @@ export class App {
     this.setup.setOverride('shmem.hash', spec);
     this.apply();
     return this.loaded && this.config.shmem.hash === spec;
+  }
+
+  // Sets `unified.capacity_bytes` in the Setup tab's overrides and rebuilds the simulation (the
+  // unified pool view's capacity select). Returns whether the new configuration loaded.
+  setUnifiedCapacity(bytes) {
+    this.setup.setOverride('unified.capacity_bytes', bytes);
+    this.apply();
+    return Boolean(this.loaded && this.config.unified.capacity_bytes === bytes);
   }
 
   showState(snap) {

@@ -13,12 +13,18 @@ import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
 import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
 import polybench from '../../tests/data/kernels/polybench.sm_52.ptx?raw';
 import elasticTimeline from '../../tests/data/kernels/elastic_timeline.ptx?raw';
+import needle from '../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx?raw';
 
 // atax's first kernel (tests/data/kernels/polybench.cu): one block of 4 warps, each thread
 // walking one row of a 1024 x 1024 matrix, so a warp's 32 lanes read 32 rows 4 KB apart.
 const ATAX_LAUNCH = '--kernel atax_1 --grid 1 --block 128 --arg f32[1048576]=rand:1 --arg f32[1024]=rand:2 --arg f32[1024]=0 --arg 1024';
 
 const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f32[1024]=0 --arg 32 --arg 32';
+// Rodinia needle (Needleman-Wunsch), one step of its wavefront: needle_cuda_shared_1 on the
+// longest block anti-diagonal of a 257 x 257 score matrix (16 CTAs of 16 threads, penalty 10),
+// as the host (needle.cu) launches it; tests/corpus_rodinia.rs checks the results.
+const NEEDLE_LAUNCH = '--kernel _Z20needle_cuda_shared_1PiS_S_iiii --grid 16 --block 16 --arg s32[66049]=rand:1:-4:11 --arg s32[66049]=0 --arg s32[66049]=0 --arg 257 --arg 10 --arg 16 --arg 16';
+
 // What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
 const TRANSPOSE_HASH = 'bwxor:0^5,1^6,2^7,3^8,4^9';
 
@@ -152,6 +158,24 @@ export const EXAMPLES = [
     // register read; strict barrel issue. It opens in the split pipeline, the paper's baseline.
     sets: ['elastic.mem_stages=2', 'units.int.add.latency=1', 'core.strict_barrel=true', 'elastic.baseline=split'],
     about: 'Elastic CF\'11 Figs. 4-5 (Gou & Gaydadjiev): warp 0 issues a shared load with a 2-way bank conflict (line 31) and warps 1 and 2 an add right behind it. What to watch: MEM0 replaying the conflict in the Pipeline view\'s back-end row, then the split pipeline\'s writeback clash (W0 wins, W1\'s add waits, issue stalls: bank_conflict); press "Compare the three pipelines" to see the in-order pipeline stall at issue instead and the elastic one let W1 and W2 commit before W0, with no stall. Switch pipelines in the Setup tab with elastic.baseline=in_order or elastic.enabled=true.',
+  },
+  {
+    id: 'needle-partitioned',
+    title: 'Rodinia needle, partitioned register file / shared / L1',
+    ptx: needle,
+    launch: NEEDLE_LAUNCH,
+    preset: 'unified-micro12',
+    sets: [],
+    about: 'Rodinia\'s needle (Needleman-Wunsch, ocelot PTX from the corpus) on the Unified MICRO\'12 paper\'s baseline SM (Table 2): a 256 KB register file, 64 KB of shared memory and a 64 KB L1D, each fixed. Each CTA of 16 threads tiles 2.2 KB of the score matrix in shared memory and walks its anti-diagonals with a barrier per step. What to watch: the Energy view (SRAM leakage, SM dynamic and DRAM dominate; the register file is the largest access part) and the cycle count, about 47,000; then open the next example, the same kernel on the unified pool.',
+  },
+  {
+    id: 'needle-unified',
+    title: 'Rodinia needle, unified 384 KB pool',
+    ptx: needle,
+    launch: NEEDLE_LAUNCH,
+    preset: 'unified-micro12',
+    sets: ['unified.enabled=true'],
+    about: 'The same needle step with the register file, shared memory and L1 as one 384 KB pool (unified.enabled=true, §4). What to watch: the Unified pool view divides the 32 banks for this kernel (1024 threads of 53 registers and 136.25 shared bytes: registers 212 KB, shared 136.25 KB, cache 35.75 KB) and shows, each cycle, which bank column a register read or write takes and which one a shared or cache access holds (purple); an access that finds its column taken waits: the arbitration conflicts count up. warpstep reads every operand from the main register file (the paper\'s register file hierarchy is not modelled), so here arbitration costs cycles (about 62,000 against 47,000) and energy. Try the capacity select (128 KB: 368 threads, a 2.8 KB cache) and compare the Energy view with the partitioned example.',
   },
   {
     id: 'pathfinder',

@@ -12,6 +12,8 @@ import { createTimelineView } from './views/timeline.js';
 import { createMemoryView } from './views/memory.js';
 import { createMrpbView } from './views/mrpb.js';
 import { createStatsView } from './views/stats.js';
+import { createEnergyView } from './views/energy.js';
+import { createUnifiedView, UNIFIED_BODY } from './views/unified.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
@@ -24,7 +26,9 @@ const PANELS = [
   { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },
   { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },
   { id: 'memory', help: 'l1', title: 'Memory', note: 'register banks; L1D sets × ways, MSHRs, miss queue', body: CANVAS, create: createMemoryView },
+  { id: 'unified', help: 'unified', title: 'Unified pool', note: '32 banks by owner (registers / shared / cache); this cycle\'s bank columns', body: UNIFIED_BODY, create: createUnifiedView, when: (f) => Boolean(f.snap.stats.unified) },
   { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, L1 hit rate, stalls, conflicts, memory counters', body: STATS_BODY, create: createStatsView },
+  { id: 'energy', help: 'energy', title: 'Energy', note: 'the run\'s energy so far by part (Unified §5.2)', body: CANVAS, create: createEnergyView },
   { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'one row per queue, head left; the queue served this cycle and why', body: CANVAS, create: createMrpbView },
 ];
 
@@ -36,20 +40,26 @@ export function createViews(container, app) {
     el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
     container.append(el);
     el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
-    return panel(p.id, el, p.create(el, app));
+    return panel(p.id, el, p.create(el, app), p.when);
   });
   watchVisibility(views);
   return views;
 }
 
 // A panel's redraw state: the last frame handed to it, whether it is on screen, whether it
-// missed a frame while off screen, and the key of what it last drew.
-function panel(id, el, view) {
+// missed a frame while off screen, and the key of what it last drew. A panel with `when` is
+// shown only for frames it holds for (the unified pool: a snapshot with `stats.unified`).
+function panel(id, el, view, when) {
   const p = {
     id, el, view, frame: null, visible: true, dirty: true, lastKey: undefined, drawMs: 0,
     // Draws `frame` if the panel is visible and its inputs changed (or `force`).
     update(frame, force = false) {
       p.frame = frame;
+      if (when) {
+        const show = when(frame);
+        if (el.hidden === show) { el.hidden = !show; p.dirty = true; }
+        if (!show) return false;
+      }
       if (!p.visible) { p.dirty = true; return false; }
       const key = view.key ? view.key(frame) : undefined;
       if (!force && !p.dirty && key !== undefined && key === p.lastKey) return false;

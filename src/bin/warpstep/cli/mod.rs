@@ -31,7 +31,7 @@ enum Command {
     /// Print warpstep's version.
     Version,
     /// Run a PTX kernel on data you describe and report the results.
-    Run(run_cmd::RunArgs),
+    Run(Box<run_cmd::RunArgs>),
     /// Simulated cycles and warp instructions per second on the standard kernels.
     Bench(bench_cmd::BenchArgs),
     /// Show, list and check configurations (presets, JSON files, --set overrides).
@@ -64,7 +64,7 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Config { command } => config_cmd::run(command),
-        Command::Run(args) => run_cmd::run(args),
+        Command::Run(args) => run_cmd::run(*args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Correlate(args) => correlate_cmd::run(args),
         Command::Experiment { command } => experiment_cmd::run(command),

@@ -6,7 +6,9 @@ use super::EXIT_BAD_INPUT;
 use clap::Args;
 use std::process::ExitCode;
 use warpstep::config::{Config, UnifiedMode};
-use warpstep::core::unified_partition::{Partition, PoolShape, StorageDemand};
+use warpstep::core::unified_partition::{
+    occupancy, occupancy_json, OccupancyQuery, Partition, PoolShape, StorageDemand,
+};
 
 /// Flags of `warpstep occupancy`.
 #[derive(Args, Debug)]
@@ -75,40 +77,17 @@ pub fn run(args: OccupancyArgs) -> ExitCode {
 
 fn compute(args: &OccupancyArgs) -> Result<String, String> {
     let config = Config::preset(&args.config).map_err(|e| e.to_string())?;
-    let mut pool = PoolShape::of(&config);
-    if let Some(c) = args.capacity {
-        pool.capacity_bytes = c;
-    }
-    if let Some(m) = &args.mode {
-        pool.mode = match m.as_str() {
-            "full" => UnifiedMode::Full,
-            "fermi" => UnifiedMode::Fermi,
-            other => return Err(format!("--mode {other}: expected full or fermi")),
-        };
-    }
-    let block = args.block.unwrap_or(1);
-    if block == 0 {
-        return Err("--block 0: a CTA has at least one thread".into());
-    }
-    let demand = match args.smem_per_cta {
-        Some(cta) => StorageDemand::for_launch(args.regs, cta, block),
-        None => {
-            let per_thread = args.smem_per_thread.unwrap_or(0.0);
-            if !per_thread.is_finite() || per_thread < 0.0 {
-                return Err(format!(
-                    "--smem-per-thread {per_thread}: expected bytes >= 0"
-                ));
-            }
-            StorageDemand {
-                registers_per_thread: args.regs,
-                shared_bytes_per_thread: per_thread,
-                threads_per_cta: block,
-            }
-        }
+    let query = OccupancyQuery {
+        regs: args.regs,
+        smem_per_thread: args.smem_per_thread,
+        smem_per_cta: args.smem_per_cta,
+        block: args.block,
+        capacity_bytes: args.capacity,
+        mode: args.mode.clone(),
     };
-    let p = Partition::divide(&pool, &demand).map_err(|e| e.to_string())?;
+    let (pool, demand, p) = occupancy(&config, &query)?;
     Ok(if args.json {
-        json(&pool, &demand, &p)
+        occupancy_json(&pool, &demand, &p).to_string()
     } else {
         text(&pool, &demand, &p)
     })
@@ -116,20 +95,6 @@ fn compute(args: &OccupancyArgs) -> Result<String, String> {
 
 fn kb(bytes: u32) -> f64 {
     f64::from(bytes) / 1024.0
-}
-
-fn json(pool: &PoolShape, demand: &StorageDemand, p: &Partition) -> String {
-    serde_json::json!({
-        "threads": p.threads,
-        "registers_kb": kb(p.register_bytes),
-        "shared_kb": kb(p.shared_bytes),
-        "cache_kb": kb(p.cache_bytes),
-        "cache_sets": p.cache_sets,
-        "capacity_kb": kb(pool.capacity_bytes),
-        "bytes_per_thread": demand.bytes_per_thread(),
-        "mode": match pool.mode { UnifiedMode::Full => "full", UnifiedMode::Fermi => "fermi" },
-    })
-    .to_string()
 }
 
 fn text(pool: &PoolShape, demand: &StorageDemand, p: &Partition) -> String {

@@ -32,6 +32,9 @@ pub struct RunArgs {
     /// Dynamic shared memory per CTA, in bytes.
     #[arg(long)]
     shared_dynamic: Option<String>,
+    /// Registers per thread (default: the most the kernel keeps live; not fewer).
+    #[arg(long)]
+    regs: Option<String>,
     /// A preset name or a JSON configuration file (default: fermi).
     #[arg(long)]
     config: Option<String>,
@@ -131,6 +134,7 @@ fn command_line_flags(args: &RunArgs) -> Result<LaunchFlags, String> {
         ("--grid", &args.grid),
         ("--block", &args.block),
         ("--shared-dynamic", &args.shared_dynamic),
+        ("--regs", &args.regs),
         ("--config", &args.config),
         ("--max-cycles", &args.max_cycles),
     ];
