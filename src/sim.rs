@@ -143,17 +143,15 @@ pub struct SimtStats {
     pub simd_efficiency: f64,
 }
 
-/// Registers allocated per thread: `--regs` when given (at least the most the kernel keeps
-/// live: warpstep does not model spill code), else the most live at once.
-fn registers_per_thread(image: &KernelImage) -> Result<u32, String> {
-    let live = max_live_registers(image.func());
-    match image.regs {
-        Some(r) if r < live => Err(format!(
-            "--regs {r}: the kernel keeps {live} registers live at once (warpstep does not model spills)"
-        )),
-        Some(r) => Ok(r),
-        None => Ok(live),
-    }
+/// Registers allocated per thread: `--regs` when given (what `ptxas -v` reports for the
+/// kernel: PTX's virtual registers are not the machine's, and the most of them live at once,
+/// the default, is often far more than ptxas allocates), else the most PTX registers live at
+/// once. It sets occupancy and the unified partition only; warpstep runs the PTX's own
+/// registers and models no spill code.
+fn registers_per_thread(image: &KernelImage) -> u32 {
+    image
+        .regs
+        .unwrap_or_else(|| max_live_registers(image.func()))
 }
 
 /// With `unified.enabled`, the SM this kernel runs on: its local storage divided for the
@@ -211,7 +209,7 @@ impl Sim {
             ..
         } = prepared;
         let func = image.func();
-        let registers_per_thread = registers_per_thread(&image)?;
+        let registers_per_thread = registers_per_thread(&image);
         let threads = image.threads_per_cta();
         let (config, partition) = partition_storage(config, registers_per_thread, &image)?;
         let registers_per_cta = registers_per_thread * threads;

@@ -116,8 +116,8 @@ pub struct LaunchFlags {
     /// All the kernel's arguments; a source that gives any replaces all of an earlier source's.
     pub args: Vec<ArgSpec>,
     pub shared_dynamic: Option<u32>,
-    /// Registers allocated per thread (`--regs`), instead of the most the kernel keeps live:
-    /// what a compiler's `-maxrregcount` or a unified memory's partition would see (Unified §4.5).
+    /// Registers allocated per thread (`--regs`, as `ptxas -v` reports them), instead of the
+    /// most PTX registers live at once: occupancy and the unified partition (Unified §4.5).
     pub regs: Option<u32>,
     /// A preset name or a JSON file path.
     pub config: Option<String>,

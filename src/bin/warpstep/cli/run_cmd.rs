@@ -32,7 +32,7 @@ pub struct RunArgs {
     /// Dynamic shared memory per CTA, in bytes.
     #[arg(long)]
     shared_dynamic: Option<String>,
-    /// Registers per thread (default: the most the kernel keeps live; not fewer).
+    /// Registers a thread is allocated, as ptxas -v reports (default: the most PTX registers live at once).
     #[arg(long)]
     regs: Option<String>,
     /// A preset name or a JSON configuration file (default: fermi).
