@@ -102,6 +102,12 @@ pub struct UnifiedStats {
     pub shared_kb: f64,
     pub cache_kb: f64,
     pub cache_sets: u32,
+    /// The pool's shape, for the views: clusters of `banks_per_cluster` banks, and the cache's
+    /// ways and line bytes.
+    pub clusters: u32,
+    pub banks_per_cluster: u32,
+    pub cache_assoc: u32,
+    pub cache_line_bytes: u32,
     pub arbitration_conflicts: u64,
 }
 
@@ -562,6 +568,10 @@ impl Sim {
             shared_kb: kb(p.shared_bytes),
             cache_kb: kb(p.cache_bytes),
             cache_sets: p.cache_sets,
+            clusters: u.banks / u.banks_per_cluster.max(1),
+            banks_per_cluster: u.banks_per_cluster,
+            cache_assoc: u.cache_assoc,
+            cache_line_bytes: u.cache_line_bytes,
             arbitration_conflicts: self
                 .sms
                 .iter()

@@ -199,7 +199,6 @@ pub struct MemoryTiming {
 pub struct PoolColumns {
     clusters: u32,
     per_cluster: u32,
-    width: u32,
     line: u32,
 }
 
@@ -210,12 +209,12 @@ impl PoolColumns {
         (u.enabled && u.mode == crate::config::UnifiedMode::Full).then(|| PoolColumns {
             clusters: (u.banks / u.banks_per_cluster.max(1)).max(1),
             per_cluster: u.banks_per_cluster.max(1),
-            width: u.bank_width.max(1),
             line: u.cache_line_bytes.max(1),
         })
     }
 
-    /// The columns of a shared access's words (`BankConflict` words are `width`-byte rows).
+    /// The columns of a shared access's words (`BankConflict` words are the pool's 16-byte
+    /// rows: the launch banks shared memory by `unified.bank_width`).
     fn shared_columns(&self, access: &BankConflict) -> u32 {
         access.lanes.iter().fold(0, |mask, lane| {
             let column = (lane.word / u64::from(self.clusters)) % u64::from(self.per_cluster);
@@ -914,7 +913,6 @@ impl LdstUnit {
 mod tests {
     use super::*;
     use crate::config::cache_string::parse_optional;
-    use crate::core::operand_collector::SeparateBanks;
     use crate::mem::FetchKind;
 
     // `..default()` keeps this building when `AccessRecord` gains fields.
@@ -957,6 +955,15 @@ mod tests {
         assert_eq!(c2.requests, 32);
         assert_ne!(c.staged, c2.staged);
         assert_eq!(t.staged(c2.staged.unwrap()).len(), 32);
+    }
+
+    /// The partitioned design: shared memory and cache have banks of their own.
+    struct SeparateBanks;
+
+    impl PoolArbiter for SeparateBanks {
+        fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
+            true
+        }
     }
 
     /// A shared access of degree 2 in one sub-warp: two passes, then 3 cycles.

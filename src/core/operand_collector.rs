@@ -116,15 +116,6 @@ pub trait PoolArbiter {
     fn claim_memory(&mut self, columns: u32, warp: u32) -> bool;
 }
 
-/// The partitioned design: shared memory and cache have banks of their own.
-pub struct SeparateBanks;
-
-impl PoolArbiter for SeparateBanks {
-    fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
-        true
-    }
-}
-
 /// The bank arbiter of one cycle (the "arbiter" of book Figs. 3.12 and 3.15; GPGPU-Sim
 /// `arbiter_t`'s per-bank `allocation_t`): single-ported banks, each granted to the first
 /// access that claims it in the cycle. Callers claim in priority order: register writes (the
@@ -498,15 +489,16 @@ impl OperandCollector {
 /// register file's bank count), already claimed this cycle by register writes and reads.
 impl PoolArbiter for OperandCollector {
     fn claim_memory(&mut self, columns: u32, warp: u32) -> bool {
-        let banks = self.arbiter.cells().len() as u32;
-        let wanted = (0..32)
-            .filter(|k| columns >> k & 1 == 1)
-            .map(|k| k % banks.max(1));
-        let wanted: Vec<u32> = wanted.collect();
-        if !wanted.iter().all(|&b| self.arbiter.is_idle(b)) {
+        let banks = (self.arbiter.cells().len() as u32).max(1);
+        let wanted = || {
+            (0..32u32)
+                .filter(move |k| columns >> k & 1 == 1)
+                .map(move |k| k % banks)
+        };
+        if !wanted().all(|b| self.arbiter.is_idle(b)) {
             return false;
         }
-        for b in wanted {
+        for b in wanted() {
             // Two columns on one register bank: the first claim holds it for both.
             let _ = self.arbiter.claim(b, BankActivity::Memory { warp });
         }

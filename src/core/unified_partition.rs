@@ -136,7 +136,6 @@ impl Partition {
             threads,
             register_bytes,
             shared_bytes,
-            pool.capacity_bytes,
         ))
     }
 
@@ -170,25 +169,19 @@ impl Partition {
                 demand.threads_per_cta, pool.fermi_rf_bytes, large
             )));
         }
-        let mut p = Self::with_cache(
-            pool,
-            threads,
-            pool.fermi_rf_bytes,
-            shared,
-            pool.capacity_bytes,
-        );
-        p.register_bytes = pool.fermi_rf_bytes;
-        Ok(p)
+        Ok(Self::with_cache(pool, threads, pool.fermi_rf_bytes, shared))
     }
 
+    /// The division with what registers and shared memory leave of the pool as the cache.
     fn with_cache(
         pool: &PoolShape,
         threads: u32,
         register_bytes: u32,
         shared_bytes: u32,
-        total: u32,
     ) -> Partition {
-        let cache_bytes = total.saturating_sub(register_bytes + shared_bytes);
+        let cache_bytes = pool
+            .capacity_bytes
+            .saturating_sub(register_bytes + shared_bytes);
         let set_bytes = (pool.cache_assoc * pool.cache_line_bytes).max(1);
         Partition {
             threads,

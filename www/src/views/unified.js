@@ -17,8 +17,6 @@ const OWNERS = [
   { key: 'shared_kb', name: 'shared', colour: OKABE.green },
   { key: 'cache_kb', name: 'cache', colour: OKABE.orange },
 ];
-const CLUSTERS = 8;
-const PER_CLUSTER = 4;
 const BANK_H = 120;
 const ACTIVITY = {
   read: { colour: OKABE.sky, letter: 'R' },
@@ -54,7 +52,7 @@ export function createUnifiedView(el, app) {
     const head = `${kb(u.capacity_kb)} ${u.mode === 'fermi' ? 'Fermi-like (fixed register file)' : 'unified'} pool: ${u.threads} threads`;
     text(ctx, head, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
     region(canvas, 0, 0, width, 20, GLOSSARY.unified);
-    const split = `registers ${kb(u.registers_kb)} · shared ${kb(u.shared_kb)} · cache ${kb(u.cache_kb)} (${u.cache_sets} sets of 4 × 128 B)`;
+    const split = `registers ${kb(u.registers_kb)} · shared ${kb(u.shared_kb)} · cache ${kb(u.cache_kb)} (${u.cache_sets} sets of ${u.cache_assoc} × ${u.cache_line_bytes} B)`;
     text(ctx, split, 8, 30, { font: FONT_SMALL, colour: UI.text, maxWidth: width - 16 });
     const conflicts = `arbitration conflicts: ${u.arbitration_conflicts} so far${conflictsNow == null ? '' : ` · ${conflictsNow} ${oneCycle ? 'this cycle' : `since cycle ${since.cycle}`}`}`;
     text(ctx, conflicts, 8, 48, { font: FONT_SMALL, colour: conflictsNow ? OKABE.vermillion : UI.muted, maxWidth: width - 16 });
@@ -63,15 +61,15 @@ export function createUnifiedView(el, app) {
     // 8 clusters side by side, 4 banks each; a bank is a bar of its rows split by owner.
     const y0 = 66;
     const gap = 10;
-    const clusterW = Math.max(60, Math.floor((width - 16 - (CLUSTERS - 1) * gap) / CLUSTERS));
-    const bankW = Math.floor((clusterW - 8 - (PER_CLUSTER - 1) * 3) / PER_CLUSTER);
-    const bankKb = u.capacity_kb / (CLUSTERS * PER_CLUSTER);
+    const clusterW = Math.max(60, Math.floor((width - 16 - (u.clusters - 1) * gap) / u.clusters));
+    const bankW = Math.floor((clusterW - 8 - (u.banks_per_cluster - 1) * 3) / u.banks_per_cluster);
+    const bankKb = u.capacity_kb / (u.clusters * u.banks_per_cluster);
     const total = OWNERS.reduce((s, o) => s + u[o.key], 0) || 1;
-    for (let c = 0; c < CLUSTERS; c++) {
+    for (let c = 0; c < u.clusters; c++) {
       const cx = 8 + c * (clusterW + gap);
       box(ctx, cx, y0 + 14, clusterW, BANK_H + 34, { fill: '#161c23' });
       text(ctx, `cluster ${c}`, cx + clusterW / 2, y0 + 6, { font: FONT_SMALL, colour: UI.muted, align: 'center', maxWidth: clusterW });
-      for (let k = 0; k < PER_CLUSTER; k++) {
+      for (let k = 0; k < u.banks_per_cluster; k++) {
         const bx = cx + 4 + k * (bankW + 3);
         const by = y0 + 18;
         let yy = by;
@@ -81,14 +79,15 @@ export function createUnifiedView(el, app) {
           ctx.fillRect(bx, yy, bankW, h);
           yy += h;
         }
-        const act = banks[k] && ACTIVITY[banks[k].kind];
+        const reg = banks.length ? banks[k % banks.length] : null; // column k holds register bank k (mod the file's banks)
+        const act = reg && ACTIVITY[reg.kind];
         box(ctx, bx, by, bankW, BANK_H, { fill: 'rgba(0,0,0,0)', stroke: act ? act.colour : '#0b0f14', width: act ? 3 : 1 });
         const label = act ? act.letter : '·';
         box(ctx, bx, by + BANK_H + 4, bankW, 18, { fill: act ? act.colour : '#1c232c', stroke: '#0b0f14' });
         text(ctx, label, bx + bankW / 2, by + BANK_H + 13, { font: FONT_SMALL, colour: act ? inkOn(act.colour) : UI.muted, align: 'center' });
-        const n = c * PER_CLUSTER + k;
+        const n = c * u.banks_per_cluster + k;
         const shares = OWNERS.map((o) => `${o.name} ${(bankKb * u[o.key] / total).toFixed(2)} KB`).join(', ');
-        region(canvas, bx, by, bankW + 3, BANK_H + 22, `${GLOSSARY.unified}\n\nBank ${n} (cluster ${c}, column ${k}): ${Number(bankKb.toFixed(2))} KB, of it ${shares}.\nThis cycle: ${activityText(banks[k], k)}.`);
+        region(canvas, bx, by, bankW + 3, BANK_H + 22, `${GLOSSARY.unified}\n\nBank ${n} (cluster ${c}, column ${k}): ${Number(bankKb.toFixed(2))} KB, of it ${shares}.\nThis cycle: ${activityText(reg, k)}.`);
       }
     }
     // Legend: owners, then activity.
