@@ -59,6 +59,19 @@ pub struct EnergyCounts {
     pub dram_bytes: u64,
 }
 
+impl EnergyCounts {
+    /// Adds `other`'s counts to these (a program of several launches).
+    pub fn add(&mut self, other: &EnergyCounts) {
+        self.rf_reads += other.rf_reads;
+        self.rf_writes += other.rf_writes;
+        self.shared_reads += other.shared_reads;
+        self.shared_writes += other.shared_writes;
+        self.l1d_reads += other.l1d_reads;
+        self.l1d_writes += other.l1d_writes;
+        self.dram_bytes += other.dram_bytes;
+    }
+}
+
 /// A run's energy by part, in picojoules (`warpstep run --json`'s `energy`), with the counts
 /// and sizes it was priced from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]

@@ -5,6 +5,7 @@
 //! after the last simulated cycle.
 
 use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
+use crate::core::ldst_unit::PoolAccess;
 use crate::core::operand_collector::BankActivity;
 use crate::core::sm::Sm;
 use crate::core::{WarpCycle, EXIT_PC};
@@ -115,6 +116,24 @@ pub struct BankView {
     pub kind: &'static str,
     pub warp: Option<u32>,
     pub reg: Option<String>,
+}
+
+/// A shared or cache access that lost its unified-pool bank column to the register file in the
+/// last cycle (Unified MICRO'12 §4.3; [`crate::core::ldst_unit::ArbitrationLoss`]): it waits a
+/// cycle in MEM0 and counts one arbitration conflict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArbitrationLossView {
+    /// The loser's warp slot and instruction.
+    pub warp: u32,
+    pub instr: Option<InstrView>,
+    /// `shared` (a shared-memory pass) or `cache` (a request to the pool's cache).
+    pub kind: PoolAccess,
+    /// The bank column it lost (k: bank k of every cluster).
+    pub column: u32,
+    /// The register bank that column is (`column` mod the register file's banks).
+    pub register_bank: u32,
+    /// What held it: the register `read` or `write` (with its warp and register) that won.
+    pub held_by: BankView,
 }
 
 /// An instruction inside an execution unit.
@@ -236,6 +255,8 @@ pub struct SmView {
     pub schedulers: Vec<SchedulerView>,
     pub collectors: Vec<CollectorView>,
     pub register_banks: Vec<BankView>,
+    /// This cycle's unified-pool arbitration losers (empty without a unified pool).
+    pub arbitration_losers: Vec<ArbitrationLossView>,
     pub units: Vec<UnitView>,
     pub bank_grid: BankGridView,
     /// `None` when the configuration has no L1D (`l1d.config` `none`).
@@ -371,29 +392,23 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .collector()
             .banks()
             .iter()
-            .map(|b| match *b {
-                BankActivity::Idle => BankView {
-                    kind: "idle",
-                    warp: None,
-                    reg: None,
-                },
-                BankActivity::Read { warp, reg, .. } => BankView {
-                    kind: "read",
-                    warp: Some(warp),
-                    reg: Some(reg_name(func, reg)),
-                },
-                BankActivity::Write { warp, reg } => BankView {
-                    kind: "write",
-                    warp: Some(warp),
-                    reg: Some(reg_name(func, reg)),
-                },
-                BankActivity::Memory { warp } => BankView {
-                    kind: "memory",
-                    warp: Some(warp),
-                    reg: None,
-                },
-            })
+            .map(|b| bank_view(func, b))
             .collect(),
+        arbitration_losers: {
+            let banks = (sm.collector().banks().len() as u32).max(1);
+            sm.ldst()
+                .arbitration_losses()
+                .iter()
+                .map(|l| ArbitrationLossView {
+                    warp: l.warp,
+                    instr: tag_instr(l.tag).map(|(_, pc)| instr_view(func, pc)),
+                    kind: l.kind,
+                    column: l.column,
+                    register_bank: l.column % banks,
+                    held_by: bank_view(func, &l.holder),
+                })
+                .collect()
+        },
         units: unit_views(sim, sm),
         bank_grid: bank_grid_view(sim.config(), sm.memory().last_shared()),
         l1: sim
@@ -407,6 +422,31 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .map(|b| mrpb_view(b, sim.memory().l1ds().get(sm.id as usize), sim.cycle())),
         back_end: crate::back_end_view::back_end_view(sim, sm),
         stats: sm.stats(),
+    }
+}
+
+fn bank_view(func: &Function, b: &BankActivity) -> BankView {
+    match *b {
+        BankActivity::Idle => BankView {
+            kind: "idle",
+            warp: None,
+            reg: None,
+        },
+        BankActivity::Read { warp, reg, .. } => BankView {
+            kind: "read",
+            warp: Some(warp),
+            reg: Some(reg_name(func, reg)),
+        },
+        BankActivity::Write { warp, reg } => BankView {
+            kind: "write",
+            warp: Some(warp),
+            reg: Some(reg_name(func, reg)),
+        },
+        BankActivity::Memory { warp } => BankView {
+            kind: "memory",
+            warp: Some(warp),
+            reg: None,
+        },
     }
 }
 
@@ -708,6 +748,53 @@ mod tests {
         first_grid(&mut s, |g| !g.configured.lanes.is_empty());
         let last = s.sms()[0].memory().last_shared().clone();
         assert_eq!(recost(s.config(), &last, &s.config().shmem.hash), last);
+    }
+
+    /// Unified §4.3 in the snapshot: each cycle's arbitration losers are the cycles' conflicts,
+    /// and each names the register access the bank column's cell shows.
+    #[test]
+    fn the_snapshot_names_each_cycles_arbitration_losers() {
+        let flags: Vec<&str> = ["--config", "unified-micro12"]
+            .into_iter()
+            .chain(TRANSPOSE_NAIVE.1.iter().copied())
+            .collect();
+        let mut s = sim((TRANSPOSE_NAIVE.0, &flags[..]), &["unified.enabled=true"]);
+        let (mut losers, mut shown) = (0, [0; 2]);
+        while !s.finished() {
+            s.step();
+            let lost = s.sms()[0].ldst().arbitration_losses().len();
+            assert!(lost <= 1, "MEM0 claims once a cycle");
+            losers += lost as u64;
+            if lost == 0 || shown.iter().all(|&n| n >= 10) {
+                continue;
+            }
+            let sm = snapshot(&s, 0).sm;
+            let [l] = sm.arbitration_losers.as_slice() else {
+                panic!("one loser: {:?}", sm.arbitration_losers);
+            };
+            // transpose_naive's pool accesses: its shared stores and loads, its global load
+            // and store (cache requests).
+            let (kind, space) = match l.kind {
+                PoolAccess::Shared => (0, ".shared"),
+                PoolAccess::Cache => (1, ".global"),
+            };
+            shown[kind] += 1;
+            assert!(l.instr.as_ref().unwrap().op.contains(space), "{l:?}");
+            assert_eq!(l.register_bank, l.column % sm.register_banks.len() as u32);
+            assert!(["read", "write"].contains(&l.held_by.kind), "{l:?}");
+            assert_eq!(sm.register_banks[l.register_bank as usize], l.held_by);
+            assert_eq!(
+                sm.units.last().unwrap().mem0.as_ref().unwrap().0.warp,
+                l.warp,
+                "the loser waits in MEM0"
+            );
+        }
+        assert!(
+            shown.iter().all(|&n| n > 0),
+            "shared and cache losers: {shown:?}"
+        );
+        assert_eq!(losers, s.stats().unified.unwrap().arbitration_conflicts);
+        assert!(snapshot(&s, 0).sm.arbitration_losers.is_empty());
     }
 
     #[test]

@@ -14,13 +14,13 @@ const PTX: &str = "kernels/unified.sm_52.ptx";
 fn dgemm_regblock_multiplies() {
     let (m, n, k) = (64usize, 32usize, 32usize);
     let mut rng = Rng::new(16);
-    // Small integers: every product and sum is exact in double precision.
+    // Small integers: every product and sum is exact in double precision. A is column-major.
     let a: Vec<f64> = (0..m * k).map(|_| rng.below(7) as f64 - 3.0).collect();
     let b: Vec<f64> = (0..k * n).map(|_| rng.below(5) as f64 - 2.0).collect();
     let mut want = vec![0f64; m * n];
     for i in 0..m {
         for j in 0..n {
-            want[i * n + j] = (0..k).map(|x| a[i * k + x] * b[x * n + j]).sum();
+            want[i * n + j] = (0..k).map(|x| a[x * m + i] * b[x * n + j]).sum();
         }
     }
     let args = [

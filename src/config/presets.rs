@@ -298,6 +298,7 @@ fn unified_defaults() -> UnifiedConfig {
         enabled: false,
         mode: UnifiedMode::Full,
         fermi_rf_bytes: 256 * 1024, // §6.3
+        arbitration: true,
         capacity_bytes: 384 * 1024,
         banks: 32,
         bank_width: 16,
@@ -458,6 +459,9 @@ pub(super) fn unified_micro12() -> Config {
     let k = &mut c.core;
     k.max_threads_per_sm = 1024; // §2.1: up to 1024 resident threads
     k.max_warps_per_sm = 32;
+    // warpstep's choice: §2.1 names no CTA limit, so one CTA slot per warp slot (Fermi's 8
+    // would hold the unified design's 32 needle CTAs of 32 threads to 8; docs/unified.md).
+    k.max_ctas_per_sm = 32;
     k.registers_per_sm = 65536; // 256 KB register file
     k.schedulers_per_sm = 1; // §2.1: single-issue
     k.fetch_width = 1; // MODEL.md section 4: one instruction fetched per cycle
@@ -477,8 +481,11 @@ pub(super) fn unified_micro12() -> Config {
     c.units.sfu = t(20, 4); // SFU latency 20; one SFU per 4-lane cluster
     c.shmem.size_bytes = 64 * 1024;
     c.shmem.latency = 20;
-    // 64 KB 4-way with 128 B lines (§4); MSHRs and policies as Fermi (warpstep's choice).
-    c.l1d.config = "N:128:128:4,L:L:m:N:L,A:32:8,8".to_string();
+    // 64 KB 4-way with 128 B lines (§4); MSHRs and policies as Fermi but for allocation on
+    // fill (warpstep's choice; the paper names none): a miss holds an MSHR, not a way, so the
+    // 2-4 KB caches the unified partition leaves some kernels (Table 6's 128 KB column) do not
+    // cap the misses in flight at their few lines (docs/unified.md).
+    c.l1d.config = "N:128:128:4,L:L:f:N:L,A:32:8,8".to_string();
     c.l1d.latency = 20; // warpstep's choice: the same SRAM latency as shared memory
     c.constant.latency = 20;
     c.l2.config = "none".to_string(); // the SM talks to DRAM directly

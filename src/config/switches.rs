@@ -128,6 +128,10 @@ pub enum UnifiedMode {
     Fermi,
 }
 
+fn default_arbitration() -> bool {
+    true
+}
+
 fn default_fermi_rf_bytes() -> u32 {
     256 * 1024
 }
@@ -146,6 +150,12 @@ pub struct UnifiedConfig {
     /// The register file `fermi` mode keeps apart (§6.3: 256 KB).
     #[serde(default = "default_fermi_rf_bytes")]
     pub fermi_rf_bytes: u32,
+    /// Register accesses win the pool's banks and a shared or cache access waits (§4.3; the
+    /// default). `false` is an ablation: warpstep reads every operand from the main register
+    /// file, where the paper's register file hierarchy ([9], ORF and LRF) keeps most register
+    /// traffic off the pool; off stands for a hierarchy that takes all of it (an upper bound).
+    #[serde(default = "default_arbitration")]
+    pub arbitration: bool,
     /// Total capacity in bytes (Unified: 384 KB).
     pub capacity_bytes: u32,
     /// Banks (Unified: 32, each capacity/32).

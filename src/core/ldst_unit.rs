@@ -30,7 +30,7 @@
 //! (MODEL.md section 10) will sit between the coalescer and the L1D; the elastic pipeline
 //! (section 8) adds its FIFOs around MEM0.
 
-use super::operand_collector::PoolArbiter;
+use super::operand_collector::{BankActivity, PoolArbiter, PoolRefusal};
 use super::pipeline_mode::PipelineMode;
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
@@ -203,13 +203,16 @@ pub struct PoolColumns {
 }
 
 impl PoolColumns {
-    /// The pool `config` describes when `unified.enabled` pools all three (`mode: full`).
+    /// The pool `config` describes when `unified.enabled` pools all three (`mode: full`) and
+    /// its accesses arbitrate with the register file's (`unified.arbitration`).
     pub fn of(config: &Config) -> Option<PoolColumns> {
         let u = &config.unified;
-        (u.enabled && u.mode == crate::config::UnifiedMode::Full).then(|| PoolColumns {
-            clusters: (u.banks / u.banks_per_cluster.max(1)).max(1),
-            per_cluster: u.banks_per_cluster.max(1),
-            line: u.cache_line_bytes.max(1),
+        (u.enabled && u.mode == crate::config::UnifiedMode::Full && u.arbitration).then(|| {
+            PoolColumns {
+                clusters: (u.banks / u.banks_per_cluster.max(1)).max(1),
+                per_cluster: u.banks_per_cluster.max(1),
+                line: u.cache_line_bytes.max(1),
+            }
         })
     }
 
@@ -270,13 +273,10 @@ impl MemoryTiming {
         })
     }
 
-    /// In a unified pool, claims the banks of the cache line `access` reads or writes (through
-    /// `pool`, after the register file); true when granted, or when there is no pool.
-    fn claim_line(&self, access: &Access, warp: u32, pool: &mut dyn PoolArbiter) -> bool {
-        match self.pool {
-            Some(p) => pool.claim_memory(p.line_column(access.addr), warp),
-            None => true,
-        }
+    /// In a unified pool, the bank column of the cache line `access` reads or writes (claimed
+    /// through the pool arbiter, after the register file); 0 when there is no pool.
+    fn line_columns(&self, access: &Access) -> u32 {
+        self.pool.map_or(0, |p| p.line_column(access.addr))
     }
 
     /// The cost of the access an instruction of the warp in `warp_slot` made at issue.
@@ -518,6 +518,73 @@ pub struct Mem0 {
     pub pool_columns: u32,
 }
 
+/// Which unified-pool access of MEM0 lost its bank column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PoolAccess {
+    /// A shared-memory pass.
+    Shared,
+    /// A request to the cache part of the pool (the L1D, or the constant cache behind MEM0).
+    Cache,
+}
+
+/// An arbitration loser (Unified MICRO'12 §4.3): a shared pass or cache request in MEM0 whose
+/// bank column a register read or write had already taken this cycle (register accesses claim
+/// the unified pool's banks first). The access waits a cycle and counts one arbitration
+/// conflict ([`LdstUnit::arbitration_conflicts`]); [`LdstUnit::arbitration_losses`] lists the
+/// cycle's losers for the views. It records what the arbiter saw and changes no timing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ArbitrationLoss {
+    /// The SM's tag of the instruction (the snapshot finds its PC by it).
+    pub tag: u64,
+    /// Its warp slot.
+    pub warp: u32,
+    pub kind: PoolAccess,
+    /// The bank column it lost (k: bank k of every cluster; the first taken one it asked for).
+    pub column: u32,
+    /// What holds that column's register bank: the register read or write that won.
+    pub holder: BankActivity,
+}
+
+/// MEM0's side of the unified pool's arbitration: conflicts so far, and this cycle's losers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PoolLosses {
+    /// Cycles a shared or cache access lost its unified-pool banks to register accesses
+    /// (Unified §4.3's arbitration conflicts).
+    conflicts: u64,
+    /// This cycle's losers (cleared each cycle, the buffer reused; MEM0 claims once a cycle,
+    /// so there is at most one).
+    now: Vec<ArbitrationLoss>,
+}
+
+impl PoolLosses {
+    /// MEM0's access `m` claims bank columns `columns` through `pool` (none: granted at once,
+    /// the arbiter is not asked); a refusal is counted and recorded.
+    fn claim(
+        &mut self,
+        pool: &mut dyn PoolArbiter,
+        m: &Mem0,
+        kind: PoolAccess,
+        columns: u32,
+    ) -> bool {
+        if columns == 0 {
+            return true;
+        }
+        let Err(PoolRefusal { column, holder }) = pool.claim_memory(columns, m.from.warp) else {
+            return true;
+        };
+        self.conflicts += 1;
+        self.now.push(ArbitrationLoss {
+            tag: m.tag,
+            warp: m.from.warp,
+            kind,
+            column,
+            holder,
+        });
+        false
+    }
+}
+
 /// A global/local instruction with reads in the memory system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Outstanding {
@@ -549,9 +616,8 @@ pub struct LdstUnit {
     subwarps_held: bool,
     /// The last memory stage lost writeback this cycle: MEM1..MEM(M-1) stand still.
     mem_stages_frozen: bool,
-    /// Cycles a shared or cache access lost its unified-pool banks to register accesses
-    /// (Unified §4.3's arbitration conflicts).
-    arbitration_conflicts: u64,
+    /// Unified-pool arbitration conflicts so far and this cycle's losers (Unified §4.3).
+    pool_losses: PoolLosses,
 }
 
 impl LdstUnit {
@@ -637,6 +703,7 @@ impl LdstUnit {
         self.stalled = None;
         self.mrpb_wait = None;
         self.subwarps_held = false;
+        self.pool_losses.now.clear();
         if let Some(b) = self.mrpb.as_mut() {
             b.begin_cycle();
         }
@@ -648,8 +715,10 @@ impl LdstUnit {
             l1_used = match m.staged {
                 // MEM1 cannot take the access that would leave MEM0: MEM0 stands still too.
                 None if frozen && m.shared && m.cycles_left <= 1 => false,
-                None if m.pool_columns != 0 && !pool.claim_memory(m.pool_columns, m.from.warp) => {
-                    self.arbitration_conflicts += 1;
+                None if !self
+                    .pool_losses
+                    .claim(pool, &m, PoolAccess::Shared, m.pool_columns) =>
+                {
                     false
                 }
                 None => {
@@ -788,8 +857,14 @@ impl LdstUnit {
                 self.mrpb_wait = Some(offer);
                 return false;
             }
-            Offer::Direct if !timing.claim_line(&access, m.from.warp, pool) => {
-                self.arbitration_conflicts += 1;
+            Offer::Direct
+                if !self.pool_losses.claim(
+                    pool,
+                    &m,
+                    PoolAccess::Cache,
+                    timing.line_columns(&access),
+                ) =>
+            {
                 return false;
             }
             Offer::Direct => match l1d.access_as(&access, m.tag, m.from.owner(), now) {
@@ -845,7 +920,14 @@ impl LdstUnit {
 
     /// Cycles a shared or cache access lost its unified-pool banks to the register file.
     pub fn arbitration_conflicts(&self) -> u64 {
-        self.arbitration_conflicts
+        self.pool_losses.conflicts
+    }
+
+    /// The shared or cache accesses that lost their unified-pool bank column to the register
+    /// file this cycle (the last [`LdstUnit::cycle`]), each counted in
+    /// [`LdstUnit::arbitration_conflicts`].
+    pub fn arbitration_losses(&self) -> &[ArbitrationLoss] {
+        &self.pool_losses.now
     }
 
     /// The MRPB, when there is one.
@@ -961,8 +1043,8 @@ mod tests {
     struct SeparateBanks;
 
     impl PoolArbiter for SeparateBanks {
-        fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
-            true
+        fn claim_memory(&mut self, _columns: u32, _warp: u32) -> Result<(), PoolRefusal> {
+            Ok(())
         }
     }
 
@@ -997,10 +1079,24 @@ mod tests {
     /// A pool arbiter whose register file holds the banks in the cycles listed.
     struct BusyIn(Vec<u64>, u64);
 
+    /// What [`BusyIn`] says holds a bank: warp 3's register 7, read into collector unit 1.
+    const READ_BY_W3: BankActivity = BankActivity::Read {
+        warp: 3,
+        reg: 7,
+        unit: 1,
+    };
+
     impl PoolArbiter for BusyIn {
-        fn claim_memory(&mut self, _columns: u32, _warp: u32) -> bool {
+        /// Refused claims name the lowest column asked for as held by [`READ_BY_W3`].
+        fn claim_memory(&mut self, columns: u32, _warp: u32) -> Result<(), PoolRefusal> {
             self.1 += 1;
-            !self.0.contains(&(self.1 - 1))
+            match self.0.contains(&(self.1 - 1)) {
+                true => Err(PoolRefusal {
+                    column: columns.trailing_zeros(),
+                    holder: READ_BY_W3,
+                }),
+                false => Ok(()),
+            }
         }
     }
 
@@ -1011,14 +1107,27 @@ mod tests {
         let mut u = LdstUnit::default();
         let (mut t, mut l) = (timing(), l1d("none"));
         let cost = MemoryCost {
-            pool_columns: 0b0001,
+            pool_columns: 0b0100,
             ..TWO_PASSES
         };
-        u.accept(9, &cost, NOBODY);
+        let w5 = Requester { warp: 5, ..NOBODY };
+        u.accept(9, &cost, w5);
         // Claims are numbered 0, 1, 2...: the first (cycle 10) loses, then both passes go.
         let mut pool = BusyIn(vec![0], 0);
         u.cycle(10, &mut t, &mut l, &mut pool);
+        // The cycle's loser: warp 5's shared pass lost column 2 to warp 3's register read.
+        assert_eq!(
+            u.arbitration_losses(),
+            &[ArbitrationLoss {
+                tag: 9,
+                warp: 5,
+                kind: PoolAccess::Shared,
+                column: 2,
+                holder: READ_BY_W3,
+            }]
+        );
         u.cycle(11, &mut t, &mut l, &mut pool);
+        assert_eq!(u.arbitration_losses(), &[], "a cycle's losers only");
         assert!(!u.can_accept(), "one pass done");
         u.cycle(12, &mut t, &mut l, &mut pool);
         assert!(u.can_accept());
@@ -1042,6 +1151,45 @@ mod tests {
         u.cycle(21, &mut t, &mut l, &mut refuses);
         assert!(u.can_accept());
         assert_eq!(refuses.1, 0);
+    }
+
+    /// Unified §4.3 for the cache part of the pool: a request to the L1D whose line's bank
+    /// column the register file holds waits in MEM0, and the cycle's loser names it.
+    #[test]
+    fn a_cache_request_that_loses_its_column_is_the_cycles_loser() {
+        let config = Config::preset("unified-micro12")
+            .unwrap()
+            .with_overrides(&["unified.enabled=true"])
+            .unwrap();
+        let mut t = MemoryTiming::new(&config).unwrap();
+        let mut l = l1d("N:32:128:4,L:L:m:N:L,A:32:8,8");
+        let mut u = LdstUnit::default();
+        // One 128-byte line, the fourth of its group of 4: bank column 3.
+        let a: Vec<u64> = (0..32).map(|i| 0x1_0000_0180 + 4 * i).collect();
+        let c = t.cost(&record(Space::Global, MemAccess::Load, 4, a), 6);
+        assert_eq!(
+            (c.requests, c.pool_columns),
+            (1, 0),
+            "a cache line, not shared"
+        );
+        u.accept(4, &c, Requester { warp: 6, ..NOBODY });
+        let mut pool = BusyIn(vec![0], 0);
+        u.cycle(30, &mut t, &mut l, &mut pool);
+        assert_eq!(u.arbitration_conflicts(), 1);
+        assert_eq!(
+            u.arbitration_losses(),
+            &[ArbitrationLoss {
+                tag: 4,
+                warp: 6,
+                kind: PoolAccess::Cache,
+                column: 3,
+                holder: READ_BY_W3,
+            }]
+        );
+        assert_eq!(u.outstanding_reads(4), 0, "the request waits in MEM0");
+        u.cycle(31, &mut t, &mut l, &mut pool);
+        assert_eq!(u.arbitration_losses(), &[]);
+        assert_eq!(u.outstanding_reads(4), 1, "sent a cycle late");
     }
 
     /// The paper pipelines' memory stages are latches (Elastic §3.1): the last one losing

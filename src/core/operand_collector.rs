@@ -107,13 +107,25 @@ pub enum BankActivity {
     Memory { warp: u32 },
 }
 
+/// Why a unified-pool claim was refused: the first bank column it asked for (lowest k) that was
+/// taken this cycle, and what took it (Unified §4.3: register reads and writes win).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PoolRefusal {
+    /// The bank column (k: bank k of every cluster).
+    pub column: u32,
+    /// What holds its register bank this cycle: a register write or read (or a memory access
+    /// that claimed it earlier in the cycle); never `Idle`.
+    pub holder: BankActivity,
+}
+
 /// The banks a unified local memory's shared or cache access needs, claimed after the register
 /// file's own accesses of the cycle (Unified §4.3: register accesses win). Implemented by the
 /// operand collector, whose arbiter holds the banks.
 pub trait PoolArbiter {
     /// Claims bank columns `columns` (bit k: bank k of every cluster) for a memory access of
-    /// warp `warp`; false, claiming nothing, when the register file has one of them this cycle.
-    fn claim_memory(&mut self, columns: u32, warp: u32) -> bool;
+    /// warp `warp`; refused, claiming nothing, when the register file has one of them this
+    /// cycle: the refusal names the first such column and its holder.
+    fn claim_memory(&mut self, columns: u32, warp: u32) -> Result<(), PoolRefusal>;
 }
 
 /// The bank arbiter of one cycle (the "arbiter" of book Figs. 3.12 and 3.15; GPGPU-Sim
@@ -488,21 +500,18 @@ impl OperandCollector {
 /// The unified local memory: bank column k of every cluster is register bank k (modulo the
 /// register file's bank count), already claimed this cycle by register writes and reads.
 impl PoolArbiter for OperandCollector {
-    fn claim_memory(&mut self, columns: u32, warp: u32) -> bool {
+    fn claim_memory(&mut self, columns: u32, warp: u32) -> Result<(), PoolRefusal> {
         let banks = (self.arbiter.cells().len() as u32).max(1);
-        let wanted = || {
-            (0..32u32)
-                .filter(move |k| columns >> k & 1 == 1)
-                .map(move |k| k % banks)
-        };
-        if !wanted().all(|b| self.arbiter.is_idle(b)) {
-            return false;
+        let wanted = (0..32u32).filter(move |k| columns >> k & 1 == 1);
+        if let Some(column) = wanted.clone().find(|&k| !self.arbiter.is_idle(k % banks)) {
+            let holder = self.arbiter.cells()[(column % banks) as usize];
+            return Err(PoolRefusal { column, holder });
         }
-        for b in wanted() {
+        for k in wanted {
             // Two columns on one register bank: the first claim holds it for both.
-            let _ = self.arbiter.claim(b, BankActivity::Memory { warp });
+            let _ = self.arbiter.claim(k % banks, BankActivity::Memory { warp });
         }
-        true
+        Ok(())
     }
 }
 
@@ -551,24 +560,48 @@ mod tests {
                 ..
             }
         ));
-        assert!(
-            !oc.claim_memory(0b0010, 3),
+        let read = BankActivity::Read {
+            warp: 0,
+            reg: 1,
+            unit: 0,
+        };
+        assert_eq!(
+            oc.claim_memory(0b0010, 3),
+            Err(PoolRefusal {
+                column: 1,
+                holder: read
+            }),
             "column 1 is the register read's"
         );
-        assert!(
-            !oc.claim_memory(0b0011, 3),
+        assert_eq!(
+            oc.claim_memory(0b0011, 3).map_err(|r| r.column),
+            Err(1),
             "nothing is claimed when one column is taken"
         );
         assert_eq!(oc.banks()[0], BankActivity::Idle);
-        assert!(oc.claim_memory(0b0100, 3), "column 2 is free");
+        assert_eq!(oc.claim_memory(0b0100, 3), Ok(()), "column 2 is free");
         assert_eq!(oc.banks()[2], BankActivity::Memory { warp: 3 });
+        // Column 6 is register bank 2 (6 mod 4 banks), which the access above now holds.
+        assert_eq!(
+            oc.claim_memory(0b0100_0000, 5),
+            Err(PoolRefusal {
+                column: 6,
+                holder: BankActivity::Memory { warp: 3 }
+            })
+        );
         // Next cycle the bank is free again and the memory access goes.
         oc.begin_cycle();
-        assert!(oc.claim_memory(0b0010, 3));
+        assert_eq!(oc.claim_memory(0b0010, 3), Ok(()));
         // A register write (writeback runs first) wins too.
         oc.begin_cycle();
         assert!(oc.write(0, 3));
-        assert!(!oc.claim_memory(0b1000, 3));
+        assert_eq!(
+            oc.claim_memory(0b1000, 3),
+            Err(PoolRefusal {
+                column: 3,
+                holder: BankActivity::Write { warp: 0, reg: 3 }
+            })
+        );
     }
 
     #[test]

@@ -218,9 +218,10 @@ pub fn launch_config(
     let mut c = config.clone();
     let core = &mut c.core;
     core.max_threads_per_sm = p.threads;
-    core.max_warps_per_sm = core
-        .max_warps_per_sm
-        .min(p.threads.div_ceil(core.warp_size.max(1)));
+    // Whole CTAs of whole warps: a 16-thread CTA still takes a warp slot.
+    let ctas = p.threads / demand.threads_per_cta.max(1);
+    let warps_per_cta = demand.threads_per_cta.div_ceil(core.warp_size.max(1));
+    core.max_warps_per_sm = core.max_warps_per_sm.min(ctas * warps_per_cta);
     core.registers_per_sm = p.register_bytes / 4;
     if pool.mode == UnifiedMode::Full {
         let u = &config.unified;
@@ -368,9 +369,26 @@ mod tests {
         assert_eq!(c.shmem.size_bytes, 32 * 8452);
         assert_eq!((c.shmem.banks, c.shmem.bank_width), (8, 16));
         let sets = (384 * 1024 - 4 * 18 * 1024 - 32 * 8452) / 512;
-        assert_eq!(c.l1d.config, format!("N:{sets}:128:4,L:L:m:N:M,A:32:8,8"));
+        assert_eq!(c.l1d.config, format!("N:{sets}:128:4,L:L:f:N:M,A:32:8,8"));
         assert!(c.l1d_cache().unwrap().is_some());
         c.validate().unwrap();
+    }
+
+    #[test]
+    fn a_cta_narrower_than_a_warp_still_takes_a_warp_slot() {
+        // Rodinia's needle at BLOCK_SIZE 16: 18 registers and 2180 shared bytes a CTA. At
+        // 128 KB the pool holds 39 CTAs (624 threads); each needs a warp slot, so the SM's 32
+        // warp slots, not 624 / 32 = 19.5 warps, bound it.
+        let mut config = Config::preset("unified-micro12").unwrap();
+        config.unified.enabled = true;
+        config.unified.capacity_bytes = 128 * 1024;
+        let d = StorageDemand::for_launch(18, 2180, 16);
+        let (c, p) = launch_config(&config, &d).unwrap();
+        assert_eq!(p.threads, 624);
+        assert_eq!(c.core.max_warps_per_sm, 32);
+        config.unified.capacity_bytes = 64 * 1024;
+        let (c, p) = launch_config(&config, &d).unwrap();
+        assert_eq!((p.threads, c.core.max_warps_per_sm), (304, 19));
     }
 
     #[test]

@@ -9,13 +9,7 @@ use serde::Serialize;
 
 const PTX: &str = include_str!("../../tests/data/kernels/elastic.sm_52.ptx");
 
-/// The paper's size, or the tests' smaller grids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Size {
-    Full,
-    Quick,
-}
+pub use super::Size;
 
 /// Table 4's row for a kernel: its name, shared memory intensity (per lane), average bank
 /// conflict degree and theoretic speedup.

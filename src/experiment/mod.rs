@@ -1,7 +1,8 @@
 //! Reproducible experiments: a paper's experiment rerun on our kernels, with its headline
 //! numbers beside ours. [`mrpb`] is the MRPB paper's (Jia, Shaw and Martonosi, HPCA 2014),
 //! Sections 4 and 5; [`elastic`] the elastic pipeline paper's (Gou and Gaydadjiev, CF'11),
-//! Sections 5.1-5.2.
+//! Sections 5.1-5.2; [`unified`] the unified memory paper's (Gebhart et al., MICRO'12), §6.2-6.4,
+//! whose programs launch several kernels on a [`host::Device`].
 //!
 //! The library says what to run (a [`Run`]: a [`Case`] on a preset with `--set` overrides) and
 //! what the results mean; the caller runs the simulations (the CLI in threads, timing each one:
@@ -11,8 +12,12 @@
 pub mod elastic;
 mod elastic_kernels;
 pub mod elastic_table;
+pub mod host;
 pub mod mrpb;
 pub mod table;
+pub mod unified;
+pub mod unified_table;
+mod unified_workloads;
 
 use crate::bench::{self, BenchCase};
 use crate::config::Config;
@@ -42,6 +47,14 @@ impl Suite {
             Suite::Manavski => "Manavski [17]",
         }
     }
+}
+
+/// An experiment's size: the paper's (for one SM), or the tests' smaller inputs (`--quick`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    Full,
+    Quick,
 }
 
 /// One kernel and its launch (name, PTX and flags as a [`BenchCase`]), and its suite.

@@ -1,7 +1,8 @@
 // The unified local memory and the energy model in the app (issue 16; Unified MICRO'12): the
 // unified pool view shows the model's partition and this cycle's bank columns, its capacity
 // select re-partitions and re-runs the kernel, the Setup tab's occupancy calculator answers with
-// the model's numbers (Table 1's dgemm), and the energy view grows as the kernel runs. Content,
+// the model's numbers (Table 1's dgemm), the energy view grows as the kernel runs, and the pool
+// view names each cycle's arbitration loser (from the snapshot). Content,
 // not pixels; screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
 import { watchConsole, open, model, snapshot, stepUntil, settle } from './helpers.js';
@@ -62,6 +63,49 @@ test('unified pool view: the partition drawn is the model\'s, with this cycle\'s
   await settle(page);
   expect(JSON.parse(await snapshot(page)).stats.unified).toBeUndefined();
   await expect(page.locator('#view-unified')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+// The pool view's losers against the snapshot's `sm.arbitration_losers`: the same accesses, the
+// same columns crossed out, and each named in words from the snapshot's fields.
+async function expectLosersShown(page) {
+  const snap = JSON.parse(await snapshot(page));
+  const losers = snap.sm.arbitration_losers;
+  const m = await model(page, 'unified');
+  expect(m.cycle).toBe(snap.cycle);
+  expect(m.losers).toEqual(losers.map((l) => ({ warp: l.warp, pc: l.instr.pc, kind: l.kind, column: l.column, heldBy: l.held_by })));
+  expect(m.lostColumns).toEqual(losers.map((l) => l.column));
+  expect(m.loserText).toEqual(losers.map((l) => {
+    const what = l.kind === 'shared' ? 'a shared pass' : 'a cache request';
+    return `W${l.warp} pc ${l.instr.pc} ${l.instr.op} (L${l.instr.line}), ${what}, lost column ${l.column} to W${l.held_by.warp}'s register ${l.held_by.kind} of ${l.held_by.reg}`;
+  }));
+  for (const l of losers) {
+    expect(['read', 'write']).toContain(l.held_by.kind);
+    // The register access named is the one the column's register bank shows this cycle.
+    expect(snap.sm.register_banks[l.register_bank]).toEqual(l.held_by);
+  }
+  return losers;
+}
+
+test('unified pool view: this cycle\'s arbitration losers are named and their columns crossed out, as the snapshot says', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openExample(page, 'needle-unified');
+  expect(await expectLosersShown(page)).toEqual([]);
+  // needle's first loser is a global load's cache request; later its shared passes lose too.
+  await stepUntil(page, '(s) => s.sm.arbitration_losers.length > 0', 20_000);
+  const [cache] = await expectLosersShown(page);
+  expect(cache.kind).toBe('cache');
+  expect(cache.instr.op).toContain('.global');
+  await stepUntil(page, '(s) => s.sm.arbitration_losers.some((l) => l.kind === "shared")', 20_000);
+  const [shared] = await expectLosersShown(page);
+  expect(shared.kind).toBe('shared');
+  expect(shared.instr.op).toContain('.shared');
+  await page.mouse.move(0, 0);
+  await page.locator('#view-unified').screenshot({ path: '../target/e2e/view-unified-loser.png' });
+
+  // The next cycle without a loser: nothing named, nothing crossed out.
+  await stepUntil(page, '(s) => s.sm.arbitration_losers.length === 0', 1000);
+  expect(await expectLosersShown(page)).toEqual([]);
   expect(problems).toEqual([]);
 });
 

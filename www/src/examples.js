@@ -166,7 +166,7 @@ export const EXAMPLES = [
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
     sets: [],
-    about: 'Rodinia\'s needle (Needleman-Wunsch, ocelot PTX from the corpus) on the Unified MICRO\'12 paper\'s baseline SM (Table 2): a 256 KB register file, 64 KB of shared memory and a 64 KB L1D, each fixed. Each CTA of 16 threads tiles 2.2 KB of the score matrix in shared memory and walks its anti-diagonals with a barrier per step. What to watch: the Energy view (SRAM leakage, SM dynamic and DRAM dominate; the register file is the largest access part) and the cycle count, about 47,000; then open the next example, the same kernel on the unified pool.',
+    about: 'Rodinia\'s needle (Needleman-Wunsch, ocelot PTX from the corpus) on the Unified MICRO\'12 paper\'s baseline SM (Table 2): a 256 KB register file, 64 KB of shared memory and a 64 KB L1D, each fixed. Each CTA of 16 threads tiles 2.2 KB of the score matrix in shared memory and walks its anti-diagonals with a barrier per step. What to watch: the Energy view (SRAM leakage, SM dynamic and DRAM dominate; the register file is the largest access part) and the cycle count, about 35,000; then open the next example, the same kernel on the unified pool.',
   },
   {
     id: 'needle-unified',
@@ -175,7 +175,7 @@ export const EXAMPLES = [
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
     sets: ['unified.enabled=true'],
-    about: 'The same needle step with the register file, shared memory and L1 as one 384 KB pool (unified.enabled=true, §4). What to watch: the Unified pool view divides the 32 banks for this kernel (1024 threads of 53 registers and 136.25 shared bytes: registers 212 KB, shared 136.25 KB, cache 35.75 KB) and shows, each cycle, which bank column a register read or write takes and which one a shared or cache access holds (purple); an access that finds its column taken waits: the arbitration conflicts count up. warpstep reads every operand from the main register file (the paper\'s register file hierarchy is not modelled), so here arbitration costs cycles (about 62,000 against 47,000) and energy. Try the capacity select (128 KB: 368 threads, a 2.8 KB cache) and compare the Energy view with the partitioned example.',
+    about: 'The same needle step with the register file, shared memory and L1 as one 384 KB pool (unified.enabled=true, §4). What to watch: the Unified pool view divides the 32 banks for this kernel (1024 threads of 53 registers and 136.25 shared bytes: registers 212 KB, shared 136.25 KB, cache 35.75 KB) and shows, each cycle, which bank column a register read or write takes and which one a shared or cache access holds (purple); an access that finds its column taken waits: the arbitration conflicts count up. warpstep reads every operand from the main register file (the paper\'s register file hierarchy is not modelled), so here arbitration costs cycles (about 51,000 against 35,000) and energy. Try the capacity select (128 KB: 368 threads, a 2.8 KB cache) and compare the Energy view with the partitioned example.',
   },
   {
     id: 'pathfinder',

@@ -12,7 +12,7 @@
 
 use super::report_out::Output;
 use super::EXIT_BAD_INPUT;
-use super::{experiment_elastic_plot, experiment_plot};
+use super::{experiment_elastic_plot, experiment_plot, experiment_unified_plot};
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, elastic_table, table, Measured, Run};
+use warpstep::experiment::{elastic, elastic_table, table, unified, unified_table, Measured, Run};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -34,6 +34,27 @@ pub enum ExperimentCommand {
     /// elastic + scheduler; Table 4's bound, Fig. 8's stalls, Fig. 9's speedups beside the
     /// paper's, Fig. 10's padded kernels on the baseline.
     Elastic(ElasticArgs),
+    /// Unified memory (MICRO'12) §6.2-6.4: needle, bfs and our dgemm and cache-limited
+    /// programs on unified-micro12, partitioned 256/64/64 KB against the unified pool at 128,
+    /// 256 and 384 KB and the Fermi-like 384 KB: performance, DRAM traffic and energy beside
+    /// Table 6.
+    Unified(UnifiedArgs),
+}
+
+#[derive(Args)]
+pub struct UnifiedArgs {
+    /// Run only this program (repeatable): needle, needle_padded, needle16, bfs, dgemm,
+    /// cache_gather.
+    #[arg(long = "workload", value_name = "NAME")]
+    workloads: Vec<String>,
+    /// Smaller inputs (the tests').
+    #[arg(long)]
+    quick: bool,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    output: Output,
 }
 
 #[derive(Args)]
@@ -70,6 +91,7 @@ pub fn run(command: ExperimentCommand) -> ExitCode {
     let result = match command {
         ExperimentCommand::Mrpb(args) => mrpb(&args).map(|r| r.incomplete.is_empty()),
         ExperimentCommand::Elastic(args) => elastic(&args).map(|r| r.incomplete.is_empty()),
+        ExperimentCommand::Unified(args) => unified(&args).map(|r| r.incomplete.is_empty()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -117,6 +139,84 @@ fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
         experiment_elastic_plot::write_svg,
     )?;
     Ok(report)
+}
+
+/// Checks the flags, runs the unified memory experiment's programs, prints the report and
+/// writes the plot; `Err` is bad input.
+fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
+    let workloads = unified::select(&args.workloads)?;
+    args.output.check()?;
+    let size = if args.quick {
+        unified::Size::Quick
+    } else {
+        unified::Size::Full
+    };
+    let runs = unified::plan(&workloads, size);
+    let jobs = job_count(args.jobs, runs.len());
+    let start = Instant::now();
+    let measured = parallel_map(&runs, jobs, |run| {
+        let started = Instant::now();
+        let mut m = run.execute();
+        m.wall_seconds = started.elapsed().as_secs_f64();
+        let ended = m
+            .error
+            .as_ref()
+            .map_or(String::new(), |e| format!(" (did not complete: {e})"));
+        let line = format!(
+            "{}: {} launches, {} cycles, {}{ended}",
+            run.title(),
+            m.totals.launches,
+            warpstep::correlate::table::thousands(m.totals.cycles),
+            seconds_text(m.wall_seconds)
+        );
+        (m, line)
+    });
+    eprintln!(
+        "{} programs in {} on {jobs} thread{}",
+        runs.len(),
+        seconds_text(start.elapsed().as_secs_f64()),
+        if jobs == 1 { "" } else { "s" }
+    );
+    let report = unified::Report::new(&workloads, size, &runs, &measured)?;
+    args.output.emit(
+        &report,
+        unified_table::markdown,
+        unified_table::text,
+        experiment_unified_plot::write_svg,
+    )?;
+    Ok(report)
+}
+
+/// `jobs`, or one per core, at least 1 and at most `runs`.
+fn job_count(jobs: Option<usize>, runs: usize) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, runs.max(1))
+}
+
+/// `work` on every item on `jobs` threads (each takes the next item not yet taken), with the
+/// progress line `work` returns printed on stderr as each ends; the results in `items`' order.
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(&T) -> (R, String) + Sync,
+) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let (result, line) = work(item);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                eprintln!("[{finished}/{}] {line}", items.len());
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.into_iter().flatten().collect()
 }
 
 /// Runs `runs` on `jobs` threads (one per core by default) and says on stderr how long it took.

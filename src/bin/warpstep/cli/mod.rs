@@ -8,6 +8,7 @@ mod correlate_plot;
 mod experiment_cmd;
 mod experiment_elastic_plot;
 mod experiment_plot;
+mod experiment_unified_plot;
 mod hash_search_cmd;
 mod occupancy_cmd;
 mod report_out;

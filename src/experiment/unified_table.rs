@@ -1,0 +1,254 @@
+//! The unified memory experiment's report (MICRO'12 §6.2-6.4) as text for the terminal or as
+//! Markdown, in [`table`](super::table)'s layout: each program's partition, cycles and the
+//! unified designs' performance and energy beside Table 6, DRAM traffic and the energy parts,
+//! the averages. Pure formatting: the numbers come from [`Report`].
+
+use super::table::{heading, Format, Table};
+use super::unified::{Design, Report, WorkloadReport};
+use crate::correlate::table::thousands;
+
+/// The report for the terminal.
+pub fn text(report: &Report) -> String {
+    render(report, Format::Text)
+}
+
+/// The report as Markdown.
+pub fn markdown(report: &Report) -> String {
+    render(report, Format::Markdown)
+}
+
+fn render(report: &Report, f: Format) -> String {
+    let mut out = format!(
+        "{} on {}: each program partitioned (256 KB registers, 64 KB shared, 64 KB cache) and unified; SM dynamic energy at the partitioned run's time (§5.2). {} programs, {} simulated cycles.\n",
+        report.paper,
+        report.preset,
+        report.runs,
+        thousands(report.simulated_cycles)
+    );
+    for w in &report.workloads {
+        out.push_str(&format!("- {}: {}\n", w.workload.name(), w.about));
+    }
+    let sections: [(&str, Table); 5] = [
+        (
+            "Partition per design (threads / registers / shared / cache KB)",
+            partition_table(report),
+        ),
+        ("Cycles", cycles_table(report)),
+        (
+            "Performance and energy over partitioned, ours (Table 6)",
+            table6(report),
+        ),
+        ("DRAM traffic and L1D hit rate", dram_table(report)),
+        (
+            "Energy by part, µJ (partitioned / unified 384 KB)",
+            energy_table(report),
+        ),
+    ];
+    for (title, table) in sections {
+        out.push_str(&heading(f, title));
+        out.push_str(&table.render(f));
+    }
+    if !report.incomplete.is_empty() {
+        out.push_str(&heading(f, "Programs that did not complete"));
+        for line in &report.incomplete {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
+    out
+}
+
+fn header(first: &str, designs: &[Design]) -> Vec<String> {
+    std::iter::once(first.to_string())
+        .chain(designs.iter().map(|d| d.label().to_string()))
+        .collect()
+}
+
+fn rows(
+    report: &Report,
+    designs: &[Design],
+    cell: impl Fn(&WorkloadReport, Design) -> String,
+) -> Vec<Vec<String>> {
+    report
+        .workloads
+        .iter()
+        .map(|w| {
+            std::iter::once(w.workload.name().to_string())
+                .chain(designs.iter().map(|&d| cell(w, d)))
+                .collect()
+        })
+        .collect()
+}
+
+fn partition_table(report: &Report) -> Table {
+    let cell = |w: &WorkloadReport, d: Design| {
+        let Some(r) = w.result(d) else {
+            return "-".to_string();
+        };
+        match &r.totals.partition {
+            Some(p) => format!(
+                "{} / {:.1} / {:.1} / {:.1}",
+                p.threads, p.registers_kb, p.shared_kb, p.cache_kb
+            ),
+            None => "fixed".to_string(),
+        }
+    };
+    Table {
+        header: header("program", &Design::ALL),
+        rows: rows(report, &Design::ALL, cell),
+        left: 1,
+    }
+}
+
+fn cycles_table(report: &Report) -> Table {
+    let cell = |w: &WorkloadReport, d: Design| {
+        w.result(d).map_or("-".to_string(), |r| {
+            let cycles = thousands(r.totals.cycles);
+            if d == Design::Partitioned {
+                format!("{cycles} ({} launches)", r.totals.launches)
+            } else {
+                format!("{cycles} (×{:.2})", r.performance)
+            }
+        })
+    };
+    Table {
+        header: header("program", &Design::ALL),
+        rows: rows(report, &Design::ALL, cell),
+        left: 1,
+    }
+}
+
+/// "1.62 (1.71)": ours and the paper's.
+fn beside(ours: Option<f64>, paper: Option<f64>) -> String {
+    let ours = ours.map_or("-".to_string(), |v| format!("{v:.2}"));
+    match paper {
+        Some(p) => format!("{ours} ({p:.2})"),
+        None => ours,
+    }
+}
+
+fn table6(report: &Report) -> Table {
+    let mut rows = Vec::new();
+    for w in &report.workloads {
+        let mut row = vec![w.workload.name().to_string()];
+        for (i, &d) in Design::UNIFIED.iter().enumerate() {
+            let paper = w.paper.map(|p| p.performance[i]);
+            row.push(beside(w.result(d).map(|r| r.performance), paper));
+        }
+        for (i, &d) in Design::UNIFIED.iter().enumerate() {
+            let paper = w.paper.map(|p| p.energy[i]);
+            row.push(beside(w.result(d).map(|r| r.energy_ratio), paper));
+        }
+        for d in [Design::FermiLike, Design::Unified384NoArbitration] {
+            let r = w.result(d);
+            row.push(beside(r.map(|r| r.performance), None));
+            row.push(beside(r.map(|r| r.energy_ratio), None));
+        }
+        rows.push(row);
+    }
+    let mut average = vec!["average (needle, bfs, dgemm)".to_string()];
+    for i in 0..3 {
+        average.push(beside(
+            report.average_performance[i],
+            Some(report.paper_average.performance[i]),
+        ));
+    }
+    for i in 0..3 {
+        average.push(beside(
+            report.average_energy[i],
+            Some(report.paper_average.energy[i]),
+        ));
+    }
+    average.resize(average.len() + 2, String::new());
+    average.extend(report.average_no_arbitration.map(|v| beside(v, None)));
+    rows.push(average);
+    let header = [
+        "program",
+        "perf 128 KB",
+        "perf 256 KB",
+        "perf 384 KB",
+        "energy 128 KB",
+        "energy 256 KB",
+        "energy 384 KB",
+        "Fermi-like perf",
+        "Fermi-like energy",
+        "no-arbitration perf",
+        "no-arbitration energy",
+    ];
+    Table {
+        header: header.map(String::from).to_vec(),
+        rows,
+        left: 1,
+    }
+}
+
+fn dram_table(report: &Report) -> Table {
+    let cell = |w: &WorkloadReport, d: Design| {
+        w.result(d).map_or("-".to_string(), |r| {
+            let kb = r.totals.dram_bytes as f64 / 1024.0;
+            let hits = 100.0 * r.totals.l1d_hit_rate();
+            if d == Design::Partitioned {
+                format!("{kb:.0} KB, {hits:.1}% hits")
+            } else {
+                format!("×{:.2}, {hits:.1}% hits", r.dram_ratio)
+            }
+        })
+    };
+    Table {
+        header: header("program", &Design::ALL),
+        rows: rows(report, &Design::ALL, cell),
+        left: 1,
+    }
+}
+
+fn energy_table(report: &Report) -> Table {
+    let parts = [
+        "register_file_pj",
+        "shared_memory_pj",
+        "l1d_pj",
+        "dram_pj",
+        "sram_leakage_pj",
+        "sm_dynamic_pj",
+        "core_leakage_pj",
+        "total_pj",
+    ];
+    let rows = report
+        .workloads
+        .iter()
+        .map(|w| {
+            let mut row = vec![w.workload.name().to_string()];
+            let both = [Design::Partitioned, Design::Unified384].map(|d| w.result(d));
+            for (name, _) in both[0].map_or(Vec::new(), |r| r.energy.parts().to_vec()) {
+                let value = |r: Option<&super::unified::DesignResult>| {
+                    r.and_then(|r| {
+                        r.energy
+                            .parts()
+                            .iter()
+                            .find(|(n, _)| *n == name)
+                            .map(|(_, v)| *v)
+                    })
+                    .map_or("-".to_string(), |v| format!("{:.1}", v / 1e6))
+                };
+                row.push(format!("{} / {}", value(both[0]), value(both[1])));
+            }
+            if let (Some(a), Some(b)) = (both[0], both[1]) {
+                row.push(format!(
+                    "{:.1} / {:.1}",
+                    a.energy.total_pj / 1e6,
+                    b.energy.total_pj / 1e6
+                ));
+            }
+            row
+        })
+        .collect();
+    let mut header = vec!["program".to_string()];
+    header.extend(
+        parts
+            .iter()
+            .map(|p| p.trim_end_matches("_pj").replace('_', " ")),
+    );
+    Table {
+        header,
+        rows,
+        left: 1,
+    }
+}
