@@ -8,7 +8,8 @@ use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
 use crate::core::ldst_unit::PoolAccess;
 use crate::core::operand_collector::BankActivity;
 use crate::core::sm::Sm;
-use crate::core::{WarpCycle, EXIT_PC};
+use crate::core::WarpCycle;
+use crate::exec::{SimtEntry, EXIT_PC};
 use crate::mem::l1d::FetchView;
 use crate::mem::mrpb::{Choice, Mrpb, MrpbRequest, MrpbStats};
 use crate::mem::mshr::MshrView;
@@ -636,11 +637,7 @@ fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
     out
 }
 
-fn stack_view(
-    func: &Function,
-    entries: &[crate::core::SimtEntry],
-    warp_size: u32,
-) -> Vec<StackEntryView> {
+fn stack_view(func: &Function, entries: &[SimtEntry], warp_size: u32) -> Vec<StackEntryView> {
     let line = |pc: Pc| func.instr(pc).map_or(0, |i| i.line);
     entries
         .iter()
@@ -661,7 +658,7 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
     let state = sm.warp_state(slot)?;
     let warp_size = sim.config().core.warp_size;
     let cta = sm.ctas().get(w.cta_slot as usize)?.as_ref()?;
-    let pc = state.simt.pc();
+    let pc = state.reconvergence.pc();
     let shown = if w.finished { WarpCycle::Idle } else { w.state };
     Some(WarpView {
         slot,
@@ -669,7 +666,7 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
         warp_in_cta: w.warp_in_cta,
         pc,
         line: pc.and_then(|p| func.instr(p)).map_or(0, |i| i.line),
-        active_mask: mask_text(state.simt.active_mask(), warp_size),
+        active_mask: mask_text(state.reconvergence.active_mask(), warp_size),
         state: shown.name(),
         state_code: shown as u8,
         ibuffer: w.ibuffer.iter().map(|&pc| instr_view(func, pc)).collect(),
@@ -679,7 +676,7 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
             .iter()
             .map(|p| (reg_name(func, p.reg), p.long))
             .collect(),
-        stack: stack_view(func, state.simt.entries(), warp_size),
+        stack: stack_view(func, state.reconvergence.entries(), warp_size),
         at_barrier: w.at_barrier,
         branch_pending: w.branch_pending.is_some(),
         finished: w.finished,

@@ -9,7 +9,7 @@
 //! warps); [`merge_lines`] puts both kinds in cycle order, issues first within a cycle.
 
 use crate::core::sm::{CommitEvent, IssueEvent};
-use crate::core::EXIT_PC;
+use crate::exec::EXIT_PC;
 use crate::ptx::Function;
 use std::fmt::Write;
 

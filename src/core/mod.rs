@@ -1,7 +1,6 @@
 //! The SIMT core (book chapter 3): the structures of one streaming multiprocessor and the SM
 //! that steps them cycle by cycle.
 
-pub mod barrier;
 pub mod conflict_history;
 pub mod decode;
 pub mod dispatch;
@@ -13,7 +12,6 @@ pub mod operand_collector;
 pub mod pipeline_mode;
 pub mod scheduler;
 pub mod scoreboard;
-pub mod simt_stack;
 pub mod sm;
 pub mod stall;
 pub mod timeline;
@@ -23,6 +21,5 @@ pub mod warp_slot;
 pub mod writeback;
 
 pub use operand_collector::{BankActivity, OperandCollector};
-pub use simt_stack::{BranchOutcome, LaneMask, Pc, PushOrder, SimtEntry, SimtStack, EXIT_PC};
 pub use stall::WarpCycle;
 pub use units::UnitKind;

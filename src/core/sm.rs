@@ -29,12 +29,11 @@ use super::stall::WarpCycle;
 use super::units::{pipe_index, Pipeline, UnitKind};
 use super::warp_slot::WarpSlot;
 use super::writeback::Writeback;
-use super::LaneMask;
 use crate::config::Config;
 use crate::exec::cta::CtaState;
 use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
 use crate::exec::warp_ops::finish_reduction;
-use crate::exec::{Fault, GlobalMemory, KernelImage};
+use crate::exec::{BranchOutcome, Fault, GlobalMemory, KernelImage, LaneMask};
 use crate::mem::mrpb::{Offer, Requester};
 use crate::ptx::Pc;
 use serde::Serialize;
@@ -625,10 +624,10 @@ impl Sm {
         if let Flow::Barrier(arrival) = done.flow {
             barriers.arrive(warp_in_cta as u32, &arrival);
         }
-        let new_pc = state.simt.pc();
+        let new_pc = state.reconvergence.pc();
         let finished = state.is_finished();
         let changed_registers = state.changed;
-        let depth = state.simt.max_depth();
+        let depth = state.reconvergence.max_depth();
         if let Some(trace) = ctx.trace.as_deref_mut() {
             trace.push(IssueEvent {
                 cycle: now,
@@ -638,7 +637,7 @@ impl Sm {
                 line: env.func.instr(pc).map_or(0, |i| i.line),
                 mask: done.active,
                 stack: state
-                    .simt
+                    .reconvergence
                     .entries()
                     .iter()
                     .map(|e| (e.pc, e.rpc, e.mask))
@@ -698,10 +697,7 @@ impl Sm {
     fn count_issue(&mut self, done: &Executed, depth: usize) {
         self.stats.warp_instructions += 1;
         self.stats.thread_instructions += done.active.count_ones() as u64;
-        if matches!(
-            done.flow,
-            Flow::Branch(crate::core::BranchOutcome::Divergent)
-        ) {
+        if matches!(done.flow, Flow::Branch(BranchOutcome::Divergent)) {
             self.stats.divergent_branches += 1;
         }
         self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);

@@ -1,6 +1,6 @@
 //! The timing state of one hardware warp slot (book section 3.2; MODEL.md section 4): its
 //! I-buffer, fetch PC, scoreboard, and whether it waits at a barrier or for a branch to resolve.
-//! The warp's threads (registers, SIMT stack) are functional state and live in its CTA.
+//! The warp's threads (registers, reconvergence state) are functional state and live in its CTA.
 
 use super::scoreboard::Scoreboard;
 use super::stall::WarpCycle;

@@ -1,9 +1,9 @@
 //! The functional state of one CTA (thread block): its warps, its shared memory and its
 //! barriers (MODEL.md section 2; book section 2.2 "thread blocks").
 
+use super::cta_barrier::CtaBarriers;
 use super::image::KernelImage;
 use super::warp::WarpState;
-use crate::core::barrier::CtaBarriers;
 
 /// One resident CTA.
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 //! Executes one warp instruction, per lane, at issue (MODEL.md section 2: execute-at-issue, as
 //! GPGPU-Sim does): reads the operands of the active lanes, computes, writes registers and
-//! memory, and updates the SIMT stack. Timing code never looks at values; it gets what it
+//! memory, and updates the warp's [`Reconvergence`](super::Reconvergence) state. Timing code never looks at values; it gets what it
 //! needs from the returned [`Executed`] (the lanes that ran, control flow, and the lanes'
 //! memory addresses in an [`AccessRecord`]).
 
@@ -9,15 +9,13 @@ use super::fault::{Fault, FaultKind};
 use super::global_memory::GlobalMemory;
 use super::image::KernelImage;
 use super::memory_ops;
+use super::reconvergence::{BranchOutcome, LaneMask, EXIT_PC};
 use super::space;
 use super::warp::{lanes, WarpState};
 use super::warp_ops;
 use crate::config::PushOrder;
-use crate::core::{BranchOutcome, LaneMask, EXIT_PC};
 use crate::ptx::ops::{BarKind, CvtaDir};
-use crate::ptx::{
-    Function, Instr, MemAccess, Op, Operand, Pc, Reconvergence, RegId, Space, SpecialReg,
-};
+use crate::ptx::{Function, Instr, MemAccess, Op, Operand, Pc, RegId, Space, SpecialReg};
 
 /// What does not change while one instruction executes.
 #[derive(Debug, Clone, Copy)]
@@ -52,7 +50,7 @@ pub struct Memories<'a> {
 pub enum Flow {
     /// The next instruction (also for a warp whose guard failed everywhere).
     Next,
-    /// A branch; the SIMT stack says where each lane went.
+    /// A branch; the warp's reconvergence state says where each lane went.
     Branch(BranchOutcome),
     /// Some or all lanes exited.
     Exit,
@@ -123,7 +121,7 @@ pub fn execute(
     record: &mut AccessRecord,
 ) -> Result<Executed, Box<Fault>> {
     record.valid = false;
-    let pc = warp.simt.pc().unwrap_or(EXIT_PC);
+    let pc = warp.reconvergence.pc().unwrap_or(EXIT_PC);
     let Some(instr) = env.func.instr(pc) else {
         return Err(unsupported(
             env,
@@ -133,7 +131,7 @@ pub fn execute(
             "running past the end of the kernel",
         ));
     };
-    let active = warp.simt.active_mask();
+    let active = warp.reconvergence.active_mask();
     let exec = match instr.guard {
         Some(g) => {
             let mut m = 0;
@@ -169,14 +167,16 @@ fn run(
         Op::Bra { .. } => {
             let target = instr.branch_target().unwrap_or(next);
             let rpc = match env.func.reconvergence_of(pc) {
-                Some(Reconvergence::At(p)) => p,
-                Some(Reconvergence::Exit) | None => EXIT_PC,
+                Some(crate::ptx::Reconvergence::At(p)) => p,
+                Some(crate::ptx::Reconvergence::Exit) | None => EXIT_PC,
             };
-            let outcome = warp.simt.branch(exec, target, next, rpc, env.push_order);
+            let outcome = warp
+                .reconvergence
+                .branch(exec, target, next, rpc, env.push_order);
             return Ok(Flow::Branch(outcome));
         }
         Op::Exit | Op::Ret { .. } => {
-            warp.simt.exit_lanes(exec, next);
+            warp.reconvergence.exit_lanes(exec, next);
             return Ok(Flow::Exit);
         }
         Op::Call { .. } => {
@@ -192,7 +192,7 @@ fn run(
             let arrival = warp_ops::barrier(env, warp, instr, kind, exec).map_err(|what| {
                 fault(env, warp, pc, first_lane(exec), FaultKind::Invalid { what })
             })?;
-            warp.simt.advance(next);
+            warp.reconvergence.advance(next);
             return Ok(Flow::Barrier(arrival));
         }
         Op::Bar { .. } | Op::BarWarpSync | Op::Membar { .. } | Op::Fence { .. } => {}
@@ -227,7 +227,7 @@ fn run(
         Op::Mov { .. } if has_vector(instr) => mov_vector(env, warp, instr, exec),
         _ => lane_wise(env, warp, instr, pc, exec)?,
     }
-    warp.simt.advance(next);
+    warp.reconvergence.advance(next);
     Ok(Flow::Next)
 }
 

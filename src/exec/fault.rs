@@ -127,21 +127,23 @@ impl StuckWarp {
         warp: &super::warp::WarpState,
         barrier: Option<u32>,
     ) -> StuckWarp {
-        let pc = warp.simt.pc().unwrap_or(0);
+        let pc = warp.reconvergence.pc().unwrap_or(0);
         StuckWarp {
             cta,
             warp: index,
             pc,
             line: func.instr(pc).map_or(0, |i| i.line),
             text: func.text(pc).to_string(),
-            mask: format!("{:#x}", warp.simt.active_mask()),
-            stack_depth: warp.simt.entries().len(),
+            mask: format!("{:#x}", warp.reconvergence.active_mask()),
+            stack_depth: warp.reconvergence.depth(),
             stack: warp
-                .simt
+                .reconvergence
                 .entries()
                 .iter()
                 .map(|e| match e.rpc {
-                    Some(r) if r == crate::core::EXIT_PC => format!("{}->exit {:#x}", e.pc, e.mask),
+                    Some(r) if r == super::reconvergence::EXIT_PC => {
+                        format!("{}->exit {:#x}", e.pc, e.mask)
+                    }
                     Some(r) => format!("{}->{} {:#x}", e.pc, r, e.mask),
                     None => format!("{} {:#x}", e.pc, e.mask),
                 })

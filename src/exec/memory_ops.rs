@@ -8,9 +8,9 @@ use super::alu;
 use super::execute::{fault, low_bits, pad, read, set, unsupported, AccessRecord, Env, Memories};
 use super::fault::{Fault, FaultKind};
 use super::global_memory::AccessFault;
+use super::reconvergence::LaneMask;
 use super::space;
 use super::warp::{lanes, WarpState};
-use crate::core::LaneMask;
 use crate::ptx::ops::AtomOp;
 use crate::ptx::{AddrBase, Address, Instr, MemAccess, Operand, Pc, Space, Type, VarId};
 

@@ -7,12 +7,15 @@
 //!   in all four rounding directions, computed exactly with integers, bit-identical on x86_64
 //!   and wasm32) behind it;
 //! - [`execute`]: one warp instruction (operands, memory, warp-level exchange, control flow);
+//! - [`reconvergence`]: how a warp's lanes diverge and reconverge ([`Reconvergence`]; today the
+//!   SIMT stack of [`simt_stack`]); [`cta_barrier`]: the CTA barriers of `bar.sync`;
 //! - [`global_memory`], [`space`]: the address spaces; [`warp`], [`cta`]: thread state;
 //! - [`image`]: a launch made concrete; [`functional`]: the grid runner; [`fault`]: errors.
 
 pub mod alu;
 pub mod convert;
 pub mod cta;
+pub mod cta_barrier;
 pub mod execute;
 pub mod fault;
 pub mod float;
@@ -22,6 +25,8 @@ pub mod ieee;
 pub mod image;
 pub mod int;
 mod memory_ops;
+pub mod reconvergence;
+pub mod simt_stack;
 pub mod space;
 pub mod warp;
 pub mod warp_ops;
@@ -30,3 +35,5 @@ pub use alu::{atomic, eval, LaneOut};
 pub use fault::{Fault, FaultKind, RunError};
 pub use global_memory::{AccessFault, GlobalMemory};
 pub use image::{BufferArg, KernelImage};
+pub use reconvergence::{BranchOutcome, LaneMask, Reconvergence, EXIT_PC};
+pub use simt_stack::{SimtEntry, SimtStack};

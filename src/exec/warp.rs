@@ -1,9 +1,9 @@
-//! The functional state of one warp: its threads' registers, its SIMT stack, and its threads'
+//! The functional state of one warp: its threads' registers, its reconvergence state, and its threads'
 //! local memory (MODEL.md section 2). Registers are stored register-major, lane-minor
 //! (`regs[r * warp_size + lane]`), each value zero-extended to 64 bits from the register's width,
 //! so one instruction walks one contiguous row per operand.
 
-use crate::core::{LaneMask, SimtStack};
+use super::reconvergence::{LaneMask, Reconvergence};
 use crate::launch::Dim3;
 
 /// One warp's threads.
@@ -15,8 +15,8 @@ pub struct WarpState {
     pub warp_in_cta: u32,
     /// Register values, `regs[r * warp_size + lane]`.
     pub regs: Vec<u64>,
-    /// Reconvergence stack; its top gives the PC and the active mask.
-    pub simt: SimtStack,
+    /// Reconvergence state (the SIMT stack): gives the PC and the active mask.
+    pub reconvergence: Reconvergence,
     /// Lanes that hold a thread of the CTA (the last warp of a CTA may be partial).
     pub valid: LaneMask,
     /// `.local` memory, `local_bytes` per lane, lane after lane.
@@ -67,7 +67,7 @@ impl WarpState {
             warp_size,
             warp_in_cta,
             regs: vec![0; num_regs * warp_size as usize],
-            simt: SimtStack::new(0, valid),
+            reconvergence: Reconvergence::stack(0, valid),
             valid,
             local: vec![0; local_bytes as usize * warp_size as usize],
             local_bytes,
@@ -78,7 +78,7 @@ impl WarpState {
 
     /// True once every thread has exited.
     pub fn is_finished(&self) -> bool {
-        self.simt.is_finished()
+        self.reconvergence.is_finished()
     }
 
     /// The value of register `r` in `lane`.
@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(w.valid, 0b11);
         assert_eq!(w.tids[0], [3, 1, 0]);
         assert_eq!(w.tids[1], [4, 1, 0]);
-        assert_eq!(w.simt.active_mask(), 0b11);
+        assert_eq!(w.reconvergence.active_mask(), 0b11);
         assert_eq!(lanes(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
     }
 }

@@ -5,8 +5,8 @@
 //! register as source and destination.
 
 use super::execute::{pad, read, set, write, BarrierArrival, BarrierReduction, Env};
+use super::reconvergence::LaneMask;
 use super::warp::{lanes, WarpState};
-use crate::core::LaneMask;
 use crate::ptx::ops::{BarKind, MatchMode, ShflMode, VoteMode};
 use crate::ptx::{Instr, Op, Operand};
 
@@ -180,7 +180,7 @@ pub(super) fn barrier(
         (ops, None)
     };
     let id = args.first().map_or(0, value);
-    if id >= crate::core::barrier::BARRIERS as u64 {
+    if id >= super::cta_barrier::BARRIERS as u64 {
         return Err(format!("barrier number {id} (the ISA allows 0..15)"));
     }
     Ok(BarrierArrival {

@@ -4,7 +4,9 @@
 //! - [`parse`] turns text into a syntax tree ([`ast::Module`]);
 //! - [`load`] parses and lowers it to a [`Program`]: per kernel a dense [`Instr`] array
 //!   indexed by [`Pc`], a register table, resolved labels and symbols, memory layouts, and the
-//!   reconvergence point of every branch (immediate post-dominator, [`postdom`]).
+//!   reconvergence point of every branch (immediate post-dominator, [`postdom`]);
+//! - [`place_barriers`] places the ADD/WAIT convergence barriers of independent thread
+//!   scheduling (book §3.1.2) on a loaded function ([`convergence_barriers`]).
 //!
 //! Anything outside the subset, and any malformed input, is a [`PtxError`] naming the line;
 //! nothing in this module panics on user input, recurses on it, or allocates from sizes in it
@@ -12,6 +14,7 @@
 
 pub mod ast;
 pub mod cfg;
+pub mod convergence_barriers;
 pub mod decode;
 pub mod error;
 pub mod ir;
@@ -26,6 +29,7 @@ pub mod postdom;
 pub mod types;
 
 pub use cfg::{BasicBlock, BlockId, Cfg};
+pub use convergence_barriers::{place_barriers, BarrierPlan};
 pub use error::PtxError;
 pub use ir::{
     AddrBase, Address, Function, Guard, Instr, MemAccess, OpClass, Operand, Pc, Program, RegId,

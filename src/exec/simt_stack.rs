@@ -1,4 +1,5 @@
-//! The SIMT reconvergence stack of one warp (book section 3.1.1, Figs. 3.2-3.4; MODEL.md section 3).
+//! The SIMT reconvergence stack of one warp (book section 3.1.1, Figs. 3.2-3.4; MODEL.md section 3):
+//! the payload of [`Reconvergence::Stack`](super::reconvergence::Reconvergence::Stack).
 //!
 //! Each entry is (next PC, reconvergence PC, active mask). The top entry's next PC is the warp's PC
 //! and its mask the execution mask. A divergent branch sets the top entry's next PC to the
@@ -14,15 +15,10 @@
 //! this, a loop whose exit branch diverges on every iteration would grow the stack by one dead
 //! entry per iteration.
 
+pub use super::reconvergence::{BranchOutcome, LaneMask, EXIT_PC};
 pub use crate::config::PushOrder;
+pub use crate::ptx::Pc;
 use serde::Serialize;
-
-/// An instruction index in a kernel.
-pub type Pc = u32;
-/// One bit per lane; lane 0 is bit 0. Warps of up to 64 lanes.
-pub type LaneMask = u64;
-/// The reconvergence PC of paths that only meet again at the kernel's end (the CFG's virtual exit).
-pub const EXIT_PC: Pc = Pc::MAX;
 
 /// One stack entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -33,16 +29,6 @@ pub struct SimtEntry {
     pub rpc: Option<Pc>,
     /// The lanes of this entry.
     pub mask: LaneMask,
-}
-
-/// What a branch did to the stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BranchOutcome {
-    /// Every active lane went the same way.
-    Uniform,
-    /// The lanes split; entries were pushed.
-    Divergent,
 }
 
 /// The stack of one warp.
