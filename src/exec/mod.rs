@@ -8,11 +8,14 @@
 //!   and wasm32) behind it;
 //! - [`execute`]: one warp instruction (operands, memory, warp-level exchange, control flow);
 //! - [`reconvergence`]: how a warp's lanes diverge and reconverge ([`Reconvergence`]; today the
-//!   SIMT stack of [`simt_stack`]); [`cta_barrier`]: the CTA barriers of `bar.sync`;
+//!   SIMT stack of [`simt_stack`]); [`convergence_state`]: the per-warp convergence barriers of
+//!   independent thread scheduling (issue 15, not yet wired in); [`cta_barrier`]: the CTA
+//!   barriers of `bar.sync`;
 //! - [`global_memory`], [`space`]: the address spaces; [`warp`], [`cta`]: thread state;
 //! - [`image`]: a launch made concrete; [`functional`]: the grid runner; [`fault`]: errors.
 
 pub mod alu;
+pub mod convergence_state;
 pub mod convert;
 pub mod cta;
 pub mod cta_barrier;
