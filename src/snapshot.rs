@@ -6,7 +6,7 @@
 
 use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
 use crate::core::ldst_unit::PoolAccess;
-use crate::core::operand_collector::BankActivity;
+use crate::core::operand_collector::{BankActivity, OperandCollector};
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
 use crate::exec::{SimtEntry, EXIT_PC};
@@ -258,6 +258,9 @@ pub struct SmView {
     pub register_banks: Vec<BankView>,
     /// This cycle's unified-pool arbitration losers (empty without a unified pool).
     pub arbitration_losers: Vec<ArbitrationLossView>,
+    /// What each bank column of the unified pool's clusters did this cycle (column k holds
+    /// register bank [`OperandCollector::pool_column_bank`]`(k)`; empty without a unified pool).
+    pub pool_columns: Vec<BankView>,
     pub units: Vec<UnitView>,
     pub bank_grid: BankGridView,
     /// `None` when the configuration has no L1D (`l1d.config` `none`).
@@ -396,7 +399,7 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .map(|b| bank_view(func, b))
             .collect(),
         arbitration_losers: {
-            let banks = (sm.collector().banks().len() as u32).max(1);
+            let collector = sm.collector();
             sm.ldst()
                 .arbitration_losses()
                 .iter()
@@ -405,11 +408,12 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
                     instr: tag_instr(l.tag).map(|(_, pc)| instr_view(func, pc)),
                     kind: l.kind,
                     column: l.column,
-                    register_bank: l.column % banks,
+                    register_bank: collector.pool_column_bank(l.column),
                     held_by: bank_view(func, &l.holder),
                 })
                 .collect()
         },
+        pool_columns: pool_column_views(sim.config(), func, sm.collector()),
         units: unit_views(sim, sm),
         bank_grid: bank_grid_view(sim.config(), sm.memory().last_shared()),
         l1: sim
@@ -424,6 +428,26 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
         back_end: crate::back_end_view::back_end_view(sim, sm),
         stats: sm.stats(),
     }
+}
+
+/// Each unified-pool bank column's activity this cycle: the register bank it holds.
+fn pool_column_views(
+    config: &Config,
+    func: &Function,
+    collector: &OperandCollector,
+) -> Vec<BankView> {
+    let u = &config.unified;
+    if !(u.enabled && u.mode == crate::config::UnifiedMode::Full) {
+        return Vec::new();
+    }
+    (0..u.banks_per_cluster)
+        .map(|k| {
+            bank_view(
+                func,
+                &collector.banks()[collector.pool_column_bank(k) as usize],
+            )
+        })
+        .collect()
 }
 
 fn bank_view(func: &Function, b: &BankActivity) -> BankView {
@@ -780,6 +804,10 @@ mod tests {
             assert_eq!(l.register_bank, l.column % sm.register_banks.len() as u32);
             assert!(["read", "write"].contains(&l.held_by.kind), "{l:?}");
             assert_eq!(sm.register_banks[l.register_bank as usize], l.held_by);
+            // The pool's columns: 4 a cluster, column k showing register bank k of 4.
+            assert_eq!(sm.pool_columns.len(), 4);
+            assert_eq!(sm.pool_columns[l.column as usize], l.held_by);
+            assert_eq!(sm.pool_columns, sm.register_banks);
             assert_eq!(
                 sm.units.last().unwrap().mem0.as_ref().unwrap().0.warp,
                 l.warp,

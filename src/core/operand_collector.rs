@@ -501,17 +501,29 @@ impl OperandCollector {
 /// register file's bank count), already claimed this cycle by register writes and reads.
 impl PoolArbiter for OperandCollector {
     fn claim_memory(&mut self, columns: u32, warp: u32) -> Result<(), PoolRefusal> {
-        let banks = (self.arbiter.cells().len() as u32).max(1);
         let wanted = (0..32u32).filter(move |k| columns >> k & 1 == 1);
-        if let Some(column) = wanted.clone().find(|&k| !self.arbiter.is_idle(k % banks)) {
-            let holder = self.arbiter.cells()[(column % banks) as usize];
+        if let Some(column) = wanted
+            .clone()
+            .find(|&k| !self.arbiter.is_idle(self.pool_column_bank(k)))
+        {
+            let holder = self.arbiter.cells()[self.pool_column_bank(column) as usize];
             return Err(PoolRefusal { column, holder });
         }
         for k in wanted {
             // Two columns on one register bank: the first claim holds it for both.
-            let _ = self.arbiter.claim(k % banks, BankActivity::Memory { warp });
+            let _ = self
+                .arbiter
+                .claim(self.pool_column_bank(k), BankActivity::Memory { warp });
         }
         Ok(())
+    }
+}
+
+impl OperandCollector {
+    /// The register bank that bank column `column` of every unified-pool cluster holds (column
+    /// k is register bank k, modulo the register file's banks).
+    pub fn pool_column_bank(&self, column: u32) -> u32 {
+        column % (self.arbiter.cells().len() as u32).max(1)
     }
 }
 

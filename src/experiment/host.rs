@@ -10,7 +10,7 @@
 
 use crate::config::Config;
 use crate::energy::{self, EnergyCounts, EnergyReport};
-use crate::launch::{ArgSpec, BufferInit, Dim3, ElemType, LaunchFlags};
+use crate::launch::{ArgSpec, BufferInit, Dim3, ElemType, LaunchFlags, Number};
 use crate::run::{self, prepare, DEFAULT_MAX_CYCLES};
 use crate::sim::{Sim, Status, UnifiedStats};
 use serde::Serialize;
@@ -210,7 +210,7 @@ impl<'p> Device<'p> {
         let args = args
             .iter()
             .map(|arg| match arg {
-                Arg::Value(v) => ArgSpec::parse(&v.to_string()).map_err(|e| e.to_string()),
+                Arg::Value(v) => Ok(ArgSpec::Scalar(Number::Int((*v).into()))),
                 Arg::Buffer(name) => {
                     let b = self
                         .buffers

@@ -46,7 +46,7 @@ test('unified pool view: the partition drawn is the model\'s, with this cycle\'s
   const snap = JSON.parse(await snapshot(page));
   const m = await model(page, 'unified');
   expectPartition(m, snap.stats.unified);
-  expect(m.columns).toEqual(snap.sm.register_banks.map((b) => b.kind));
+  expect(m.columns).toEqual(snap.sm.pool_columns.map((b) => b.kind));
   expect(m.columns).toContain('memory');
   await page.mouse.move(0, 0);
   await page.locator('#view-unified').screenshot({ path: '../target/e2e/view-unified.png' });

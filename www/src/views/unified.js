@@ -2,7 +2,7 @@
 // unified local memory (`stats.unified` in the snapshot). The 32 banks drawn as 8 clusters of 4,
 // each bank's rows split by owner (registers / shared memory / cache) in the proportion of the
 // model's own partition (`stats.unified`: registers_kb, shared_kb, cache_kb), the partition's
-// numbers written out, this cycle's bank-column activity from `sm.register_banks` (a register
+// numbers written out, this cycle's bank-column activity from `sm.pool_columns` (a register
 // read or write, or a shared/cache access holding the column: `memory`), the arbitration
 // conflicts so far (and this cycle's, from the previous snapshot), and this cycle's arbitration
 // losers (`sm.arbitration_losers`: the shared or cache access that found its column taken, named
@@ -47,7 +47,7 @@ export function createUnifiedView(el, app) {
       }
       select.value = bytes;
     }
-    const banks = snap.sm.register_banks;
+    const columns = snap.sm.pool_columns;
     // Conflicts since the previous snapshot drawn: this cycle's when it is the cycle before.
     const since = prev && prev.stats.unified ? prev : null;
     const conflictsNow = since ? u.arbitration_conflicts - since.stats.unified.arbitration_conflicts : null;
@@ -96,7 +96,7 @@ export function createUnifiedView(el, app) {
           ctx.fillRect(bx, yy, bankW, h);
           yy += h;
         }
-        const reg = banks.length ? banks[k % banks.length] : null; // column k holds register bank k (mod the file's banks)
+        const reg = columns[k] || null; // the model's activity of column k (the register bank it holds)
         const act = reg && ACTIVITY[reg.kind];
         box(ctx, bx, by, bankW, BANK_H, { fill: 'rgba(0,0,0,0)', stroke: act ? act.colour : '#0b0f14', width: act ? 3 : 1 });
         const lost = lostColumns.get(k);
@@ -140,7 +140,7 @@ export function createUnifiedView(el, app) {
       cacheSets: u.cache_sets,
       arbitrationConflicts: u.arbitration_conflicts,
       conflictsThisCycle: oneCycle ? conflictsNow : null,
-      columns: banks.map((b) => b.kind),
+      columns: columns.map((b) => b.kind),
       losers: losers.map((l) => ({ warp: l.warp, pc: l.instr ? l.instr.pc : null, kind: l.kind, column: l.column, heldBy: l.held_by })),
       loserText: loserLines,
       lostColumns: [...lostColumns.keys()],
@@ -181,5 +181,5 @@ function cross(ctx, x, y, r, w = 2) {
 function activityText(b, k) {
   if (!b || b.kind === 'idle') return `column ${k} idle`;
   if (b.kind === 'memory') return `a shared or cache access of warp ${b.warp} holds column ${k} of every cluster`;
-  return `register ${b.kind} of ${b.reg} for warp ${b.warp} (register bank ${k})`;
+  return `register ${b.kind} of ${b.reg} for warp ${b.warp}, in column ${k}`;
 }

@@ -221,9 +221,7 @@ fn parallel_map<T: Sync, R: Send>(
 
 /// Runs `runs` on `jobs` threads (one per core by default) and says on stderr how long it took.
 fn run_timed(runs: &[Run], jobs: Option<usize>) -> Result<Vec<Measured>, String> {
-    let jobs = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, runs.len().max(1));
+    let jobs = job_count(jobs, runs.len());
     let start = Instant::now();
     let measured = run_all(runs, jobs)?;
     eprintln!(
@@ -235,34 +233,16 @@ fn run_timed(runs: &[Run], jobs: Option<usize>) -> Result<Vec<Measured>, String>
     Ok(measured)
 }
 
-/// Runs every simulation of `runs` on `jobs` threads (each takes the next run not yet taken)
-/// and returns their measurements in `runs`' order; `Err` when a run cannot be prepared.
+/// Runs every simulation of `runs` on `jobs` threads and returns their measurements in `runs`'
+/// order; `Err` when a run cannot be prepared.
 fn run_all(runs: &[Run], jobs: usize) -> Result<Vec<Measured>, String> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Measured, String>>>> = Mutex::new(vec![None; runs.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(run) = runs.get(i) else { break };
-                let result = measure(run);
-                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                eprintln!("[{finished}/{}] {}", runs.len(), progress(run, &result));
-                let failed = result.is_err();
-                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(result);
-                if failed {
-                    next.store(runs.len(), Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results
-        .into_iter()
-        .zip(runs)
-        .map(|(r, run)| r.unwrap_or_else(|| Err(format!("{}: not run", run.title()))))
-        .collect()
+    parallel_map(runs, jobs, |run| {
+        let result = measure(run);
+        let line = progress(run, &result);
+        (result, line)
+    })
+    .into_iter()
+    .collect()
 }
 
 /// Runs one simulation to the end and measures it.
