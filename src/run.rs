@@ -186,6 +186,7 @@ impl Prepared {
         let options = FunctionalOptions {
             warp_size: self.config.core.warp_size,
             push_order: self.config.core.push_order,
+            divergence: self.config.core.divergence(),
             max_steps: self.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
         };
         let mut stats = FunctionalStats::default();
@@ -242,6 +243,7 @@ impl Prepared {
         let options = FunctionalOptions {
             warp_size: self.config.core.warp_size,
             push_order: self.config.core.push_order,
+            divergence: self.config.core.divergence(),
             max_steps: self.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES),
         };
         let width = self.config.shmem.bank_width;

@@ -12,7 +12,7 @@
 //! moves the interconnect, DRAM and L2, then cycles the cores). A launch is complete when every
 //! CTA has finished and the memory system has drained (the last stores have reached the L2).
 
-use crate::config::Config;
+use crate::config::{Config, DivergenceMode};
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
 use crate::core::sm::{CommitEvent, IssueEvent, Sm, SmContext, SmStats};
@@ -143,10 +143,29 @@ pub struct SharedMemStats {
 /// SIMT divergence statistics.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SimtStats {
+    /// Deepest SIMT stack (0 under convergence barriers).
     pub max_stack_depth: usize,
     pub divergent_branches: u64,
     /// Active lanes / (warp size x warp instructions).
     pub simd_efficiency: f64,
+    /// Active lanes per warp instruction.
+    pub average_active_lanes: f64,
+    /// Warp splits under `core.divergence = convergence_barriers` (absent under the stack).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub splits: Option<SplitSummary>,
+}
+
+/// Independent thread scheduling's counters (issue 15; book section 3.1.2).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SplitSummary {
+    /// Thread groups (distinct rPCs of a warp's live threads) right after a divergent branch,
+    /// averaged over divergent branches: 2 for a plain if/else, more while other paths of the
+    /// warp are still apart.
+    pub groups_per_divergent_branch: f64,
+    /// YIELDs executed (`core.yield_after`).
+    pub yields: u64,
+    /// Thread-cycles spent blocked at convergence barriers and warp-synchronous instructions.
+    pub blocked_thread_cycles: u64,
 }
 
 /// Registers allocated per thread: `--regs` when given (what `ptxas -v` reports for the
@@ -446,6 +465,7 @@ impl Sim {
                 &self.image,
                 cta_index(self.image.grid, index),
                 self.config.core.warp_size,
+                self.config.core.divergence(),
             );
             let age_base = index * 1024;
             self.sms[s].launch(cta, index, self.registers_per_cta, shared, age_base);
@@ -519,6 +539,7 @@ impl Sim {
             total.thread_instructions += s.thread_instructions;
             total.divergent_branches += s.divergent_branches;
             total.max_stack_depth = total.max_stack_depth.max(s.max_stack_depth);
+            total.splits.add(&s.splits);
             for (k, v) in &s.stalls {
                 *total.stalls.entry(k).or_insert(0) += v;
             }
@@ -539,6 +560,20 @@ impl Sim {
                 max_stack_depth: total.max_stack_depth,
                 divergent_branches: total.divergent_branches,
                 simd_efficiency: ratio(total.thread_instructions as f64, lanes),
+                average_active_lanes: ratio(
+                    total.thread_instructions as f64,
+                    total.warp_instructions as f64,
+                ),
+                splits: (self.config.core.divergence == DivergenceMode::ConvergenceBarriers).then(
+                    || SplitSummary {
+                        groups_per_divergent_branch: ratio(
+                            total.splits.groups_after_divergence as f64,
+                            total.splits.divergent_branches as f64,
+                        ),
+                        yields: total.splits.yields,
+                        blocked_thread_cycles: total.splits.blocked_thread_cycles,
+                    },
+                ),
             },
             shared: self.shared_stats(),
             l1d: memory.l1d,

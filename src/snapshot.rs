@@ -81,10 +81,66 @@ pub struct WarpView {
     /// Registers waiting for a result: (name, long-latency).
     pub scoreboard: Vec<(String, bool)>,
     pub stack: Vec<StackEntryView>,
+    /// Under `core.divergence = convergence_barriers`, the warp's splits and convergence
+    /// barriers instead of a stack (book §3.1.2, Fig. 3.6); absent under the stack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub splits: Option<SplitsView>,
     pub at_barrier: bool,
     pub branch_pending: bool,
     pub finished: bool,
     pub in_flight: u32,
+}
+
+/// A warp under independent thread scheduling (book §3.1.2, Fig. 3.6): per thread its state
+/// and rPC, the barrier registers' participation and arrival masks, and the warp splits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SplitsView {
+    /// `core.split_policy`.
+    pub policy: crate::config::SplitPolicy,
+    /// Lane 0 first.
+    pub threads: Vec<ThreadView>,
+    /// Barrier registers B0, B1, ... (as many as the kernel's placement needs).
+    pub barriers: Vec<BarrierView>,
+    /// The split that issues next (the warp's PC and active mask), `None` once finished.
+    pub selected: Option<SplitView>,
+    /// Every ready split (threads with a common rPC), ascending PC.
+    pub ready: Vec<SplitView>,
+    /// Instructions since the last forward progress, and the YIELD threshold
+    /// (`core.yield_after`, 0: never).
+    pub without_progress: u32,
+    pub yield_after: u32,
+}
+
+/// One thread's Fig. 3.6 fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThreadView {
+    /// `ready`, `blocked` (at `barrier`), `yielded`, `warp_sync` or `exited`.
+    pub state: &'static str,
+    pub barrier: Option<u32>,
+    /// Where the thread resumes, and its PTX line.
+    pub rpc: Pc,
+    pub line: u32,
+}
+
+/// One convergence barrier register.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BarrierView {
+    pub id: u32,
+    /// Barrier participation mask, as hex and per lane.
+    pub participation: String,
+    pub participants: Vec<bool>,
+    /// Barrier state: the participants that arrived at its WAIT.
+    pub arrived: String,
+    pub arrivals: Vec<bool>,
+}
+
+/// A warp split: threads at one PC.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SplitView {
+    pub pc: Pc,
+    pub line: u32,
+    pub mask: String,
+    pub lanes: Vec<bool>,
 }
 
 /// One scheduler's last cycle.
@@ -676,6 +732,63 @@ fn stack_view(func: &Function, entries: &[SimtEntry], warp_size: u32) -> Vec<Sta
         .collect()
 }
 
+fn lane_bools(mask: u64, warp_size: u32) -> Vec<bool> {
+    (0..warp_size).map(|l| mask >> l & 1 == 1).collect()
+}
+
+fn splits_view(
+    func: &Function,
+    its: &crate::exec::independent_threads::IndependentThreads,
+    warp_size: u32,
+    yield_after: u32,
+) -> SplitsView {
+    use crate::exec::convergence_state::ThreadState;
+    let line = |pc: Pc| func.instr(pc).map_or(0, |i| i.line);
+    let s = its.state();
+    let split = |pc: Pc, mask: u64| SplitView {
+        pc,
+        line: line(pc),
+        mask: mask_text(mask, warp_size),
+        lanes: lane_bools(mask, warp_size),
+    };
+    SplitsView {
+        policy: its.policy(),
+        threads: s
+            .thread_states()
+            .iter()
+            .zip(s.rpcs())
+            .map(|(&t, &rpc)| {
+                let (state, barrier) = match t {
+                    ThreadState::Ready => ("ready", None),
+                    ThreadState::Blocked(b) => ("blocked", Some(b)),
+                    ThreadState::Yielded => ("yielded", None),
+                    ThreadState::WarpSync => ("warp_sync", None),
+                    ThreadState::Exited => ("exited", None),
+                };
+                ThreadView {
+                    state,
+                    barrier,
+                    rpc,
+                    line: line(rpc),
+                }
+            })
+            .collect(),
+        barriers: (0..s.barriers())
+            .map(|b| BarrierView {
+                id: b,
+                participation: mask_text(s.participation(b), warp_size),
+                participants: lane_bools(s.participation(b), warp_size),
+                arrived: mask_text(s.arrived(b), warp_size),
+                arrivals: lane_bools(s.arrived(b), warp_size),
+            })
+            .collect(),
+        selected: its.pc().map(|pc| split(pc, s.active_mask())),
+        ready: s.splits().into_iter().map(|(pc, m)| split(pc, m)).collect(),
+        without_progress: its.without_progress(),
+        yield_after,
+    }
+}
+
 fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
     let func = sim.image().func();
     let w = sm.warps().get(slot as usize)?.as_ref()?;
@@ -700,7 +813,11 @@ fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
             .iter()
             .map(|p| (reg_name(func, p.reg), p.long))
             .collect(),
-        stack: stack_view(func, state.reconvergence.entries(), warp_size),
+        stack: stack_view(func, state.reconvergence.stack_entries(), warp_size),
+        splits: state
+            .reconvergence
+            .independent()
+            .map(|its| splits_view(func, its, warp_size, sim.config().core.yield_after)),
         at_barrier: w.at_barrier,
         branch_pending: w.branch_pending.is_some(),
         finished: w.finished,

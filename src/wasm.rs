@@ -8,7 +8,7 @@
 //! panel) and the XOR paper's searches over the session's kernel (for the search panel).
 
 use crate::checkpoint::Timeline;
-use crate::config::Config;
+use crate::config::{Config, DivergenceMode};
 use crate::core::WarpCycle;
 use crate::launch::{LaunchError, LaunchFlags};
 use crate::mem::BankHash;
@@ -486,14 +486,28 @@ impl Session {
         self.sm(sm).map_or(0.0, |s| s.timeline().window().0 as f64)
     }
 
-    /// The PTX listing as JSON: `{kernel, lines: [text], instr_lines: [line per PC]}`.
+    /// The PTX listing as JSON: `{kernel, lines: [text], instr_lines: [line per PC],
+    /// placed: [[pseudo-instruction before the PC, e.g. "WAIT B1", "ADD B0"]] per PC}`;
+    /// `placed` lists independent thread scheduling's convergence barriers (book §3.1.2) and is
+    /// empty lists under the SIMT stack.
     pub fn listing(&self) -> String {
         let image = self.sim.image();
         let func = image.func();
+        let barriers = self.sim.config().core.divergence == DivergenceMode::ConvergenceBarriers;
+        let placed: Vec<Vec<String>> = (0..func.instrs.len() as u32)
+            .map(|pc| {
+                if barriers {
+                    func.convergence_barriers.annotations(pc)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         serde_json::json!({
             "kernel": func.name,
             "lines": image.program.lines,
             "instr_lines": func.instrs.iter().map(|i| i.line).collect::<Vec<_>>(),
+            "placed": placed,
         })
         .to_string()
     }

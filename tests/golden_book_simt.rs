@@ -17,20 +17,8 @@ use warpstep::sim::Sim;
 fn run(push_order: &str) -> (Vec<IssueEvent>, Function) {
     let ptx = data("book_fig3_2.ptx");
     let set = format!("core.push_order={push_order}");
-    let flags = [
-        "--config",
-        "teaching",
-        "--set",
-        "core.warp_size=4",
-        "--set",
-        "core.simd_width=4",
-        "--set",
-        "core.max_threads_per_sm=16",
-        "--set",
-        "core.max_threads_per_cta=16",
-        "--set",
-        &set,
-    ];
+    let mut flags = BOOK_WARP4.to_vec();
+    flags.extend(["--set", &set]);
     let p = prepare_flags(&ptx, &flags);
     let mut sim: Sim = p.into_sim(&[]).expect("sim");
     sim.set_tracing(true);

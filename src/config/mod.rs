@@ -31,8 +31,9 @@ pub use memory::{
 };
 pub use presets::{presets, Preset};
 pub use sm::{
-    ArithTimings, CollectorUnits, CoreConfig, ICacheConfig, ICacheModel, OpTiming, PushOrder,
-    RegFileConfig, RegLayout, SchedulerPolicy, UnitsConfig,
+    ArithTimings, CollectorUnits, CoreConfig, Divergence, DivergenceMode, ICacheConfig,
+    ICacheModel, OpTiming, PushOrder, RegFileConfig, RegLayout, SchedulerPolicy, SplitPolicy,
+    UnitsConfig, DEFAULT_YIELD_AFTER,
 };
 pub use switches::{
     BaselinePipeline, ElasticConfig, EnergyConfig, MrpbBypass, MrpbConfig, MrpbDrain,

@@ -241,6 +241,9 @@ fn fermi_core() -> CoreConfig {
         fetch_width: 2, // GPGPU-Sim decodes two instructions per fetch
         scoreboard_max_entries: None,
         push_order: PushOrder::TakenLast,
+        divergence: DivergenceMode::Stack,
+        split_policy: SplitPolicy::LowestPc,
+        yield_after: DEFAULT_YIELD_AFTER,
         deadlock_cycles: 50_000, // GPGPU-Sim checks progress every 50,000 cycles
         icache: ICacheConfig {
             // GPGPU-Sim's L1I (MODEL.md section 4 makes it optional, perfect by default).

@@ -30,6 +30,40 @@ pub enum PushOrder {
     SmallerLast,
 }
 
+/// How a warp's lanes diverge and reconverge (issue 15).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DivergenceMode {
+    /// The pre-Volta SIMT reconvergence stack (book section 3.1.1, MODEL.md section 3).
+    #[default]
+    Stack,
+    /// Independent thread scheduling: per-thread rPCs, warp splits and convergence barriers
+    /// placed by the compiler (book section 3.1.2, Figs. 3.6-3.11).
+    ConvergenceBarriers,
+}
+
+/// Which ready warp split the scheduler issues from under `convergence_barriers` (book
+/// section 3.1.2: "the scheduler selects a warp split"; the book names no policy).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SplitPolicy {
+    /// The split with the lowest PC (paths run one after the other, as Fig. 3.9).
+    #[default]
+    LowestPc,
+    /// Rotate over the splits, named by their lowest lane (paths interleave, as Fig. 3.10).
+    RoundRobin,
+}
+
+/// The divergence settings a warp is created with: `core.divergence`, `core.split_policy`,
+/// `core.yield_after`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Divergence {
+    pub mode: DivergenceMode,
+    pub split_policy: SplitPolicy,
+    /// Instructions a split may issue without forward progress before it yields (0: never).
+    pub yield_after: u32,
+}
+
 /// Instruction cache model (MODEL.md section 4: "instruction cache optional, perfect by default").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,6 +120,18 @@ pub struct CoreConfig {
     pub scoreboard_max_entries: Option<u32>,
     /// SIMT stack push order at a divergent branch (MODEL.md section 3).
     pub push_order: PushOrder,
+    /// How lanes diverge and reconverge: the SIMT stack or convergence barriers (issue 15;
+    /// book sections 3.1.1 and 3.1.2).
+    #[serde(default)]
+    pub divergence: DivergenceMode,
+    /// Under `convergence_barriers`, which warp split issues (book section 3.1.2).
+    #[serde(default)]
+    pub split_policy: SplitPolicy,
+    /// Under `convergence_barriers`, the instructions a warp split may issue without forward
+    /// progress (no register or memory value changed, no lane exited) before it executes a
+    /// YIELD, so the warp's other threads run (book Fig. 3.11); 0 never yields.
+    #[serde(default = "default_yield_after")]
+    pub yield_after: u32,
     /// Cycles without any issue in the SM, with warps left, before a deadlock is reported
     /// (MODEL.md section 3; book Fig. 3.5).
     pub deadlock_cycles: u32,
@@ -96,6 +142,24 @@ pub struct CoreConfig {
     /// overlap (`barrel` stalls). Off: a warp issues whenever its scoreboard allows.
     #[serde(default)]
     pub strict_barrel: bool,
+}
+
+fn default_yield_after() -> u32 {
+    DEFAULT_YIELD_AFTER
+}
+
+/// `core.yield_after` unless set: a few turns of a spin loop (the book gives no number).
+pub const DEFAULT_YIELD_AFTER: u32 = 16;
+
+impl CoreConfig {
+    /// The divergence settings new warps are created with.
+    pub fn divergence(&self) -> Divergence {
+        Divergence {
+            mode: self.divergence,
+            split_policy: self.split_policy,
+            yield_after: self.yield_after,
+        }
+    }
 }
 
 /// Register-to-bank mapping (MODEL.md section 5; book Figs. 3.13, 3.16).

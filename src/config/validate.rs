@@ -37,6 +37,7 @@ const RULES: &[(&str, Rule)] = &[
     ("core.fetch_width", Range(1, 16)),
     ("core.scoreboard_max_entries", Range(1, 64)),
     ("core.deadlock_cycles", Range(1, 100_000_000)),
+    ("core.yield_after", Range(0, 1_000_000)),
     ("regfile.reg_banks", Range(1, 64)),
     ("regfile.collector_units.dp", Range(0, 64)),
     ("regfile.collector_units.*", Range(1, 64)),

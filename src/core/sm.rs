@@ -32,6 +32,7 @@ use super::writeback::Writeback;
 use crate::config::Config;
 use crate::exec::cta::CtaState;
 use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
+use crate::exec::independent_threads::SplitStats;
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{BranchOutcome, Fault, GlobalMemory, KernelImage, LaneMask};
 use crate::mem::mrpb::{Offer, Requester};
@@ -103,6 +104,8 @@ pub struct SmStats {
     pub stalls: BTreeMap<&'static str, u64>,
     pub divergent_branches: u64,
     pub max_stack_depth: usize,
+    /// Warp-split counts under convergence barriers (zero under the stack).
+    pub splits: SplitStats,
     pub ctas_completed: u64,
     pub shared_instructions: u64,
     /// Extra cycles shared accesses spent on bank conflicts.
@@ -628,6 +631,7 @@ impl Sm {
         let finished = state.is_finished();
         let changed_registers = state.changed;
         let depth = state.reconvergence.max_depth();
+        let splits = state.reconvergence.drain_stats();
         if let Some(trace) = ctx.trace.as_deref_mut() {
             trace.push(IssueEvent {
                 cycle: now,
@@ -636,12 +640,7 @@ impl Sm {
                 pc,
                 line: env.func.instr(pc).map_or(0, |i| i.line),
                 mask: done.active,
-                stack: state
-                    .reconvergence
-                    .entries()
-                    .iter()
-                    .map(|e| (e.pc, e.rpc, e.mask))
-                    .collect(),
+                stack: state.reconvergence.view_entries(),
             });
         }
         let changed_memory = self.record.valid && self.record.changed;
@@ -665,6 +664,7 @@ impl Sm {
             memory,
         });
         self.count_issue(&done, depth);
+        self.stats.splits.add(&splits);
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return false;
         };

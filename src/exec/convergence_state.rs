@@ -1,7 +1,8 @@
 //! Per-warp convergence-barrier state for independent thread scheduling (issue 15; Aamodt, Fung &
 //! Rogers, "General-Purpose Graphics Processor Architectures", §3.1.2 "SIMT deadlock and stackless
 //! SIMT architectures", Figs. 3.6-3.11, after NVIDIA's patent application, Diamos et al. 2015).
-//! Standalone: not yet a [`Reconvergence`](super::reconvergence::Reconvergence) variant.
+//! [`super::independent_threads`] drives it as the `convergence_barriers` variant of
+//! [`Reconvergence`](super::reconvergence::Reconvergence).
 //!
 //! The fields are those of Fig. 3.6: a **barrier participation mask** per barrier register (which
 //! threads take part in barrier `Bn`, set by `ADD Bn`), the **barrier state** (which of them have
@@ -56,19 +57,14 @@ pub enum ThreadState {
     Blocked(BarrierId),
     /// Executed YIELD: not selected until resumed; a WAIT does not hold for it.
     Yielded,
+    /// Waiting at a warp-synchronous instruction (`bar.warp.sync`, or `vote`/`shfl`/`match`
+    /// `.sync`) for the other live lanes of its member mask (PTX ISA "bar.warp.sync").
+    WarpSync,
     /// Exited (or never existed in the CTA).
     Exited,
 }
 
-/// How [`ConvergenceState::select_split`] picks among the ready splits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SplitPolicy {
-    /// The split with the lowest PC.
-    LowestPc,
-    /// Rotate over splits (named by their lowest lane).
-    RoundRobin,
-}
+pub use crate::config::SplitPolicy;
 
 /// The convergence-barrier state of one warp (Fig. 3.6). Serialises as its fields, for snapshots.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -86,6 +82,13 @@ pub struct ConvergenceState {
     active: LaneMask,
     /// Round-robin pointer: the lane from which the next choice starts.
     rr_next: u32,
+    /// Per lane, the member mask it waits for while [`ThreadState::WarpSync`].
+    #[serde(skip)]
+    sync_members: Vec<LaneMask>,
+    /// Lanes released from a warp-synchronous wait at another PC than the releasing split's:
+    /// their next warp-synchronous instruction executes without waiting again.
+    #[serde(skip)]
+    sync_pass: LaneMask,
 }
 
 impl ConvergenceState {
@@ -114,6 +117,8 @@ impl ConvergenceState {
             rpc: vec![start_pc; warp_size as usize],
             active: initial_mask,
             rr_next: 0,
+            sync_members: vec![0; warp_size as usize],
+            sync_pass: 0,
         }
     }
 
@@ -237,6 +242,62 @@ impl ConvergenceState {
         self.try_release(b) != 0
     }
 
+    /// Threads waiting at a warp-synchronous instruction.
+    pub fn warp_sync_mask(&self) -> LaneMask {
+        self.mask_where(|s| s == ThreadState::WarpSync)
+    }
+
+    /// A warp-synchronous instruction (`bar.warp.sync`, `vote`/`shfl`/`match` `.sync`) at `pc`,
+    /// executed by the active threads in `lanes` with member mask `members` (PTX ISA: each
+    /// thread waits until every non-exited thread of `members` has executed one). Returns the
+    /// threads that execute it now, which become the active split: 0 when `lanes` must wait
+    /// (they become [`ThreadState::WarpSync`]); otherwise `lanes` plus the waiting members
+    /// that wait at this same `pc`. Waiting members at another PC are released to Ready and
+    /// pass their own instruction without waiting again.
+    pub fn warp_sync(&mut self, pc: Pc, lanes: LaneMask, members: LaneMask) -> LaneMask {
+        if lanes & self.sync_pass != 0 {
+            self.sync_pass &= !lanes;
+            return lanes;
+        }
+        let live = !self.exited_mask();
+        let waiting = self.warp_sync_mask();
+        if members & live & !(lanes | waiting) != 0 {
+            for l in Self::lanes(lanes) {
+                self.threads[l] = ThreadState::WarpSync;
+                self.sync_members[l] = members;
+            }
+            self.active &= !lanes;
+            return 0;
+        }
+        let released = waiting & members;
+        let mut joining = 0;
+        for l in Self::lanes(released) {
+            self.threads[l] = ThreadState::Ready;
+            if self.rpc[l] == pc {
+                joining |= 1 << l;
+            } else {
+                self.sync_pass |= 1 << l;
+            }
+        }
+        self.active |= lanes | joining;
+        lanes | joining
+    }
+
+    /// Releases waiting warp-synchronous threads whose members have all arrived or exited
+    /// (after an exit); they pass their instruction when they next run it.
+    fn release_warp_syncs(&mut self) -> LaneMask {
+        let waiting = self.warp_sync_mask();
+        let live = !self.exited_mask();
+        let done = Self::lanes(waiting)
+            .filter(|&l| self.sync_members[l] & live & !waiting == 0)
+            .fold(0, |m, l| m | 1 << l);
+        for l in Self::lanes(done) {
+            self.threads[l] = ThreadState::Ready;
+        }
+        self.sync_pass |= done;
+        done
+    }
+
     /// The threads in `lanes` exit: they leave every participation mask, which may release
     /// barriers. Returns the threads released.
     pub fn exit(&mut self, lanes: LaneMask) -> LaneMask {
@@ -249,7 +310,8 @@ impl ConvergenceState {
             self.arrived[b] &= !lanes;
         }
         self.active &= !lanes;
-        self.release_all()
+        self.sync_pass &= !lanes;
+        self.release_all() | self.release_warp_syncs()
     }
 
     /// `YIELD` executed by the ready threads in `lanes` (Fig. 3.11): they become Yielded, keep
@@ -280,6 +342,21 @@ impl ConvergenceState {
             *by_pc.entry(self.rpc[l]).or_default() |= 1 << l;
         }
         by_pc.into_iter().collect()
+    }
+
+    /// Threads blocked at a convergence barrier or a warp-synchronous instruction.
+    pub fn blocked_mask(&self) -> LaneMask {
+        self.mask_where(|s| matches!(s, ThreadState::Blocked(_) | ThreadState::WarpSync))
+    }
+
+    /// Distinct rPCs among the threads that have not exited: how many groups the warp's
+    /// threads stand in (ready splits, blocked and yielded threads).
+    pub fn thread_groups(&self) -> usize {
+        let live = !self.exited_mask() & Self::all_lanes(self.warp_size);
+        let mut pcs: Vec<Pc> = Self::lanes(live).map(|l| self.rpc[l]).collect();
+        pcs.sort_unstable();
+        pcs.dedup();
+        pcs.len()
     }
 
     /// Picks the split to run and makes it active. With no ready split the yielded threads are

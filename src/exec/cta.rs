@@ -17,8 +17,13 @@ pub struct CtaState {
 }
 
 impl CtaState {
-    /// CTA `ctaid` of the launch, all threads at PC 0.
-    pub fn new(image: &KernelImage, ctaid: [u32; 3], warp_size: u32) -> Self {
+    /// CTA `ctaid` of the launch, all threads at PC 0, diverging as `divergence` says.
+    pub fn new(
+        image: &KernelImage,
+        ctaid: [u32; 3],
+        warp_size: u32,
+        divergence: crate::config::Divergence,
+    ) -> Self {
         let func = image.func();
         let threads = image.threads_per_cta();
         let warps = (0..threads.div_ceil(warp_size))
@@ -27,8 +32,9 @@ impl CtaState {
                     warp_size,
                     w,
                     image.block,
-                    func.regs.len(),
-                    image.local_bytes,
+                    (func.regs.len(), image.local_bytes),
+                    divergence,
+                    &func.convergence_barriers,
                 )
             })
             .collect();

@@ -9,7 +9,7 @@ use super::fault::{Fault, FaultKind};
 use super::global_memory::GlobalMemory;
 use super::image::KernelImage;
 use super::memory_ops;
-use super::reconvergence::{BranchOutcome, LaneMask, EXIT_PC};
+use super::reconvergence::{BranchOutcome, LaneMask, WarpSyncOutcome, EXIT_PC};
 use super::space;
 use super::warp::{lanes, WarpState};
 use super::warp_ops;
@@ -131,8 +131,8 @@ pub fn execute(
             "running past the end of the kernel",
         ));
     };
-    let active = warp.reconvergence.active_mask();
-    let exec = match instr.guard {
+    let mut active = warp.reconvergence.active_mask();
+    let mut exec = match instr.guard {
         Some(g) => {
             let mut m = 0;
             for lane in lanes(active) {
@@ -144,13 +144,70 @@ pub fn execute(
         }
         None => active,
     };
+    let changed_before = std::mem::take(&mut warp.changed);
+    if let Some(members) = warp_ops::sync_members(env, warp, instr, exec) {
+        match warp.reconvergence.warp_sync(pc, exec, members) {
+            WarpSyncOutcome::Execute(lanes) => {
+                active |= lanes;
+                exec = lanes;
+            }
+            WarpSyncOutcome::Wait => {
+                finish(env, warp, pc, exec, false)?;
+                warp.changed |= changed_before;
+                return Ok(Executed {
+                    pc,
+                    active,
+                    exec: 0,
+                    flow: Flow::Next,
+                });
+            }
+            WarpSyncOutcome::Unreachable(missing) => {
+                let what = format!(
+                    "member mask {members:#x} of `{}`: lanes {missing:#x} are live but not executing it here; under the SIMT stack (core.divergence = stack) they cannot arrive, and the PTX ISA requires every thread of the member mask to execute it in convergence before sm_70 (core.divergence = convergence_barriers lets them arrive later)",
+                    instr.op.mnemonic()
+                );
+                return Err(fault(
+                    env,
+                    warp,
+                    pc,
+                    first_lane(exec),
+                    FaultKind::Invalid { what },
+                ));
+            }
+        }
+    }
     let flow = run(env, mem, warp, instr, pc, exec, record)?;
+    let progress = warp.changed || (record.valid && record.changed) || flow == Flow::Exit;
+    warp.changed |= changed_before;
+    finish(env, warp, pc, exec, progress)?;
     Ok(Executed {
         pc,
         active,
         exec,
         flow,
     })
+}
+
+/// Ends the instruction for the warp's reconvergence state: under convergence barriers, a
+/// YIELD if due and the next split (an error if no thread can ever run again).
+fn finish(
+    env: &Env,
+    warp: &mut WarpState,
+    pc: Pc,
+    exec: LaneMask,
+    progress: bool,
+) -> Result<(), Box<Fault>> {
+    warp.reconvergence
+        .finish_instruction(&env.func.convergence_barriers, progress, env.clock)
+        .map_err(|what| {
+            fault(
+                env,
+                warp,
+                pc,
+                first_lane(exec),
+                FaultKind::Deadlock { what },
+            )
+        })
 }
 
 fn run(

@@ -27,6 +27,9 @@ pub enum FaultKind {
     Unsupported { what: String },
     /// An operand value the ISA does not allow (e.g. barrier number 17).
     Invalid { what: String },
+    /// The warp's threads can never run again (every live thread blocked at a convergence
+    /// barrier or a warp-synchronous instruction).
+    Deadlock { what: String },
 }
 
 /// A fault with the place it happened.
@@ -75,6 +78,7 @@ impl fmt::Display for Fault {
             }
             FaultKind::Unsupported { what } => write!(f, "{what} is not supported yet")?,
             FaultKind::Invalid { what } => write!(f, "invalid {what}")?,
+            FaultKind::Deadlock { what } => write!(f, "{what}, reported")?,
         }
         write!(
             f,
@@ -110,9 +114,12 @@ pub struct StuckWarp {
     pub text: String,
     /// Active lanes, as hex.
     pub mask: String,
-    /// SIMT stack depth.
+    /// SIMT stack depth (thread groups under convergence barriers).
     pub stack_depth: usize,
-    /// The SIMT stack, bottom first, as `pc->rpc mask` entries.
+    /// What `stack` shows: `SIMT stack` or `warp splits` (convergence barriers).
+    pub mechanism: &'static str,
+    /// The SIMT stack, bottom first, as `pc->rpc mask` entries; or the threads grouped by state
+    /// and rPC (`ready 4:0xe, blocked B0 9:0x1`).
     pub stack: String,
     /// What it waits for (`barrier 0`), if anything.
     pub waiting_for: Option<String>,
@@ -136,19 +143,11 @@ impl StuckWarp {
             text: func.text(pc).to_string(),
             mask: format!("{:#x}", warp.reconvergence.active_mask()),
             stack_depth: warp.reconvergence.depth(),
-            stack: warp
-                .reconvergence
-                .entries()
-                .iter()
-                .map(|e| match e.rpc {
-                    Some(r) if r == super::reconvergence::EXIT_PC => {
-                        format!("{}->exit {:#x}", e.pc, e.mask)
-                    }
-                    Some(r) => format!("{}->{} {:#x}", e.pc, r, e.mask),
-                    None => format!("{} {:#x}", e.pc, e.mask),
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
+            mechanism: match warp.reconvergence.independent() {
+                Some(_) => "warp splits",
+                None => "SIMT stack",
+            },
+            stack: warp.reconvergence.describe(),
             waiting_for: barrier.map(|b| format!("waiting at barrier {b}")),
         }
     }
@@ -164,12 +163,13 @@ impl fmt::Display for RunError {
                     let [x, y, z] = w.cta;
                     write!(
                         f,
-                        "\n  CTA ({x},{y},{z}) warp {} at PC {} (line {}: `{}`), lanes {}, SIMT stack [{}]{}",
+                        "\n  CTA ({x},{y},{z}) warp {} at PC {} (line {}: `{}`), lanes {}, {} [{}]{}",
                         w.warp,
                         w.pc,
                         w.line,
                         w.text,
                         w.mask,
+                        w.mechanism,
                         w.stack,
                         w.waiting_for.as_ref().map_or(String::new(), |b| format!(", {b}"))
                     )?;

@@ -31,6 +31,8 @@ pub struct FunctionalStats {
 pub struct FunctionalOptions {
     pub warp_size: u32,
     pub push_order: PushOrder,
+    /// How warps diverge (`core.divergence`, `core.split_policy`, `core.yield_after`).
+    pub divergence: crate::config::Divergence,
     /// Stop with an error after this many warp instructions.
     pub max_steps: u64,
 }
@@ -76,7 +78,12 @@ pub fn run_functional_observing(
         observe,
     };
     for i in 0..image.grid.count() {
-        let mut cta = CtaState::new(image, cta_index(image.grid, i), options.warp_size);
+        let mut cta = CtaState::new(
+            image,
+            cta_index(image.grid, i),
+            options.warp_size,
+            options.divergence,
+        );
         run_cta(&mut run, global, &mut cta, stats)?;
     }
     Ok(())
@@ -255,6 +262,7 @@ mod tests {
         let options = FunctionalOptions {
             warp_size: 32,
             push_order: PushOrder::TakenLast,
+            divergence: Default::default(),
             max_steps: 10_000,
         };
         run_functional(&p.image, &mut p.global, options)
@@ -269,6 +277,7 @@ mod tests {
         let options = FunctionalOptions {
             warp_size: 32,
             push_order: PushOrder::TakenLast,
+            divergence: Default::default(),
             max_steps: 101,
         };
         let mut stats = FunctionalStats::default();

@@ -423,6 +423,7 @@ mod tests {
         let options = FunctionalOptions {
             warp_size: 32,
             push_order: PushOrder::TakenLast,
+            divergence: Default::default(),
             max_steps: 1000,
         };
         match run_functional(&p.image, &mut p.global, options) {
@@ -479,6 +480,7 @@ mod tests {
         let options = FunctionalOptions {
             warp_size: 32,
             push_order: PushOrder::TakenLast,
+            divergence: Default::default(),
             max_steps: 1000,
         };
         run_functional(&p.image, &mut p.global, options).expect("runs");

@@ -7,10 +7,10 @@
 //!   in all four rounding directions, computed exactly with integers, bit-identical on x86_64
 //!   and wasm32) behind it;
 //! - [`execute`]: one warp instruction (operands, memory, warp-level exchange, control flow);
-//! - [`reconvergence`]: how a warp's lanes diverge and reconverge ([`Reconvergence`]; today the
-//!   SIMT stack of [`simt_stack`]); [`convergence_state`]: the per-warp convergence barriers of
-//!   independent thread scheduling (issue 15, not yet wired in); [`cta_barrier`]: the CTA
-//!   barriers of `bar.sync`;
+//! - [`reconvergence`]: how a warp's lanes diverge and reconverge ([`Reconvergence`]: the SIMT
+//!   stack of [`simt_stack`], or the convergence barriers of independent thread scheduling,
+//!   [`independent_threads`] over the Fig. 3.6 fields of [`convergence_state`]);
+//!   [`cta_barrier`]: the CTA barriers of `bar.sync`;
 //! - [`global_memory`], [`space`]: the address spaces; [`warp`], [`cta`]: thread state;
 //! - [`image`]: a launch made concrete; [`functional`]: the grid runner; [`fault`]: errors.
 
@@ -26,6 +26,7 @@ pub mod functional;
 pub mod global_memory;
 pub mod ieee;
 pub mod image;
+pub mod independent_threads;
 pub mod int;
 mod memory_ops;
 pub mod reconvergence;
@@ -38,5 +39,5 @@ pub use alu::{atomic, eval, LaneOut};
 pub use fault::{Fault, FaultKind, RunError};
 pub use global_memory::{AccessFault, GlobalMemory};
 pub use image::{BufferArg, KernelImage};
-pub use reconvergence::{BranchOutcome, LaneMask, Reconvergence, EXIT_PC};
+pub use reconvergence::{BranchOutcome, LaneMask, Reconvergence, WarpSyncOutcome, EXIT_PC};
 pub use simt_stack::{SimtEntry, SimtStack};

@@ -4,7 +4,9 @@
 //! so one instruction walks one contiguous row per operand.
 
 use super::reconvergence::{LaneMask, Reconvergence};
+use crate::config::Divergence;
 use crate::launch::Dim3;
+use crate::ptx::convergence_barriers::BarrierPlan;
 
 /// One warp's threads.
 #[derive(Debug, Clone)]
@@ -15,7 +17,8 @@ pub struct WarpState {
     pub warp_in_cta: u32,
     /// Register values, `regs[r * warp_size + lane]`.
     pub regs: Vec<u64>,
-    /// Reconvergence state (the SIMT stack): gives the PC and the active mask.
+    /// Reconvergence state (the SIMT stack or convergence barriers): gives the PC and the
+    /// active mask.
     pub reconvergence: Reconvergence,
     /// Lanes that hold a thread of the CTA (the last warp of a CTA may be partial).
     pub valid: LaneMask,
@@ -32,13 +35,15 @@ pub struct WarpState {
 }
 
 impl WarpState {
-    /// Warp `warp_in_cta` of a CTA shaped `block`, starting at PC 0 with `num_regs` registers.
+    /// Warp `warp_in_cta` of a CTA shaped `block`, starting at PC 0 with `num_regs` registers,
+    /// diverging as `divergence` says (`plan`: the kernel's convergence barriers).
     pub fn new(
         warp_size: u32,
         warp_in_cta: u32,
         block: Dim3,
-        num_regs: usize,
-        local_bytes: u32,
+        (num_regs, local_bytes): (usize, u32),
+        divergence: Divergence,
+        plan: &BarrierPlan,
     ) -> Self {
         let threads = block.count();
         let first = warp_in_cta as u64 * warp_size as u64;
@@ -67,7 +72,7 @@ impl WarpState {
             warp_size,
             warp_in_cta,
             regs: vec![0; num_regs * warp_size as usize],
-            reconvergence: Reconvergence::stack(0, valid),
+            reconvergence: Reconvergence::new(divergence, warp_size, 0, valid, plan),
             valid,
             local: vec![0; local_bytes as usize * warp_size as usize],
             local_bytes,
@@ -117,7 +122,14 @@ mod tests {
     #[test]
     fn a_partial_last_warp_has_only_its_threads_valid() {
         let block = Dim3 { x: 5, y: 2, z: 1 };
-        let w = WarpState::new(8, 1, block, 3, 0);
+        let w = WarpState::new(
+            8,
+            1,
+            block,
+            (3, 0),
+            Divergence::default(),
+            &BarrierPlan::default(),
+        );
         assert_eq!(w.valid, 0b11);
         assert_eq!(w.tids[0], [3, 1, 0]);
         assert_eq!(w.tids[1], [4, 1, 0]);

@@ -25,6 +25,33 @@ fn members(env: &Env, warp: &WarpState, exec: LaneMask, mask_op: Option<&Operand
     }
 }
 
+/// The member mask of a warp-synchronous instruction (`bar.warp.sync`, `vote`/`shfl`/`match`
+/// `.sync`), read in the first executing lane and limited to the warp's lanes; `None` for
+/// other instructions or when no lane executes.
+pub(super) fn sync_members(
+    env: &Env,
+    warp: &WarpState,
+    instr: &Instr,
+    exec: LaneMask,
+) -> Option<LaneMask> {
+    let index = match instr.op {
+        Op::BarWarpSync => 0,
+        Op::Vote { sync: true, .. } | Op::Match { .. } => 2,
+        Op::Shfl { sync: true, .. } => 4,
+        _ => return None,
+    };
+    if exec == 0 {
+        return None;
+    }
+    let op = instr.operands().get(index)?;
+    let all = if warp.warp_size >= 64 {
+        LaneMask::MAX
+    } else {
+        (1 << warp.warp_size) - 1
+    };
+    Some(read(env, warp, op, exec.trailing_zeros()) & all)
+}
+
 fn is_sync(instr: &Instr) -> bool {
     match instr.op {
         Op::Vote { sync, .. } | Op::Shfl { sync, .. } => sync,

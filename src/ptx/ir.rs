@@ -652,6 +652,9 @@ pub struct Function {
     /// Reconvergence point of every `bra`, indexed by [`Pc`] (`None` for other
     /// instructions).
     pub reconvergence: Vec<Option<Reconvergence>>,
+    /// Where independent thread scheduling's ADD/WAIT convergence barriers go
+    /// ([`super::convergence_barriers::place_barriers`], book section 3.1.2).
+    pub convergence_barriers: super::convergence_barriers::BarrierPlan,
     /// Line of the `.entry`/`.func` directive.
     pub line: u32,
 }

@@ -392,7 +392,7 @@ fn lower_function(f: &ast::Function, ctx: &ModuleCtx) -> Result<(Function, FnUse
     let cfg = Cfg::build(&instrs);
     let postdom = PostDominators::compute(&cfg.successors());
     let reconvergence = reconvergence_points(&instrs, &cfg, &postdom);
-    let func = Function {
+    let mut func = Function {
         name: f.name.clone(),
         kind: f.kind,
         linkage: f.linkage,
@@ -418,8 +418,10 @@ fn lower_function(f: &ast::Function, ctx: &ModuleCtx) -> Result<(Function, FnUse
         cfg,
         postdom,
         reconvergence,
+        convergence_barriers: Default::default(),
         line: f.line,
     };
+    func.convergence_barriers = super::convergence_barriers::place_barriers(&func);
     let fn_uses = FnUses {
         module_vars: uses.module_vars,
         callees: uses.callees,

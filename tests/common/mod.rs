@@ -6,6 +6,20 @@ use warpstep::config::Config;
 use warpstep::launch::LaunchFlags;
 use warpstep::run::{prepare, Prepared, Report};
 
+/// The book's one warp of 4 threads (Figs. 3.2-3.8) on the teaching preset.
+pub const BOOK_WARP4: [&str; 10] = [
+    "--config",
+    "teaching",
+    "--set",
+    "core.warp_size=4",
+    "--set",
+    "core.simd_width=4",
+    "--set",
+    "core.max_threads_per_sm=16",
+    "--set",
+    "core.max_threads_per_cta=16",
+];
+
 /// The text of `tests/data/<path>`.
 pub fn data(path: &str) -> String {
     let full = format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -22,9 +36,23 @@ pub fn prepare_flags(ptx: &str, flags: &[&str]) -> Prepared {
 
 /// Runs functionally, then in the timing model, and checks every buffer argument ends the same
 /// in both (issue 4: every kernel completes in timing mode with the functional results); panics
-/// unless both completed. Returns the functional run.
+/// unless both completed. Unless the flags choose `core.divergence`, also runs functionally
+/// under convergence barriers with round-robin splits and checks the buffers equal the SIMT
+/// stack's (issue 15: both modes give identical results on the test suite's kernels). Returns
+/// the functional run.
 pub fn run_ok(ptx: &str, flags: &[&str]) -> Prepared {
     let p = run_functional_ok(ptx, flags);
+    if !flags.iter().any(|f| f.contains("core.divergence")) {
+        let mut barrier_flags = flags.to_vec();
+        barrier_flags.extend([
+            "--set",
+            "core.divergence=convergence_barriers",
+            "--set",
+            "core.split_policy=round_robin",
+        ]);
+        let b = run_functional_ok(ptx, &barrier_flags);
+        assert_same_buffers(&p, &b, "the SIMT stack", "convergence barriers");
+    }
     let mut sim = prepare_flags(ptx, flags)
         .into_sim(&[])
         .unwrap_or_else(|e| panic!("sim: {e}"));
@@ -46,6 +74,17 @@ pub fn run_ok(ptx: &str, flags: &[&str]) -> Prepared {
         );
     }
     p
+}
+
+/// Panics unless every buffer argument of `a` and `b` holds the same bytes.
+pub fn assert_same_buffers(a: &Prepared, b: &Prepared, a_name: &str, b_name: &str) {
+    for buf in &a.image.buffers {
+        assert!(
+            a.buffer_bytes(buf.index) == b.buffer_bytes(buf.index),
+            "buffer argument {} differs between {a_name} and {b_name}",
+            buf.index
+        );
+    }
 }
 
 /// Runs functionally only; panics unless the kernel completed.

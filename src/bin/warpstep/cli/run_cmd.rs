@@ -244,11 +244,18 @@ fn run_timing(sim: &mut Sim, max_cycles: u64, trace: Option<&str>) -> Result<(),
 /// The timing statistics of a timing run, a line each.
 fn print_timing(report: &Report) {
     if let (Some(ipc), Some(simt)) = (report.ipc, &report.simt) {
+        let reconvergence = match &simt.splits {
+            Some(splits) => format!(
+                "{:.2} thread groups after a divergent branch, {} yields, {} thread-cycles blocked at convergence barriers",
+                splits.groups_per_divergent_branch, splits.yields, splits.blocked_thread_cycles
+            ),
+            None => format!("SIMT stack depth up to {}", simt.max_stack_depth),
+        };
         println!(
-            "IPC {ipc:.2} thread instructions/cycle, SIMD efficiency {:.0}%, {} divergent branches, SIMT stack depth up to {}",
+            "IPC {ipc:.2} thread instructions/cycle, SIMD efficiency {:.0}% ({:.1} active lanes), {} divergent branches, {reconvergence}",
             simt.simd_efficiency * 100.0,
+            simt.average_active_lanes,
             simt.divergent_branches,
-            simt.max_stack_depth
         );
     }
     if let Some(stalls) = &report.stalls {
