@@ -82,6 +82,10 @@ pub struct ConvergenceState {
     active: LaneMask,
     /// Round-robin pointer: the lane from which the next choice starts.
     rr_next: u32,
+    /// The thread states as masks (ready, blocked or warp-sync, yielded, exited), kept with
+    /// `threads`: split selection reads them after every instruction.
+    #[serde(skip)]
+    masks: [LaneMask; 4],
     /// Per lane, the member mask it waits for while [`ThreadState::WarpSync`].
     #[serde(skip)]
     sync_members: Vec<LaneMask>,
@@ -117,6 +121,12 @@ impl ConvergenceState {
             rpc: vec![start_pc; warp_size as usize],
             active: initial_mask,
             rr_next: 0,
+            masks: [
+                initial_mask,
+                0,
+                0,
+                Self::all_lanes(warp_size) & !initial_mask,
+            ],
             sync_members: vec![0; warp_size as usize],
             sync_pass: 0,
         }
@@ -131,7 +141,7 @@ impl ConvergenceState {
     }
 
     fn lanes(mask: LaneMask) -> impl Iterator<Item = usize> {
-        (0..64).filter(move |l| mask >> l & 1 == 1)
+        super::warp::lanes(mask).map(|l| l as usize)
     }
 
     fn mask_where(&self, f: impl Fn(ThreadState) -> bool) -> LaneMask {
@@ -179,17 +189,33 @@ impl ConvergenceState {
 
     /// Ready threads.
     pub fn ready_mask(&self) -> LaneMask {
-        self.mask_where(|s| s == ThreadState::Ready)
+        self.masks[0]
     }
 
     /// Yielded threads.
     pub fn yielded_mask(&self) -> LaneMask {
-        self.mask_where(|s| s == ThreadState::Yielded)
+        self.masks[2]
     }
 
     /// Exited threads.
     pub fn exited_mask(&self) -> LaneMask {
-        self.mask_where(|s| s == ThreadState::Exited)
+        self.masks[3]
+    }
+
+    fn mask_index(state: ThreadState) -> usize {
+        match state {
+            ThreadState::Ready => 0,
+            ThreadState::Blocked(_) | ThreadState::WarpSync => 1,
+            ThreadState::Yielded => 2,
+            ThreadState::Exited => 3,
+        }
+    }
+
+    fn set_state(&mut self, lane: usize, state: ThreadState) {
+        let bit = 1 << lane;
+        self.masks[Self::mask_index(self.threads[lane])] &= !bit;
+        self.masks[Self::mask_index(state)] |= bit;
+        self.threads[lane] = state;
     }
 
     /// True once every thread has exited.
@@ -235,7 +261,7 @@ impl ConvergenceState {
     pub fn wait(&mut self, b: BarrierId, lanes: LaneMask) -> bool {
         let arriving = lanes & self.ready_mask() & self.participation[b as usize];
         for l in Self::lanes(arriving) {
-            self.threads[l] = ThreadState::Blocked(b);
+            self.set_state(l, ThreadState::Blocked(b));
         }
         self.arrived[b as usize] |= arriving;
         self.active &= !arriving;
@@ -263,7 +289,7 @@ impl ConvergenceState {
         let waiting = self.warp_sync_mask();
         if members & live & !(lanes | waiting) != 0 {
             for l in Self::lanes(lanes) {
-                self.threads[l] = ThreadState::WarpSync;
+                self.set_state(l, ThreadState::WarpSync);
                 self.sync_members[l] = members;
             }
             self.active &= !lanes;
@@ -272,7 +298,7 @@ impl ConvergenceState {
         let released = waiting & members;
         let mut joining = 0;
         for l in Self::lanes(released) {
-            self.threads[l] = ThreadState::Ready;
+            self.set_state(l, ThreadState::Ready);
             if self.rpc[l] == pc {
                 joining |= 1 << l;
             } else {
@@ -292,7 +318,7 @@ impl ConvergenceState {
             .filter(|&l| self.sync_members[l] & live & !waiting == 0)
             .fold(0, |m, l| m | 1 << l);
         for l in Self::lanes(done) {
-            self.threads[l] = ThreadState::Ready;
+            self.set_state(l, ThreadState::Ready);
         }
         self.sync_pass |= done;
         done
@@ -303,7 +329,7 @@ impl ConvergenceState {
     pub fn exit(&mut self, lanes: LaneMask) -> LaneMask {
         let lanes = lanes & Self::all_lanes(self.warp_size);
         for l in Self::lanes(lanes) {
-            self.threads[l] = ThreadState::Exited;
+            self.set_state(l, ThreadState::Exited);
         }
         for b in 0..self.participation.len() {
             self.participation[b] &= !lanes;
@@ -320,7 +346,7 @@ impl ConvergenceState {
     pub fn yield_split(&mut self, lanes: LaneMask) -> LaneMask {
         let lanes = lanes & self.ready_mask();
         for l in Self::lanes(lanes) {
-            self.threads[l] = ThreadState::Yielded;
+            self.set_state(l, ThreadState::Yielded);
         }
         self.active &= !lanes;
         self.release_all()
@@ -330,7 +356,7 @@ impl ConvergenceState {
     pub fn resume_yielded(&mut self) -> LaneMask {
         let y = self.yielded_mask();
         for l in Self::lanes(y) {
-            self.threads[l] = ThreadState::Ready;
+            self.set_state(l, ThreadState::Ready);
         }
         y
     }
@@ -346,7 +372,7 @@ impl ConvergenceState {
 
     /// Threads blocked at a convergence barrier or a warp-synchronous instruction.
     pub fn blocked_mask(&self) -> LaneMask {
-        self.mask_where(|s| matches!(s, ThreadState::Blocked(_) | ThreadState::WarpSync))
+        self.masks[1]
     }
 
     /// Distinct rPCs among the threads that have not exited: how many groups the warp's
@@ -362,26 +388,46 @@ impl ConvergenceState {
     /// Picks the split to run and makes it active. With no ready split the yielded threads are
     /// resumed first. `None` when nothing can run (all exited, or all blocked).
     pub fn select_split(&mut self, policy: SplitPolicy) -> Option<(Pc, LaneMask)> {
-        let mut splits = self.splits();
-        if splits.is_empty() && self.resume_yielded() != 0 {
-            splits = self.splits();
+        let mut ready = self.ready_mask();
+        if ready == 0 && self.resume_yielded() != 0 {
+            ready = self.ready_mask();
         }
-        let chosen = match policy {
-            SplitPolicy::LowestPc => *splits.first()?,
+        if ready == 0 {
+            return None;
+        }
+        // Without building the split list (this runs after every instruction): lowest PC is
+        // the minimum rPC; round robin takes the first split, in lane order, whose lowest lane
+        // is at or after the pointer (a split's lowest lane is the first ready lane at its PC).
+        let pc = match policy {
+            SplitPolicy::LowestPc => Self::lanes(ready).map(|l| self.rpc[l]).min()?,
             SplitPolicy::RoundRobin => {
-                let rep = |m: LaneMask| m.trailing_zeros();
-                let next = splits
-                    .iter()
-                    .filter(|(_, m)| rep(*m) >= self.rr_next)
-                    .min_by_key(|(_, m)| rep(*m))
-                    .or_else(|| splits.iter().min_by_key(|(_, m)| rep(*m)))
-                    .copied()?;
-                self.rr_next = (rep(next.1) + 1) % self.warp_size;
-                next
+                let mut seen = [0 as Pc; 64];
+                let mut count = 0;
+                let mut first = None;
+                let mut after = None;
+                for l in Self::lanes(ready) {
+                    let pc = self.rpc[l];
+                    if seen[..count].contains(&pc) {
+                        continue;
+                    }
+                    seen[count] = pc;
+                    count += 1;
+                    first.get_or_insert((l, pc));
+                    if l as u32 >= self.rr_next {
+                        after = Some((l, pc));
+                        break;
+                    }
+                }
+                let (rep, pc) = after.or(first)?;
+                self.rr_next = (rep as u32 + 1) % self.warp_size;
+                pc
             }
         };
-        self.active = chosen.1;
-        Some(chosen)
+        let mask = Self::lanes(ready)
+            .filter(|&l| self.rpc[l] == pc)
+            .fold(0, |m, l| m | 1 << l);
+        self.active = mask;
+        Some((pc, mask))
     }
 
     fn release_all(&mut self) -> LaneMask {
@@ -398,7 +444,7 @@ impl ConvergenceState {
             return 0;
         }
         for l in Self::lanes(arrived) {
-            self.threads[l] = ThreadState::Ready;
+            self.set_state(l, ThreadState::Ready);
         }
         self.participation[i] &= !arrived;
         self.arrived[i] = 0;
