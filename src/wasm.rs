@@ -528,6 +528,46 @@ impl Session {
         serde_json::to_string(&crate::run::timing_report(&self.sim, &[])).unwrap_or_default()
     }
 
+    /// The run so far as `warpstep run --json --dump A ...` reports it: the report with the
+    /// final contents of the buffer arguments `args` (by argument index) in `buffers`.
+    #[wasm_bindgen(js_name = reportWithBuffers)]
+    pub fn report_with_buffers(&self, args: Vec<u32>) -> String {
+        let dumps: Vec<usize> = args.iter().map(|&a| a as usize).collect();
+        serde_json::to_string(&crate::run::timing_report(&self.sim, &dumps)).unwrap_or_default()
+    }
+
+    /// Records every issued instruction from now on (the CLI's `--trace`), for `takeIssues`.
+    #[wasm_bindgen(js_name = setTracing)]
+    pub fn set_tracing(&mut self, on: bool) {
+        self.sim.set_tracing(on);
+    }
+
+    /// The instructions issued since the last call (with `setTracing(true)`), as JSON
+    /// `[{cycle, sm, warp, pc, line, mask, lanes}]`: `mask` (hex) and `lanes` (per lane) are
+    /// the active mask the instruction issued with.
+    #[wasm_bindgen(js_name = takeIssues)]
+    pub fn take_issues(&mut self) -> String {
+        let warp_size = self.sim.config().core.warp_size;
+        self.sim.take_commits();
+        let events: Vec<serde_json::Value> = self
+            .sim
+            .take_trace()
+            .into_iter()
+            .map(|e| {
+                serde_json::json!({
+                    "cycle": e.cycle,
+                    "sm": e.sm,
+                    "warp": e.warp,
+                    "pc": e.pc,
+                    "line": e.line,
+                    "mask": crate::trace::mask_text(e.mask, warp_size),
+                    "lanes": (0..warp_size).map(|l| e.mask >> l & 1 == 1).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        serde_json::Value::Array(events).to_string()
+    }
+
     /// Cycles of the checkpoints held (for the benchmark page and tests).
     #[wasm_bindgen(js_name = checkpointCycles)]
     pub fn checkpoint_cycles(&self) -> Vec<f64> {

@@ -416,3 +416,37 @@ fn determinism_fingerprints_match_native_golden_file() {
     let wasm_side = warpstep::trace_hash::determinism_fingerprints().unwrap();
     assert_eq!(wasm_side, golden);
 }
+
+const SPINLOCK: &str = include_str!("data/kernels/spinlock.sm_52.ptx");
+
+/// The app's stack / convergence-barriers comparison reads these: the issue trace (each issued
+/// instruction's active mask) and the report with a buffer's final contents. The Fig. 3.5 spin
+/// lock deadlocks under the stack (counter 0) and completes under barriers (counter 4).
+#[wasm_bindgen_test]
+fn issue_trace_and_report_buffers_for_the_divergence_comparison() {
+    for (mode, status, counter) in [
+        ("stack", "failed", 0),
+        ("convergence_barriers", "completed", 4),
+    ] {
+        let sets = vec![format!("core.divergence={mode}")];
+        let launch = "--grid 1 --block 4 --arg s32[1]=0 --arg s32[1]=0";
+        let mut s = wasm::Session::new(SPINLOCK, launch, "teaching", sets).unwrap();
+        s.set_tracing(true);
+        let mut issues = Vec::new();
+        while !s.finished() && s.cycle() < 20_000.0 {
+            s.step(500);
+            let v: serde_json::Value = serde_json::from_str(&s.take_issues()).unwrap();
+            issues.extend(v.as_array().unwrap().iter().cloned());
+        }
+        assert_eq!(s.status(), status, "{mode}");
+        assert!(!issues.is_empty());
+        assert_eq!(issues[0]["mask"], "0x0000000f");
+        assert_eq!(issues[0]["lanes"].as_array().unwrap().len(), 8);
+        assert!(issues
+            .windows(2)
+            .all(|w| w[0]["cycle"].as_u64() <= w[1]["cycle"].as_u64()));
+        assert_eq!(s.take_issues(), "[]");
+        let r: serde_json::Value = serde_json::from_str(&s.report_with_buffers(vec![1])).unwrap();
+        assert_eq!(r["buffers"]["1"], serde_json::json!([counter]), "{mode}");
+    }
+}

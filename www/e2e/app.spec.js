@@ -4,7 +4,7 @@
 import { test, expect } from '@playwright/test';
 import { watchConsole, open, snapshot, model, runToEnd, settle } from './helpers.js';
 
-const EXAMPLES = ['divergence', 'transpose-naive', 'transpose-padded', 'transpose-hash', 'reduction', 'shuffle', 'vector-add', 'stride-1', 'stride-32', 'column-walk', 'elastic-timeline', 'pathfinder', 'spinlock'];
+const EXAMPLES = ['divergence', 'transpose-naive', 'transpose-padded', 'transpose-hash', 'reduction', 'shuffle', 'vector-add', 'stride-1', 'stride-32', 'column-walk', 'elastic-timeline', 'pathfinder', 'spinlock', 'spinlock_barriers', 'volta_paths'];
 const VIEWS = ['pipeline', 'simt', 'timeline', 'banks', 'hash', 'search', 'memory', 'stats', 'mrpb'];
 
 for (const id of EXAMPLES) {

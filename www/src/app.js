@@ -27,6 +27,13 @@ const PIPELINES = [
 ];
 const COMPARE_BEFORE = 200;
 const COMPARE_AFTER = 400;
+// The stack / convergence-barriers comparison (SIMT view): the two runs, each with the session's
+// overrides and its core.divergence, and the cycle at which a run still going is cut off.
+const DIVERGENCE_MODES = [
+  { mode: 'stack', sets: ['core.divergence=stack'] },
+  { mode: 'convergence_barriers', sets: ['core.divergence=convergence_barriers'] },
+];
+const DIVERGENCE_CAP = 20_000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,6 +61,8 @@ export class App {
     this.loaded = null; // {ptx, launch, preset, sets, example}
     // The three pipelines' runs of this kernel (comparePipelines), for the build they belong to.
     this.compare = null;
+    // The stack and convergence-barrier runs of this kernel (compareDivergence), likewise.
+    this.divergence = null;
     this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.occupancy = createOccupancyCalculator(document);
@@ -119,7 +128,7 @@ export class App {
     $('example').value = example;
     const e = exampleById(example);
     $('example-about').textContent = e ? e.about : 'Your own kernel: launch flags and configuration as set below.';
-    return this.build({ ptx, launch, preset, sets, example });
+    return this.build({ ptx, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] });
   }
 
   // Applies the editor text and the setup fields.
@@ -129,7 +138,7 @@ export class App {
     const same = this.loaded && this.loaded.ptx === text && this.loaded.example;
     if (!same) $('example').value = '';
     this.pause();
-    this.build({ ptx: text, ...setup, example: same ? this.loaded.example : '' });
+    this.build({ ptx: text, ...setup, example: same ? this.loaded.example : '', watch: same ? this.loaded.watch : [] });
   }
 
   build(input) {
@@ -147,6 +156,7 @@ export class App {
     this.hideInputError();
     this.hideBanner();
     this.listing = JSON.parse(session.listing());
+    this.editor.setPlaced(placedByLine(this.listing));
     this.config = JSON.parse(session.config());
     this.setup.showConfig(session.config());
     const l = JSON.parse(session.launch());
@@ -155,6 +165,7 @@ export class App {
     this.warp = 0;
     this.linked = null;
     this.compare = null;
+    this.divergence = null;
     this.prev = null;
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
@@ -397,6 +408,47 @@ export class App {
     this.draw(true);
   }
 
+  // Runs this kernel under the SIMT stack and under convergence barriers (book §3.1.1 vs
+  // §3.1.2) in two extra Sessions, each with the session's launch, preset and overrides and its
+  // own core.divergence, to the end or DIVERGENCE_CAP cycles, recording the selected warp's
+  // issues (the model's issue trace: cycle, line, active mask), how the run ended and its
+  // report (with the buffers the example watches). The Sessions are freed at once.
+  compareDivergence() {
+    if (!this.session || !this.loaded) return;
+    this.pause();
+    const l = this.loaded;
+    const own = l.sets.filter((s) => !/^\s*core\.divergence\s*=/.test(s));
+    const watch = l.watch || [];
+    const sm = this.sm;
+    const warp = this.warp;
+    const rows = DIVERGENCE_MODES.map(({ mode, sets }) => {
+      let s;
+      try {
+        s = new Session(l.ptx, l.launch, l.preset, [...own, ...sets]);
+      } catch (err) {
+        return { mode, sets, error: err.message, status: null, cycles: 0, issues: [], watched: [], report: null, warp, cap: DIVERGENCE_CAP };
+      }
+      try {
+        s.setTracing(true);
+        const issues = [];
+        while (!s.finished() && s.cycle() < DIVERGENCE_CAP) {
+          s.runUntil(Math.min(DIVERGENCE_CAP, s.cycle() + 2000), 2000);
+          for (const e of JSON.parse(s.takeIssues())) if (e.sm === sm && e.warp === warp) issues.push({ cycle: e.cycle, line: e.line, mask: e.mask, lanes: e.lanes });
+        }
+        const report = JSON.parse(s.reportWithBuffers(Uint32Array.from(watch.map((w) => w.arg))));
+        const watched = watch.map((w) => {
+          const b = report.buffers && report.buffers[String(w.arg)];
+          return { name: w.name, value: b ? b[w.index || 0] : null };
+        });
+        return { mode, sets, status: s.status(), cycles: s.cycle(), issues, watched, report, warp, cap: DIVERGENCE_CAP };
+      } finally {
+        s.free();
+      }
+    });
+    this.divergence = { build: this.builds, sm, warp, warpSize: this.snap ? this.snap.warp_size : 32, rows };
+    this.draw(true);
+  }
+
   alignCompare(on) {
     if (!this.compare) return;
     this.compare.aligned = on;
@@ -453,6 +505,7 @@ export class App {
       warp: this.warp,
       linked: this.linked,
       compare: this.compare && this.compare.build === this.builds ? this.compare : null,
+      divergence: this.divergence && this.divergence.build === this.builds ? this.divergence : null,
       sm,
       tables: this.tables,
       config: this.config,
@@ -617,4 +670,18 @@ export class App {
     if (this.focused) this.toggleFocus(this.focused);
     if (document.activeElement) document.activeElement.blur();
   }
+}
+
+// The listing's convergence-barrier pseudo-instructions by PTX line: each PC's `placed` list
+// (ADD Bn / WAIT Bn, placed before the PC's instruction) goes before that PC's line.
+function placedByLine(listing) {
+  const out = [];
+  (listing.placed || []).forEach((list, pc) => {
+    if (!list || !list.length) return;
+    const line = listing.instr_lines[pc];
+    const at = out.find((p) => p.line === line);
+    if (at) at.items.push(...list);
+    else out.push({ line, pc, items: [...list] });
+  });
+  return out;
 }

@@ -1,7 +1,10 @@
 // The PTX editor (CodeMirror 6): line numbers, PTX highlighting, a breakpoint gutter (click a
 // line number or the gutter), the selected warp's current line highlighted, and input or fault
-// errors marked at their line.
-import { EditorView, lineNumbers, gutter, GutterMarker, Decoration, keymap, highlightActiveLineGutter } from '@codemirror/view';
+// errors marked at their line. Under convergence barriers the listing's pseudo-instructions
+// (ADD Bn / WAIT Bn, placed by the compiler pass before an instruction) are shown as dimmed
+// italic widgets above that instruction's line: they are not text of the document, so line
+// numbers, breakpoints and the current-line mark stay on the PTX lines.
+import { EditorView, lineNumbers, gutter, GutterMarker, Decoration, WidgetType, keymap, highlightActiveLineGutter } from '@codemirror/view';
 import { EditorState, StateField, StateEffect, RangeSet } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
@@ -11,6 +14,44 @@ import { ptxLanguage } from './ptx_mode.js';
 const toggleBreakpoint = StateEffect.define();
 const setBreakpoints = StateEffect.define();
 const setMarks = StateEffect.define();
+const setPlaced = StateEffect.define();
+
+// One line of pseudo-instructions placed before a PTX line (built with textContent only).
+class PlacedWidget extends WidgetType {
+  constructor(line, pc, items) { super(); this.line = line; this.pc = pc; this.items = items; }
+  eq(o) { return o.line === this.line && o.pc === this.pc && o.items.join('|') === this.items.join('|'); }
+  toDOM() {
+    const d = document.createElement('div');
+    d.className = 'cm-placed';
+    d.dataset.line = this.line;
+    d.dataset.items = this.items.join(',');
+    d.title = 'Placed by the convergence-barrier pass (book §3.1.2): pseudo-instructions with no PC of their own, run as a split reaches the instruction below. ADD Bn before a divergent branch adds the active threads to barrier Bn; WAIT Bn at the reconvergence point blocks each thread until every participant arrives.';
+    const tag = document.createElement('span');
+    tag.className = 'cm-placed-tag';
+    tag.textContent = 'pseudo';
+    d.append(tag, document.createTextNode(` ${this.items.join('; ')}`));
+    return d;
+  }
+  ignoreEvent() { return false; }
+}
+
+const placedField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(setPlaced)) continue;
+      const doc = tr.state.doc;
+      const ranges = e.value
+        .filter((p) => p.line >= 1 && p.line <= doc.lines)
+        .sort((a, b) => a.line - b.line)
+        .map((p) => Decoration.widget({ widget: new PlacedWidget(p.line, p.pc, p.items), block: true, side: -1 }).range(doc.line(p.line).from));
+      deco = Decoration.set(ranges, true);
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
 
 class Dot extends GutterMarker {
   constructor(cls) { super(); this.cls = cls; }
@@ -73,6 +114,8 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: '#1a2029', color: '#a9b5c1', border: 'none' },
   '.cm-content': { caretColor: '#f0e442', fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace' },
   '.cm-lineNumbers .cm-gutterElement': { cursor: 'pointer' },
+  '.cm-placed': { color: '#9fb3c8', fontStyle: 'italic', opacity: 0.85, paddingLeft: '2ch', fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace', borderLeft: '3px solid #cc79a7', backgroundColor: '#181d25' },
+  '.cm-placed-tag': { fontSize: '0.7em', fontStyle: 'normal', color: '#10141a', backgroundColor: '#cc79a7', borderRadius: '3px', padding: '0 0.3em', marginRight: '0.3em' },
 }, { dark: true });
 
 export function createEditor(parent, { onBreakpoints, onApply }) {
@@ -94,6 +137,7 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
       extensions: [
         breakpointField,
         marksField,
+        placedField,
         gutter({
           class: 'cm-breakpoint-gutter',
           markers: (v) => v.state.field(breakpointField),
@@ -121,8 +165,10 @@ export function createEditor(parent, { onBreakpoints, onApply }) {
     getText: () => view.state.doc.toString(),
     setText(text) {
       marked = null;
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: setBreakpoints.of([]) });
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: [setBreakpoints.of([]), setPlaced.of([])] });
     },
+    // The pseudo-instructions to show: [{line, pc, items: ["WAIT B0", ...]}].
+    setPlaced(list) { view.dispatch({ effects: setPlaced.of(list) }); },
     setBreakpoints(lines) { view.dispatch({ effects: setBreakpoints.of(lines) }); },
     breakpoints: () => breakpointLines(view.state),
     mark(current, error) {

@@ -9,6 +9,7 @@ import shuffle from '../../tests/data/kernels/shuffle_reduce.sm_52.ptx?raw';
 import vectorAdd from '../../tests/data/kernels/vector_add.sm_52.ptx?raw';
 import pathfinder from '../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx?raw';
 import spinlock from '../../tests/data/kernels/spinlock.sm_52.ptx?raw';
+import bookFig39 from '../../tests/data/book_fig3_9.ptx?raw';
 import columnWalk from '../../tests/data/mem/column_walk.ptx?raw';
 import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
 import polybench from '../../tests/data/kernels/polybench.sm_52.ptx?raw';
@@ -24,6 +25,11 @@ const TRANSPOSE_LAUNCH = '--grid 1,1 --block 32,32 --arg f32[1024]=iota --arg f3
 // longest block anti-diagonal of a 257 x 257 score matrix (16 CTAs of 16 threads, penalty 10),
 // as the host (needle.cu) launches it; tests/corpus_rodinia.rs checks the results.
 const NEEDLE_LAUNCH = '--kernel _Z20needle_cuda_shared_1PiS_S_iiii --grid 16 --block 16 --arg s32[66049]=rand:1:-4:11 --arg s32[66049]=0 --arg s32[66049]=0 --arg 257 --arg 10 --arg 16 --arg 16';
+
+// The book's Fig. 3.5 spin lock: one warp of 4 threads, a lock word and a counter each thread
+// increments once it holds the lock (argument 1, which the stack / barriers comparison reads).
+const SPINLOCK_LAUNCH = '--grid 1 --block 4 --arg s32[1]=0 --arg s32[1]=0';
+const SPINLOCK_WATCH = [{ arg: 1, index: 0, name: 'counter' }];
 
 // What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
 const TRANSPOSE_HASH = 'bwxor:0^5,1^6,2^7,3^8,4^9';
@@ -190,10 +196,30 @@ export const EXAMPLES = [
     id: 'spinlock',
     title: 'SIMT deadlock: a spin lock in one warp',
     ptx: spinlock,
-    launch: '--grid 1 --block 4 --arg s32[1]=0 --arg s32[1]=0',
+    launch: SPINLOCK_LAUNCH,
     preset: 'teaching',
     sets: [],
-    about: 'The book\'s Figure 3.5: threads of one warp spin on atomicCAS. The thread that takes the lock waits on the SIMT stack for the spinning threads to reconverge, and they wait for the lock: no forward progress. Run it to see the deadlock report with each warp\'s PC and stack.',
+    watch: SPINLOCK_WATCH,
+    about: 'The book\'s Figure 3.5: threads of one warp spin on atomicCAS. The thread that takes the lock waits on the SIMT stack for the spinning threads to reconverge, and they wait for the lock: no forward progress. Run it to see the deadlock report with each warp\'s PC and stack; then press "Compare stack / convergence barriers" under the SIMT stack view, or open the next example.',
+  },
+  {
+    id: 'spinlock_barriers',
+    title: 'Spin lock under convergence barriers: no deadlock',
+    ptx: spinlock,
+    launch: SPINLOCK_LAUNCH,
+    preset: 'teaching',
+    sets: ['core.divergence=convergence_barriers'],
+    watch: SPINLOCK_WATCH,
+    about: 'The same Figure 3.5 spin lock with independent thread scheduling (book §3.1.2, core.divergence=convergence_barriers): each thread has its own state and rPC, the compiler pass places ADD B0 before the spin loop\'s branch and WAIT B0 after the loop (see the dimmed pseudo-lines in the Code tab), and the scheduler picks a warp split after every instruction. What to watch: in the Warp splits view the lock holder (lane 0) waits at its rPC while the three spinners loop; after yield_after instructions without progress the spinners YIELD (orange), the holder\'s split is released to store the counter and free the lock, and one by one every thread gets it: the run completes with counter = 4.',
+  },
+  {
+    id: 'volta_paths',
+    title: 'Volta: both paths of a branch interleave',
+    ptx: bookFig39,
+    launch: '',
+    preset: 'teaching',
+    sets: ['core.divergence=convergence_barriers', 'core.split_policy=round_robin'],
+    about: 'The book\'s Figures 3.9 and 3.10 (after the Volta whitepaper): one warp of 8 threads runs if (t < 4) { A; B; } else { X; Y; } Z under convergence barriers with the round-robin split policy. ADD B0 sits before the branch and WAIT B0 before Z (dimmed pseudo-lines in the Code tab). What to watch: after the branch the Warp splits view shows two ready splits taking turns, X A Y B, instead of the SIMT stack\'s one path after the other; the lanes that finish first block at WAIT B0 (purple, arrived), and when the last participant arrives the barrier clears and Z runs with the whole warp again.',
   },
 ];
 

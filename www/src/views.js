@@ -5,6 +5,7 @@
 import { createPipelineView } from './views/pipeline.js';
 import { COMPARE_BAR } from './views/compare.js';
 import { createSimtStackView } from './views/simt_stack.js';
+import { DIVERGENCE_BAR } from './views/divergence_compare.js';
 import { createBankGridView } from './views/bank_grid.js';
 import { createHashBitsView } from './views/hash_bits.js';
 import { createSearchView, SEARCH_BODY } from './views/search.js';
@@ -20,7 +21,7 @@ const CANVAS = '<canvas></canvas>';
 const STATS_BODY = '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },
-  { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: CANVAS, create: createSimtStackView },
+  { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
   { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>`, create: createTimelineView },
   { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
   { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },

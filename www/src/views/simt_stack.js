@@ -3,15 +3,36 @@
 // Entries that changed since the previous drawn cycle are outlined (a push or a pop); in slow
 // motion and on single steps a push or pop is animated. At the
 // right, a compact stack for every warp slot (click one to select it).
+// Under core.divergence = convergence_barriers (the warp's snapshot has `splits`) the view is a
+// warp-split view instead (book §3.1.2, Figs. 3.6-3.11; views/splits.js), and the compact column
+// shows each warp's splits. Under the canvas, "Compare stack / convergence barriers" runs the
+// kernel in both modes side by side (views/divergence_compare.js).
 import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { drawSplits, drawAllSplits, SPLITS_HEIGHT, splitsModel } from './splits.js';
+import { drawWarpGrid } from './warp_grid.js';
+import { createDivergenceCompare } from './divergence_compare.js';
 
 const HEIGHT = 250;
 const ROW = 30;
 
 export function createSimtStackView(el, app) {
   const canvas = el.querySelector('canvas');
+  const heading = el.querySelector('header h2');
+  const header = el.querySelector('header');
+  const note = el.querySelector('header .note');
+  const compare = createDivergenceCompare(el, app);
+  let mode = 'stack';
+  // The panel's heading says which mechanism the selected warp's view shows.
+  function setMode(splits) {
+    const m = splits ? 'splits' : 'stack';
+    if (m === mode) return;
+    mode = m;
+    heading.textContent = splits ? 'Warp splits (convergence barriers)' : 'SIMT stack';
+    note.textContent = splits ? 'selected warp: threads, barriers, splits; and every warp' : 'selected warp, and every warp';
+    header.title = splits ? GLOSSARY.splits : GLOSSARY.simt;
+  }
   // A push or pop seen in slow motion (or on a single step) is animated over `frame.motionMs`:
   // entries slide to their new rows, pushed ones fade in, popped ones fade out.
   const motion = { frame: null, start: 0, request: 0 };
@@ -33,6 +54,15 @@ export function createSimtStackView(el, app) {
   function draw(frame) {
     if (motion.request) cancelAnimationFrame(motion.request);
     motion.request = 0;
+    compare.draw(frame);
+    // The configuration says which mechanism runs (before any warp is launched, too).
+    const barriers = frame.config && frame.config.core && frame.config.core.divergence === 'convergence_barriers';
+    const splits = barriers || frame.snap.sm.warps.some((x) => x && x.splits);
+    setMode(splits);
+    if (splits) {
+      drawSplitMode(frame);
+      return;
+    }
     const { w, before } = render(frame, 1);
     const kind = changeKind(before, w ? w.stack : null);
     if (frame.motionMs > 0 && (kind === 'push' || kind === 'pop')) {
@@ -47,6 +77,18 @@ export function createSimtStackView(el, app) {
       changed: kind,
       animated: motion.request !== 0,
     });
+  }
+  // The warp-split view: the selected warp's threads, barriers and splits at the left, every
+  // warp's splits at the right. Nothing is animated: the state changes after every instruction.
+  function drawSplitMode(frame) {
+    const { ctx, width } = prepare(canvas, SPLITS_HEIGHT);
+    const { snap, warp, prev } = frame;
+    const w = snap.sm.warps[warp];
+    const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].splits : null;
+    const leftW = Math.floor(width * 0.72);
+    drawSplits(canvas, ctx, leftW, SPLITS_HEIGHT, w, warp, before, snap.warp_size);
+    drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, SPLITS_HEIGHT, frame, app);
+    setModel(canvas, splitsModel(frame));
   }
   return { draw };
 }
@@ -138,18 +180,10 @@ function drawLanes(canvas, ctx, x, y, w, lanes) {
   });
 }
 
-function drawAll(canvas, ctx, x0, width, { snap, warp }, app) {
-  text(ctx, 'All warps (depth, click to select)', x0, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width });
-  const warps = snap.sm.warps;
-  const perRow = Math.max(1, Math.min(warps.length, 16));
-  const cw = Math.max(10, Math.min(48, Math.floor(width / perRow) - 3));
-  const rows = Math.ceil(warps.length / perRow);
-  const ch = Math.min(110, Math.floor((HEIGHT - 30) / rows) - 6);
-  warps.forEach((w, i) => {
-    const x = x0 + (i % perRow) * (cw + 3);
-    const y = 28 + Math.floor(i / perRow) * (ch + 6);
-    box(ctx, x, y, cw, ch, { fill: '#1c232c', stroke: i === warp ? UI.selected : UI.boxLine, width: i === warp ? 3 : 1 });
-    const stack = w ? w.stack : [];
+function drawAll(canvas, ctx, x0, width, frame, app) {
+  const layout = { x0, width, height: HEIGHT, title: 'Warps (stack depth)' };
+  drawWarpGrid(canvas, ctx, layout, frame, app, (w, i, x, y, cw, ch) => {
+    const stack = w.stack;
     const eh = Math.max(2, Math.min(10, Math.floor((ch - 16) / Math.max(1, stack.length))));
     stack.forEach((e, d) => {
       const frac = e.lanes.filter(Boolean).length / e.lanes.length;
@@ -159,10 +193,6 @@ function drawAll(canvas, ctx, x0, width, { snap, warp }, app) {
       ctx.fillStyle = d === stack.length - 1 ? OKABE.green : OKABE.sky;
       ctx.fillRect(x + 3, ey, Math.max(1, (cw - 6) * frac), eh - 1);
     });
-    if (cw >= 16) text(ctx, i, x + cw / 2, y + 8, { align: 'center', font: FONT_SMALL, colour: UI.muted });
-    const tip = w
-      ? `Warp slot ${i}: stack depth ${stack.length}; top: line ${w.line}, lanes ${w.active_mask}. Bars: one per entry, filled by the share of active lanes.`
-      : `Warp slot ${i}: empty.`;
-    region(canvas, x, y, cw, ch, tip, () => app.selectWarp(i));
+    return `Warp slot ${i}: stack depth ${stack.length}; top: line ${w.line}, lanes ${w.active_mask}. Bars: one per entry, filled by the share of active lanes. Click to select.`;
   });
 }
