@@ -234,3 +234,24 @@ test('the stack / convergence barriers comparison shows both outcomes', async ({
   await page.screenshot({ path: '../target/e2e/view-divergence-compare-volta.png' });
   expect(problems).toEqual([]);
 });
+
+test('the Setup tab switches a kernel between the SIMT stack and convergence barriers', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await load(page, 'spinlock');
+  await expect(page.locator('#view-simt header h2')).not.toHaveText('Warp splits (convergence barriers)');
+  await page.click('.tab[data-tab=setup]');
+  await expect(page.locator('#f-divergence')).toHaveValue('stack');
+  await page.selectOption('#f-divergence', 'convergence_barriers');
+  await page.selectOption('#f-split', 'round_robin');
+  await expect(page.locator('#overrides')).toHaveValue(/core\.divergence=convergence_barriers\ncore\.split_policy=round_robin$/);
+  await expect(page.locator('#config-json')).toContainText('"divergence": "convergence_barriers"');
+  await page.click('#btn-apply-setup');
+  await expect(page.locator('#view-simt header h2')).toHaveText('Warp splits (convergence barriers)');
+  await runToEnd(page);
+  await expect(page.locator('body')).toHaveAttribute('data-status', 'completed');
+  const report = await page.evaluate(() => JSON.parse(window.warpstep.app.session.report()));
+  expect(report.simt.splits.yields).toBeGreaterThan(0);
+  expect(report.simt.max_stack_depth).toBe(0);
+  expect(problems).toEqual([]);
+});

@@ -1,26 +1,31 @@
 // Entry point: load the wasm model, read its tables once, then start the app (the shared state
-// in the URL, or the default example).
+// in the URL, or the default example). A wasm that cannot be fetched or instantiated, or an app
+// that throws while starting, is reported in the status line (window.warpstepLoadError, defined
+// by index.html's inline script, which also reports scripts and stylesheets that fail to load).
 import init, { version, tables } from '../../pkg/warpstep.js';
 import { App } from './app.js';
 import { bindControls } from './controls.js';
 import { attachTooltips } from './tooltip.js';
 
 async function start() {
-  const status = document.getElementById('status');
   try {
     await init();
   } catch (err) {
-    status.className = 'error';
-    status.textContent = `The simulator failed to load: ${err}`;
+    window.warpstepLoadError(`The simulator failed to load: its WebAssembly module could not be fetched or instantiated (${err}).`);
     throw err;
   }
-  document.getElementById('version').textContent = `v${version()}`;
-  status.textContent = '';
-  const app = new App(JSON.parse(tables()));
-  window.warpstep = { app };
-  bindControls(app);
-  attachTooltips(document.getElementById('views'), document.getElementById('tooltip'));
-  app.start();
+  try {
+    document.getElementById('version').textContent = `v${version()}`;
+    document.getElementById('status').textContent = '';
+    const app = new App(JSON.parse(tables()));
+    window.warpstep = { app };
+    bindControls(app);
+    attachTooltips(document.getElementById('views'), document.getElementById('tooltip'));
+    app.start();
+  } catch (err) {
+    window.warpstepLoadError(`The app failed to start: ${err}.`, false);
+    throw err;
+  }
 }
 
 start();
