@@ -17,6 +17,7 @@ pub mod exec;
 pub mod experiment;
 pub mod launch;
 pub mod mem;
+pub mod perfetto;
 pub mod ptx;
 pub mod run;
 pub mod search_view;

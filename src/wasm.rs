@@ -568,6 +568,14 @@ impl Session {
         serde_json::Value::Array(events).to_string()
     }
 
+    /// The run from cycle 0 to the current cycle as a Chrome/Perfetto trace (JSON text for
+    /// ui.perfetto.dev, [`crate::perfetto`]), re-simulated from the first checkpoint; the
+    /// session itself does not move.
+    pub fn perfetto(&self) -> String {
+        let mut sim = self.timeline.rewind(0);
+        crate::perfetto::record_run(&mut sim, self.sim.cycle())
+    }
+
     /// Cycles of the checkpoints held (for the benchmark page and tests).
     #[wasm_bindgen(js_name = checkpointCycles)]
     pub fn checkpoint_cycles(&self) -> Vec<f64> {

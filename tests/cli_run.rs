@@ -346,3 +346,38 @@ fn bad_input_exits_2_with_the_error_on_stderr() {
         &["unknown element type `q32`"],
     );
 }
+
+#[test]
+fn perfetto_writes_a_chrome_trace_of_the_run() {
+    let f = scale();
+    let path = scratch("perfetto").join("scale.json");
+    let path = path.to_str().unwrap();
+    let o = warpstep(&["run", &f, "--perfetto", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let events = v["traceEvents"].as_array().unwrap();
+    // Two warps (40 threads): named threads, each with warp-state spans and issued instructions.
+    for slot in [0, 1] {
+        assert!(events.iter().any(|e| e["ph"] == "M"
+            && e["tid"] == slot
+            && e["args"]["name"] == format!("warp slot {slot}")));
+        assert!(events.iter().any(|e| e["ph"] == "X"
+            && e["tid"] == slot
+            && e["name"] == "issued"
+            && e["dur"].as_u64() > Some(0)));
+        assert!(events
+            .iter()
+            .any(|e| e["ph"] == "i" && e["tid"] == slot && e["name"] == "ret"));
+    }
+    let cycles = v["otherData"]["cycles"].as_u64().unwrap();
+    assert!(events
+        .iter()
+        .filter_map(|e| e["ts"].as_u64())
+        .all(|t| t <= cycles));
+    // Functional runs have no timeline.
+    bad_input(
+        &f,
+        &["--perfetto", path],
+        &["--perfetto needs a timing run"],
+    );
+}

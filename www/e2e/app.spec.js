@@ -105,7 +105,8 @@ test('a share link restores the kernel, the cycle and the snapshot', async ({ pa
 test('a damaged share link shows an error and the default example', async ({ page }) => {
   const problems = watchConsole(page);
   await open(page, '/#s=eJyrVkpUslIqSS0uUaoFAB2pBCs');
-  await expect(page.locator('#banner')).toContainText('This link is damaged');
+  await expect(page.locator('#notice')).toBeVisible();
+  await expect(page.locator('#notice')).toContainText('This link cannot be opened');
   await expect(page.locator('#example')).toHaveValue('divergence');
   await expect(page.locator('#cycle')).toHaveText('0');
   expect(problems).toEqual([]);

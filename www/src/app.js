@@ -34,6 +34,11 @@ const DIVERGENCE_MODES = [
   { mode: 'convergence_barriers', sets: ['core.divergence=convergence_barriers'] },
 ];
 const DIVERGENCE_CAP = 20_000;
+// Longest notice text shown (a link's or the model's message may be long).
+const NOTICE_CHARS = 600;
+// The Setup tab's explanation for a kernel of your own, and the first step it needs.
+const USER_ABOUT = 'Your own kernel, on a clean default machine: the preset its // warpstep: --config line names (else fermi) and no overrides. It needs a launch: the grid, the block and one --arg per kernel parameter, in the Launch field below (or on // warpstep: lines at the top of the PTX). Then Apply.';
+const LAUNCH_HELP = 'Your kernel needs a launch. In the Setup tab, under Launch, give the grid, the block and one --arg per kernel parameter, e.g. --grid 1 --block 32 --arg f32[32]=iota --arg f32[32]=0 --arg 32 (or put them on // warpstep: lines at the top of the PTX), then Apply.';
 
 const $ = (id) => document.getElementById(id);
 
@@ -67,6 +72,7 @@ export class App {
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
+    this.makeNotice();
     this.fillExamples();
     this.bindTabs();
     this.changeSpeed(0);
@@ -88,29 +94,58 @@ export class App {
     custom.value = '';
     custom.textContent = '(your kernel)';
     select.append(custom);
-    select.addEventListener('change', () => { if (select.value) this.loadExample(select.value); });
+    select.addEventListener('change', () => {
+      if (!select.value) return;
+      this.hideNotice();
+      this.loadExample(select.value);
+    });
   }
 
-  // Opens the URL's shared state, or the default example. A damaged link shows its error and
-  // the default example, never a blank page.
+  // Opens the URL's shared state, or the default example. A damaged link shows what is wrong
+  // (the notice stays until dismissed or something else loads) and the default example, never
+  // a blank page. A link typed into the address bar later opens the same way (hashchange).
   start() {
+    window.addEventListener('hashchange', () => {
+      const encoded = stateInUrl();
+      if (encoded !== null) this.openLink(encoded);
+    });
     const encoded = stateInUrl();
-    if (encoded) {
-      try {
-        const state = decodeState(encoded);
-        if (this.load(state, state.example || '')) {
-          this.sm = state.sm || 0;
-          this.warp = state.warp || 0;
-          this.runTo(state.cycle);
-          return;
-        }
-        this.showBanner(`The shared link's kernel did not load (see the error in the Code tab); showing the default example instead.`);
-      } catch (err) {
-        this.showBanner(`This link is damaged: ${err.message}. Showing the default example instead.`);
-      }
-    }
+    if (encoded !== null && this.openLink(encoded)) return;
     this.loadExample(DEFAULT_EXAMPLE);
     this.markReady();
+  }
+
+  // Opens an encoded link (share.js checks its data); the kernel is built and the SM and warp
+  // checked against its machine before anything on screen changes. On any problem the notice
+  // says what is wrong and the current state stays. Returns whether the link opened.
+  openLink(encoded) {
+    let state;
+    let session = null;
+    try {
+      state = decodeState(encoded);
+      try {
+        session = new Session(state.ptx, state.launch, state.preset, state.sets);
+      } catch (err) {
+        throw new Error(`its kernel does not load: ${err.kind ? `${err.kind} error: ` : ''}${err.message}`);
+      }
+      if (state.sm >= session.numSms()) throw new Error(`its SM ${state.sm} does not exist (the machine has ${session.numSms()} SM${session.numSms() === 1 ? '' : 's'})`);
+      if (state.warp >= session.warpSlots()) throw new Error(`its warp ${state.warp} does not exist (an SM has ${session.warpSlots()} warp slots)`);
+    } catch (err) {
+      if (session) session.free();
+      this.showNotice(`This link cannot be opened: ${err.message}. ${this.session ? 'The current simulation stays.' : 'Showing the default example instead.'}`);
+      return false;
+    }
+    // The example's name only if the link's kernel is that example's (else its explanation
+    // would describe another kernel).
+    const ex = exampleById(state.example);
+    const example = ex && ex.ptx === state.ptx ? state.example : '';
+    this.hideNotice();
+    this.load(state, example, session);
+    this.sm = state.sm;
+    this.warp = state.warp;
+    $('sm-select').value = this.sm;
+    this.runTo(state.cycle);
+    return true;
   }
 
   loadExample(id) {
@@ -121,33 +156,58 @@ export class App {
 
   // Builds a new Session; on an input error keeps the current one and shows the error at its
   // line. Returns whether it loaded.
-  load({ ptx, launch, preset, sets }, example) {
+  // `session`, if given, is already built from this input (a link's, checked before loading).
+  load({ ptx, launch, preset, sets }, example, session = null) {
     this.pause();
     this.editor.setText(ptx);
     this.setup.set({ launch, preset, sets });
+    this.setupAtLoad = JSON.stringify(this.setup.get());
     $('example').value = example;
     const e = exampleById(example);
-    $('example-about').textContent = e ? e.about : 'Your own kernel: launch flags and configuration as set below.';
-    return this.build({ ptx, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] });
+    $('example-about').textContent = e ? e.about : USER_ABOUT;
+    return this.build({ ptx, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] }, session);
   }
 
-  // Applies the editor text and the setup fields.
+  // Applies the editor text and the setup fields. A kernel of your own pasted over an example
+  // (not an edit of it: other .entry names) starts from a clean default machine, without the
+  // example's overrides, launch or explanation, unless the Setup tab was changed too; if it
+  // then lacks a launch, the notice says what to give and where.
   apply() {
     const text = this.editor.getText();
-    const setup = this.setup.get();
-    const same = this.loaded && this.loaded.ptx === text && this.loaded.example;
-    if (!same) $('example').value = '';
+    let setup = this.setup.get();
+    const l = this.loaded;
+    const same = l && l.ptx === text && l.example;
+    if (!same) {
+      const ex = l && l.example ? exampleById(l.example) : null;
+      if (ex && !sameEntries(text, ex.ptx) && JSON.stringify(setup) === this.setupAtLoad) {
+        setup = { launch: '', preset: '', sets: [] };
+        this.setup.set(setup);
+        this.setupAtLoad = JSON.stringify(this.setup.get());
+      }
+      $('example').value = '';
+      $('example-about').textContent = USER_ABOUT;
+    }
+    this.hideNotice();
     this.pause();
-    this.build({ ptx: text, ...setup, example: same ? this.loaded.example : '', watch: same ? this.loaded.watch : [] });
+    const ok = this.build({ ptx: text, ...setup, example: same ? l.example : '', watch: same ? l.watch : [] });
+    const err = this.buildError;
+    if (!ok && !same && err && err.kind === 'launch' && !err.line) {
+      this.showNotice(`${LAUNCH_HELP}\n(launch error: ${err.message})`);
+      $('launch').scrollIntoView({ block: 'nearest' });
+    }
   }
 
-  build(input) {
-    let session;
-    try {
-      session = new Session(input.ptx, input.launch, input.preset, input.sets);
-    } catch (err) {
-      this.showInputError(err);
-      return false;
+  build(input, built = null) {
+    let session = built;
+    this.buildError = null;
+    if (!session) {
+      try {
+        session = new Session(input.ptx, input.launch, input.preset, input.sets);
+      } catch (err) {
+        this.buildError = err;
+        this.showInputError(err);
+        return false;
+      }
     }
     if (this.session) this.session.free();
     this.session = session;
@@ -276,6 +336,8 @@ export class App {
     $('btn-run').textContent = '▶ Run';
     $('btn-run').classList.remove('running');
     if (was && this.session) this.draw();
+    // A replay to a linked cycle that is cancelled leaves the page ready where it stopped.
+    if (was === 'goto') this.markReady();
   }
 
   // One animation frame of running: a cycle budget (full speed) or the cycles due at the
@@ -370,6 +432,26 @@ export class App {
   // and records what their back ends did in each cycle from COMPARE_BEFORE cycles before the
   // current one to COMPARE_AFTER after it (as the snapshot says: writeback winners, the stall
   // that stopped issue, MEM0 replaying a conflict). The Sessions are freed at once.
+  // Downloads the run so far (cycle 0 to now) as a Chrome/Perfetto trace the model builds
+  // (Session.perfetto re-simulates from the first checkpoint; the session does not move).
+  // Returns what was saved, for the note and the tests.
+  exportPerfetto() {
+    if (!this.session) return null;
+    this.pause();
+    const text = this.session.perfetto();
+    const kernel = JSON.parse(this.session.listing()).kernel.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const name = `warpstep-${kernel}-cycle${this.session.cycle()}.json`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return { name, bytes: text.length };
+  }
+
   comparePipelines() {
     if (!this.session || !this.loaded) return;
     this.pause();
@@ -588,17 +670,63 @@ export class App {
       this.setStatus(`completed in ${snap.cycle} cycles`, 'completed');
       this.hideBanner();
     } else {
+      // Honest: "running" only while it runs; the IPC counts thread instructions.
       const b = this.session.breakLine();
-      this.setStatus(b ? `breakpoint: line ${b}` : `running · IPC ${snap.stats.ipc.toFixed(2)}`);
+      const ipc = `IPC ${snap.stats.ipc.toFixed(2)} thread instr/cycle`;
+      const ipcTitle = `IPC: thread instructions per cycle, all SMs together (a warp instruction with 32 active lanes counts 32), since cycle 0: ${snap.stats.ipc.toFixed(3)}`;
+      if (this.mode === 'goto') {
+        const pct = this.gotoTarget > 0 ? Math.floor((100 * snap.cycle) / this.gotoTarget) : 100;
+        this.setStatus(`going to cycle ${this.gotoTarget}\n${pct}% · Space stops`, 'busy', `Replaying to cycle ${this.gotoTarget}; Space or Pause stops where it is`);
+      } else if (b && this.mode === null) {
+        this.setStatus(`breakpoint: line ${b}`);
+      } else {
+        const state = this.mode === 'run' ? 'running' : snap.cycle === 0 ? 'ready' : 'paused';
+        this.setStatus(`${state}\n${ipc}`, state === 'running' ? 'busy' : '', `${state === 'ready' ? 'Ready at cycle 0' : state === 'running' ? 'Running' : `Paused at cycle ${snap.cycle}`}. ${ipcTitle}`);
+      }
       this.hideBanner();
     }
+    document.body.dataset.runState = this.mode === 'goto' ? 'going' : this.mode === 'run' ? 'running' : 'paused';
   }
 
-  setStatus(text, cls = '') {
+  setStatus(text, cls = '', title = text) {
     const el = $('run-status');
     el.textContent = text;
-    el.title = text;
+    el.title = title;
     el.className = `run-status ${cls}`;
+  }
+
+  // The notice under the top bar: what is wrong with a link, or the first step a kernel of your
+  // own needs. Unlike the banner (the run's failure, redrawn each cycle) it stays until
+  // dismissed (x) or until something else loads. Text only (textContent).
+  makeNotice() {
+    const n = document.createElement('div');
+    n.id = 'notice';
+    n.className = 'notice';
+    n.setAttribute('role', 'alert');
+    n.hidden = true;
+    const text = document.createElement('span');
+    text.className = 'notice-text';
+    const close = document.createElement('button');
+    close.className = 'notice-close';
+    close.textContent = '×';
+    close.title = 'Dismiss';
+    close.setAttribute('aria-label', 'Dismiss');
+    close.addEventListener('click', () => this.hideNotice());
+    n.append(text, close);
+    $('banner').after(n);
+    this.notice = { el: n, text };
+  }
+
+  showNotice(message) {
+    const t = message.length > NOTICE_CHARS ? `${message.slice(0, NOTICE_CHARS)}…` : message;
+    this.notice.text.textContent = t;
+    this.notice.el.hidden = false;
+    document.body.dataset.notice = t;
+  }
+
+  hideNotice() {
+    this.notice.el.hidden = true;
+    delete document.body.dataset.notice;
   }
 
   showBanner(text) {
@@ -670,6 +798,13 @@ export class App {
     if (this.focused) this.toggleFocus(this.focused);
     if (document.activeElement) document.activeElement.blur();
   }
+}
+
+// Whether two PTX texts define the same kernels (.entry names): an edit of an example, not a
+// kernel of your own.
+function sameEntries(a, b) {
+  const names = (t) => [...t.matchAll(/\.entry\s+([A-Za-z0-9_$%]+)/g)].map((m) => m[1]).sort().join(',');
+  return names(a) === names(b);
 }
 
 // The listing's convergence-barrier pseudo-instructions by PTX line: each PC's `placed` list

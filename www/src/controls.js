@@ -35,8 +35,25 @@ export function bindControls(app) {
   on('btn-help-close', () => app.toggleHelp(false));
   on('btn-apply', () => app.apply());
   on('btn-apply-setup', () => app.apply());
-  document.getElementById('goto-cycle').addEventListener('keydown', (e) => { if (e.key === 'Enter') app.gotoTyped(); });
+  document.getElementById('goto-cycle').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.target.blur();
+    app.gotoTyped();
+  });
   document.getElementById('speed').addEventListener('input', () => app.changeSpeed(0));
+  // A control used with the mouse gives the keyboard back at once: a select or the speed slider
+  // after a change, a button after a click. Otherwise the focused control would take the
+  // shortcuts' keys (→ would switch examples, Space press the button again).
+  document.addEventListener('change', (e) => {
+    if (e.target.matches && e.target.matches('select, input[type=range]')) e.target.blur();
+  });
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest && e.target.closest('button');
+    if (b) b.blur();
+  });
+  document.addEventListener('pointerup', (e) => {
+    if (e.target.matches && e.target.matches('input[type=range]')) e.target.blur();
+  });
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey && e.key === 'Enter') { e.preventDefault(); app.apply(); return; }
     const typing = e.target.closest && e.target.closest('input, textarea, select, .cm-editor');

@@ -18,11 +18,12 @@ import { createUnifiedView, UNIFIED_BODY } from './views/unified.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
+const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" title="Download this run, from cycle 0 to now, as a Chrome/Perfetto trace (warp states, every instruction\'s issue and writeback, instructions in flight): open it in ui.perfetto.dev">Export Perfetto trace</button><span class="note export-note"></span></div>';
 const STATS_BODY = '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
-  { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>`, create: createTimelineView },
+  { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>${PERFETTO_BAR}`, create: createTimelineView },
   { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
   { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },
   { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },

@@ -12,6 +12,12 @@ export function createTimelineView(el, app) {
   const canvas = el.querySelector('canvas');
   const cells = { canvas: document.createElement('canvas'), image: null, colours: null, tables: null };
   const legend = el.querySelector('.legend');
+  const exportNote = el.querySelector('.export-note');
+  el.querySelector('.export-perfetto').addEventListener('click', (e) => {
+    e.currentTarget.blur();
+    const saved = app.exportPerfetto();
+    exportNote.textContent = saved ? `saved ${saved.name} (${Math.ceil(saved.bytes / 1024)} kB): open it in ui.perfetto.dev` : '';
+  });
   let legendFor = null;
   function draw(frame) {
     const { timeline, tables, warp } = frame;

@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// Write one JSON line per issued instruction to PATH (timing runs).
     #[arg(long, value_name = "PATH")]
     trace: Option<String>,
+    /// Write a Chrome/Perfetto trace (warp timeline, instructions, in-flight counters) to PATH,
+    /// for ui.perfetto.dev (timing runs).
+    #[arg(long, value_name = "PATH")]
+    perfetto: Option<String>,
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
@@ -85,6 +89,12 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     if args.functional && args.trace.is_some() {
         return Err("--trace needs a timing run (drop --functional)".into());
     }
+    if args.functional && args.perfetto.is_some() {
+        return Err("--perfetto needs a timing run (drop --functional)".into());
+    }
+    if args.trace.is_some() && args.perfetto.is_some() {
+        return Err("--trace and --perfetto both take the issue events: give one of them".into());
+    }
     let dump_files = parse_dump_files(&args.dump_files)?;
     let config_for = |source: &str| load_config(source, &[]);
     let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
@@ -101,7 +111,14 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     } else {
         let max_cycles = prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
         let mut sim = prepared.into_sim(&dumps).map_err(|e| e.to_string())?;
-        run_timing(&mut sim, max_cycles, args.trace.as_deref())?;
+        match &args.perfetto {
+            Some(path) => {
+                let text = warpstep::perfetto::record_run(&mut sim, max_cycles);
+                sim.run(max_cycles);
+                std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+            }
+            None => run_timing(&mut sim, max_cycles, args.trace.as_deref())?,
+        }
         let report = timing_report(&sim, &dumps);
         let files = buffer_files(&dump_files, |i| buffer_bytes(sim.image(), sim.global(), i));
         (report, files)
