@@ -42,7 +42,7 @@ test-native:
 	cargo test
 
 test-wasm: setup-browser
-	cargo test --target wasm32-unknown-unknown --test web
+	WASM_BINDGEN_TEST_TIMEOUT=120 cargo test --target wasm32-unknown-unknown --test web
 
 ## test-e2e: every spec against the dev server, and e2e/dist.spec.js once against dist/ under a sub-path
 test-e2e: setup-browser wasm dist

@@ -8,6 +8,7 @@
 pub mod back_end_view;
 pub mod bench;
 pub mod checkpoint;
+pub mod compare;
 pub mod config;
 pub mod core;
 pub mod correlate;

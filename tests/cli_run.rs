@@ -381,3 +381,58 @@ fn perfetto_writes_a_chrome_trace_of_the_run() {
         &["--perfetto needs a timing run"],
     );
 }
+
+#[test]
+fn compare_puts_two_configurations_side_by_side() {
+    let dir = scratch("compare");
+    let b = dir.join("barriers.json");
+    let o = warpstep(&[
+        "config",
+        "show",
+        "teaching",
+        "--set",
+        "core.divergence=convergence_barriers",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(&b, o.stdout).unwrap();
+    let spin = data("kernels/spinlock.sm_52.ptx");
+    let launch = ["--block", "4", "--arg", "s32[1]=0", "--arg", "s32[1]=0"];
+    let mut all = vec!["compare", "teaching", b.to_str().unwrap(), &spin];
+    all.extend(launch);
+    all.push("--json");
+    let o = warpstep(&all);
+    // The stack deadlocks (exit 1); the barriers complete with every thread counted.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["a"]["completed"], false);
+    assert!(v["a"]["error"].as_str().unwrap().starts_with("deadlock"));
+    assert_eq!(v["b"]["completed"], true);
+    assert_eq!(v["outputs_identical"], false);
+    let counter = |key: &str| {
+        v["counters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["key"] == key)
+            .unwrap_or_else(|| panic!("{key} missing"))
+            .clone()
+    };
+    assert_eq!(counter("cycles")["b"], 700.0);
+    assert_eq!(counter("simt.splits.yields")["a"], Value::Null);
+    assert_eq!(counter("simt.splits.yields")["b"], 3.0);
+    // The same configuration twice: identical outputs, exit 0, only the headline counters.
+    let f = scale();
+    let o = warpstep(&["compare", "fermi", "fermi", &f]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("outputs: identical"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("cycles ") && l.ends_with("1.000")),
+        "{text}"
+    );
+    // Flags compare cannot honour are refused.
+    let o = warpstep(&["compare", "fermi", "fermi", &f, "--functional"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("compare does not take --functional"));
+}

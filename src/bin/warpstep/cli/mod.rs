@@ -2,6 +2,7 @@
 
 mod bank_cmd;
 mod bench_cmd;
+mod compare_cmd;
 mod config_cmd;
 mod correlate_cmd;
 mod correlate_plot;
@@ -33,6 +34,9 @@ enum Command {
     Version,
     /// Run a PTX kernel on data you describe and report the results.
     Run(Box<run_cmd::RunArgs>),
+    /// The same kernel under two configurations (A, B: presets or JSON files), counters side by
+    /// side and the outputs compared.
+    Compare(Box<compare_cmd::CompareArgs>),
     /// Simulated cycles and warp instructions per second on the standard kernels.
     Bench(bench_cmd::BenchArgs),
     /// Show, list and check configurations (presets, JSON files, --set overrides).
@@ -66,6 +70,7 @@ pub fn main() -> ExitCode {
         }
         Command::Config { command } => config_cmd::run(command),
         Command::Run(args) => run_cmd::run(*args),
+        Command::Compare(args) => compare_cmd::run(*args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Correlate(args) => correlate_cmd::run(args),
         Command::Experiment { command } => experiment_cmd::run(command),

@@ -81,6 +81,48 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
 }
 
+/// `warpstep compare`'s half: the launch `args` describe under `config` (a preset name or a
+/// JSON file, in place of `--config`), run in the timing model to its end or `--max-cycles`.
+/// Returns the report with every buffer argument's final contents, and the finished run.
+pub(super) fn timing_run_with_config(
+    args: &RunArgs,
+    config: &str,
+) -> Result<(Report, Sim), String> {
+    let refused = [
+        (args.functional, "--functional"),
+        (args.trace.is_some(), "--trace"),
+        (args.perfetto.is_some(), "--perfetto"),
+        (!args.dump_files.is_empty(), "--dump-file"),
+        (
+            args.config.is_some(),
+            "--config (give the two configurations as A and B)",
+        ),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        return Err(format!("compare does not take {flag}"));
+    }
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
+    let mut overrides = command_line_flags(args)?;
+    overrides
+        .set("--config", config)
+        .map_err(|e| e.to_string())?;
+    let config_for = |source: &str| load_config(source, &[]);
+    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
+    let prepared = prepare(&text, overrides, &config_for, &read_file)
+        .map_err(|e| located(&args.file, &format!("under `{config}`: {e}")))?;
+    let buffers: Vec<usize> = prepared.image.buffers.iter().map(|b| b.index).collect();
+    let max_cycles = prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
+    let mut sim = prepared.into_sim(&buffers).map_err(|e| e.to_string())?;
+    run_timing(&mut sim, max_cycles, None)?;
+    Ok((timing_report(&sim, &buffers), sim))
+}
+
+/// Whether `--json` was given.
+pub(super) fn wants_json(args: &RunArgs) -> bool {
+    args.json
+}
+
 /// Runs and prints; `Err` is bad input.
 fn run_inner(args: &RunArgs) -> Result<Report, String> {
     let text = std::fs::read_to_string(&args.file)
