@@ -146,7 +146,7 @@ test('a launch error names the flag; keyboard help lists the shortcuts', async (
   await expect(page.locator('#config-error')).toContainText('--grid 0:');
   await page.locator('body').press('?');
   await expect(page.locator('#help')).toBeVisible();
-  await expect(page.locator('#help-table tr')).toHaveCount(18);
+  await expect(page.locator('#help-table tr')).toHaveCount(20); // 18, and N / P for lessons
   await page.screenshot({ path: '../target/e2e/help.png' });
   await page.locator('body').press('Escape');
   await expect(page.locator('#help')).toBeHidden();

@@ -11,6 +11,7 @@ import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
 import { shareUrl, decodeState, stateInUrl } from './share.js';
+import { LessonPlayer, lessonInUrl } from './lessons.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
@@ -73,6 +74,7 @@ export class App {
     this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
     this.makeNotice();
+    this.lessons = new LessonPlayer(this);
     this.fillExamples();
     this.bindTabs();
     this.changeSpeed(0);
@@ -87,7 +89,8 @@ export class App {
     for (const e of EXAMPLES) {
       const o = document.createElement('option');
       o.value = e.id;
-      o.textContent = e.title;
+      o.textContent = e.label || e.title;
+      o.title = e.title;
       select.append(o);
     }
     const custom = document.createElement('option');
@@ -108,9 +111,14 @@ export class App {
     window.addEventListener('hashchange', () => {
       const encoded = stateInUrl();
       if (encoded !== null) this.openLink(encoded);
+      const lesson = lessonInUrl();
+      if (lesson) this.lessons.open(lesson.id, lesson.step);
     });
     const encoded = stateInUrl();
     if (encoded !== null && this.openLink(encoded)) return;
+    // A lesson's URL (#lesson=<id>&step=<n>): its step; a bad one says so over the default example.
+    const lesson = lessonInUrl();
+    if (lesson && this.lessons.open(lesson.id, lesson.step)) return;
     this.loadExample(DEFAULT_EXAMPLE);
     this.markReady();
   }
@@ -164,6 +172,7 @@ export class App {
     this.setupAtLoad = JSON.stringify(this.setup.get());
     $('example').value = example;
     const e = exampleById(example);
+    $('example').title = e ? e.title : 'Built-in examples (each explained in the Setup tab)';
     $('example-about').textContent = e ? e.about : USER_ABOUT;
     return this.build({ ptx, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] }, session);
   }
@@ -185,6 +194,7 @@ export class App {
         this.setupAtLoad = JSON.stringify(this.setup.get());
       }
       $('example').value = '';
+      $('example').title = 'Your own kernel';
       $('example-about').textContent = USER_ABOUT;
     }
     this.hideNotice();

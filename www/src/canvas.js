@@ -2,7 +2,10 @@
 // arrows and hover/click regions (read by tooltip.js). Drawing happens every animation frame, so
 // the helpers avoid work the browser would repeat: panel widths come from a ResizeObserver (no
 // layout read per draw), the font is set only when it changes, and text is measured only when it
-// may need clipping (with the widths cached).
+// may need fitting (with the widths and the fitted strings cached).
+// Sizes are CSS pixels: the backing store has devicePixelRatio pixels per CSS pixel, so canvas
+// text grows with browser zoom like the page's own text; a wide canvas (a large window, an
+// enlarged view) also draws its text larger (fontScale).
 import { UI } from './palette.js';
 
 const widths = new WeakMap();
@@ -40,8 +43,15 @@ export const FONT = '14px ui-monospace, "DejaVu Sans Mono", monospace';
 export const FONT_BOLD = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
 export const FONT_SMALL = '12px ui-monospace, "DejaVu Sans Mono", monospace';
 
+// How much larger than the FONT sizes a canvas `width` CSS pixels wide draws its text: 1 up to
+// 1000 px (a view beside the code at 1280 px, or any narrower one), growing to 1.25 at 1500 px.
+export function fontScale(width) {
+  return Math.max(1, Math.min(1.25, width / 1000));
+}
+
 // Sizes the canvas to its CSS width and `height` CSS pixels; returns a fresh 2D context and
-// clears the canvas's hover regions.
+// clears the canvas's hover regions and its record of the text drawn (canvas.drawn: what each
+// text() call asked for and what it drew, read by the tests).
 export function prepare(canvas, height) {
   const dpr = window.devicePixelRatio || 1;
   const width = Math.max(200, widthOf(canvas.parentElement) - 2);
@@ -57,9 +67,12 @@ export function prepare(canvas, height) {
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   ctx.setLineDash([]);
-  ctx.font = FONT;
-  ctx.currentFont = FONT;
+  ctx.fontScale = fontScale(width);
+  ctx.font = scaledFont(ctx, FONT);
+  ctx.currentFont = ctx.font;
   canvas.regions = [];
+  canvas.drawn = [];
+  canvas.dataset.fontScale = ctx.fontScale;
   return { ctx, width, height };
 }
 
@@ -92,27 +105,110 @@ function measure(ctx, font, t) {
   let w = measured.get(key);
   if (w === undefined) {
     if (measured.size > 20000) measured.clear();
+    if (ctx.currentFont !== font) {
+      ctx.font = font;
+      ctx.currentFont = font;
+    }
     w = ctx.measureText(t).width;
     measured.set(key, w);
   }
   return w;
 }
 
-// Text clipped to `maxWidth` with an ellipsis.
-export function text(ctx, s, x, y, { colour = UI.text, font = FONT, maxWidth = 1e9, align = 'left' } = {}) {
-  if (ctx.currentFont !== font) {
-    ctx.font = font;
-    ctx.currentFont = font;
+// `font` ("bold 14px …") at the canvas's font scale.
+const scaledFonts = new Map();
+function scaledFont(ctx, font) {
+  const k = ctx.fontScale || 1;
+  if (k === 1) return font;
+  const key = `${k}\u0000${font}`;
+  let f = scaledFonts.get(key);
+  if (f === undefined) {
+    if (scaledFonts.size > 2000) scaledFonts.clear();
+    f = font.replace(/(\d+(?:\.\d+)?)px/, (_, px) => `${Math.round(Number(px) * k * 2) / 2}px`);
+    scaledFonts.set(key, f);
+  }
+  return f;
+}
+
+function fontPx(font) {
+  const m = /(\d+(?:\.\d+)?)px/.exec(font);
+  return m ? Number(m[1]) : 14;
+}
+
+// The width `s` takes in `font` (scaled as text() would draw it).
+export function textWidth(ctx, s, font = FONT) {
+  return measure(ctx, scaledFont(ctx, font), String(s));
+}
+
+// Words never cut short when text must fit a width: numbers and anything with a digit (cycle
+// counts, W3, L20, 0x1f), names with an underscore (stall reasons such as long_scoreboard), and
+// the words a caller lists in `keep` (e.g. a stall reason without an underscore).
+function kept(word, keep) {
+  return /[0-9_]/.test(word) || (keep && keep.some((k) => k && word.includes(k)));
+}
+
+// How `t` is drawn within `maxWidth` in `font`: { t, font, squeeze }. First the font shrinks (to
+// 80%); then the other words are shortened from the right ("…"); then only the kept words are
+// drawn; if even they do not fit, they are drawn whole, squeezed (fillText's maxWidth).
+const fitted = new Map();
+function fit(ctx, t, font, maxWidth, keep) {
+  const key = `${font}\u0000${maxWidth}\u0000${keep ? keep.join('\u0001') : ''}\u0000${t}`;
+  let r = fitted.get(key);
+  if (r) return r;
+  if (fitted.size > 5000) fitted.clear();
+  r = fitUncached(ctx, t, font, maxWidth, keep);
+  fitted.set(key, r);
+  return r;
+}
+
+function fitUncached(ctx, t, font, maxWidth, keep) {
+  const w = measure(ctx, font, t);
+  if (w <= maxWidth) return { t, font, squeeze: false };
+  const px = fontPx(font);
+  const minPx = Math.max(9, Math.floor(px * 0.8 * 2) / 2);
+  const need = Math.floor(((px * maxWidth) / w) * 2) / 2;
+  if (need >= minPx) {
+    // Widths are nearly proportional to the size; step down until it fits.
+    for (let p = need; p >= minPx; p -= 0.5) {
+      const f = font.replace(/(\d+(?:\.\d+)?)px/, `${p}px`);
+      if (measure(ctx, f, t) <= maxWidth) return { t, font: f, squeeze: false };
+    }
+  }
+  const small = font.replace(/(\d+(?:\.\d+)?)px/, `${minPx}px`);
+  const parts = t.split(/(\s+)/);
+  const tidy = (ps) => ps.join('').replace(/…(\s*…)+/g, '…').replace(/\s+$/, '');
+  for (let i = parts.length - 1; i >= 0; i -= 2) {
+    if (i % 2 !== 0 || !parts[i] || kept(parts[i], keep)) continue;
+    const word = parts[i];
+    for (let n = word.length - 1; n >= 0; n--) {
+      parts[i] = `${word.slice(0, n)}…`;
+      const s = tidy(parts);
+      if (measure(ctx, small, s) <= maxWidth) return { t: s, font: small, squeeze: false };
+    }
+  }
+  const only = parts.filter((p, i) => i % 2 === 0 && p && kept(p, keep)).join(' ') || tidy(parts);
+  return { t: only, font: small, squeeze: measure(ctx, small, only) > maxWidth };
+}
+
+// Text within `maxWidth` (see fit): numbers and stall reasons are always drawn whole. Returns
+// the string drawn; the canvas records it (canvas.drawn) with the size drawn.
+export function text(ctx, s, x, y, { colour = UI.text, font = FONT, maxWidth = 1e9, align = 'left', keep = null } = {}) {
+  let f = scaledFont(ctx, font);
+  let t = String(s);
+  let squeeze = false;
+  if (maxWidth < 1e9) ({ t, font: f, squeeze } = fit(ctx, t, f, Math.max(1, maxWidth), keep));
+  if (ctx.currentFont !== f) {
+    ctx.font = f;
+    ctx.currentFont = f;
   }
   ctx.fillStyle = colour;
   if (align !== 'left') ctx.textAlign = align;
-  let t = String(s);
-  if (maxWidth < 1e9 && measure(ctx, font, t) > maxWidth) {
-    while (t.length > 1 && measure(ctx, font, `${t}…`) > maxWidth) t = t.slice(0, -1);
-    t = `${t}…`;
-  }
-  ctx.fillText(t, x, y);
+  if (squeeze) ctx.fillText(t, x, y, Math.max(1, maxWidth));
+  else ctx.fillText(t, x, y);
   if (align !== 'left') ctx.textAlign = 'left';
+  const drawn = ctx.canvas && ctx.canvas.drawn;
+  if (drawn && drawn.length < 2000) drawn.push({ s: String(s), t, px: fontPx(f) });
+  return t;
 }
 
 export function arrow(ctx, x1, y1, x2, y2, colour = UI.arrow) {

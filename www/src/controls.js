@@ -17,6 +17,8 @@ const SHORTCUTS = [
   { keys: ['E'], key: 'e', what: 'Edit the PTX (Ctrl+Enter applies)', run: (a) => a.focusEditor() },
   { keys: ['L'], key: 'l', what: 'Copy a share link', run: (a) => a.share() },
   { keys: ['F'], key: 'f', what: 'Enlarge the view under the pointer (again: back)', run: (a) => a.toggleFocus() },
+  { keys: ['N'], key: 'n', what: 'Lesson: next step (also Page Down)', run: (a) => a.lessons.next() },
+  { keys: ['P'], key: 'p', what: 'Lesson: previous step (also Page Up)', run: (a) => a.lessons.prev() },
   { keys: ['?'], key: '?', what: 'This help', run: (a) => a.toggleHelp() },
   { keys: ['Esc'], key: 'Escape', what: 'Close help / leave an input', run: (a) => a.escape() },
 ];

@@ -34,10 +34,13 @@ const SPINLOCK_WATCH = [{ arg: 1, index: 0, name: 'counter' }];
 // What `warpstep hash-search --method mih --family bwxor --kernel-run` finds for the naive transpose.
 const TRANSPOSE_HASH = 'bwxor:0^5,1^6,2^7,3^8,4^9';
 
+// `label`: the short name the example select shows (whole at any width the top bar gives it);
+// `title`: the full title, the select's tooltip.
 export const EXAMPLES = [
   {
     id: 'divergence',
     title: 'Divergence: the book\'s SIMT stack example',
+    label: 'Divergence (SIMT stack)',
     ptx: book,
     launch: '',
     preset: 'teaching',
@@ -47,6 +50,7 @@ export const EXAMPLES = [
   {
     id: 'transpose-naive',
     title: 'Transpose, naive: 32-way bank conflicts',
+    label: 'Transpose, naive',
     ptx: transpose,
     launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
@@ -56,6 +60,7 @@ export const EXAMPLES = [
   {
     id: 'transpose-padded',
     title: 'Transpose, padded: conflict free',
+    label: 'Transpose, padded',
     ptx: transpose,
     launch: `--kernel transpose_padded ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
@@ -65,6 +70,7 @@ export const EXAMPLES = [
   {
     id: 'transpose-hash',
     title: 'Transpose, naive, with an XOR bank hash',
+    label: 'Transpose, XOR hash',
     ptx: transpose,
     launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
@@ -75,6 +81,7 @@ export const EXAMPLES = [
   {
     id: 'reduction',
     title: 'Tree reduction in shared memory',
+    label: 'Tree reduction',
     ptx: reduction,
     launch: '--grid 2 --block 256 --arg s32[512]=rand:3:-100:100 --arg s32[2]=0 --arg 512',
     preset: 'fermi',
@@ -84,6 +91,7 @@ export const EXAMPLES = [
   {
     id: 'shuffle',
     title: 'Warp shuffle reduction',
+    label: 'Warp shuffle reduction',
     ptx: shuffle,
     launch: '--kernel warp_sum --grid 2 --block 128 --arg f32[256]=iota --arg f32[8]=0',
     preset: 'fermi',
@@ -93,6 +101,7 @@ export const EXAMPLES = [
   {
     id: 'vector-add',
     title: 'Vector add: coalesced global access',
+    label: 'Vector add',
     ptx: vectorAdd,
     launch: '--grid 4 --block 128 --arg f32[512]=rand:1 --arg f32[512]=rand:2 --arg f32[512]=0 --arg 512',
     preset: 'fermi',
@@ -102,6 +111,7 @@ export const EXAMPLES = [
   {
     id: 'whole-gpu',
     title: 'The whole GTX480: 15 SMs sharing L2 and DRAM',
+    label: 'Whole GTX480, 15 SMs',
     ptx: vectorAdd,
     launch: '--grid 30 --block 128 --arg f32[3840]=rand:1 --arg f32[3840]=rand:2 --arg f32[3840]=0 --arg 3840',
     preset: 'gtx480',
@@ -111,6 +121,7 @@ export const EXAMPLES = [
   {
     id: 'stride-1',
     title: 'Global loads, stride 1: coalesced',
+    label: 'Loads, stride 1',
     ptx: globalAccess,
     launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 1',
     preset: 'fermi',
@@ -120,6 +131,7 @@ export const EXAMPLES = [
   {
     id: 'stride-32',
     title: 'Global loads, stride 32: one request per lane',
+    label: 'Loads, stride 32',
     ptx: globalAccess,
     launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 32',
     preset: 'fermi',
@@ -129,6 +141,7 @@ export const EXAMPLES = [
   {
     id: 'column-walk',
     title: 'Column walk: L1 associativity stalls',
+    label: 'Column walk, L1 sets',
     ptx: columnWalk,
     launch: '--block 32 --arg f32[32768]=rand:1 --arg f32[32]=0 --arg 1024 --arg 16',
     preset: 'tesla-c2050-s',
@@ -138,6 +151,7 @@ export const EXAMPLES = [
   {
     id: 'atax-mrpb-off',
     title: 'atax without MRPB: a warp thrashes one L1 set',
+    label: 'atax, MRPB off',
     ptx: polybench,
     launch: ATAX_LAUNCH,
     preset: 'tesla-c2050-s',
@@ -147,6 +161,7 @@ export const EXAMPLES = [
   {
     id: 'atax-mrpb',
     title: 'atax with MRPB: queues, fixed order, bypass',
+    label: 'atax, MRPB on',
     ptx: polybench,
     launch: ATAX_LAUNCH,
     preset: 'tesla-c2050-s',
@@ -156,6 +171,7 @@ export const EXAMPLES = [
   {
     id: 'elastic-timeline',
     title: 'Elastic pipeline: one bank conflict, three pipelines',
+    label: 'Elastic pipelines',
     ptx: elasticTimeline,
     launch: '--kernel fig4 --grid 1 --block 24 --arg u32[24]=0',
     preset: 'teaching',
@@ -168,6 +184,7 @@ export const EXAMPLES = [
   {
     id: 'needle-partitioned',
     title: 'Rodinia needle, partitioned register file / shared / L1',
+    label: 'needle, partitioned',
     ptx: needle,
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
@@ -177,6 +194,7 @@ export const EXAMPLES = [
   {
     id: 'needle-unified',
     title: 'Rodinia needle, unified 384 KB pool',
+    label: 'needle, unified pool',
     ptx: needle,
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
@@ -186,6 +204,7 @@ export const EXAMPLES = [
   {
     id: 'pathfinder',
     title: 'Rodinia pathfinder (divergent)',
+    label: 'pathfinder (divergent)',
     ptx: pathfinder,
     launch: '--grid 2 --block 256 --arg 4 --arg s32[2560]=rand:4:0:9 --arg s32[464]=rand:5:0:9 --arg s32[464]=0 --arg 464 --arg 5 --arg 0 --arg 4',
     preset: 'fermi',
@@ -195,6 +214,7 @@ export const EXAMPLES = [
   {
     id: 'spinlock',
     title: 'SIMT deadlock: a spin lock in one warp',
+    label: 'Spin lock: deadlock',
     ptx: spinlock,
     launch: SPINLOCK_LAUNCH,
     preset: 'teaching',
@@ -205,6 +225,7 @@ export const EXAMPLES = [
   {
     id: 'spinlock_barriers',
     title: 'Spin lock under convergence barriers: no deadlock',
+    label: 'Spin lock, barriers',
     ptx: spinlock,
     launch: SPINLOCK_LAUNCH,
     preset: 'teaching',
@@ -215,6 +236,7 @@ export const EXAMPLES = [
   {
     id: 'volta_paths',
     title: 'Volta: both paths of a branch interleave',
+    label: 'Volta: paths interleave',
     ptx: bookFig39,
     launch: '',
     preset: 'teaching',

@@ -6,6 +6,9 @@ import init, { version, tables } from '../../pkg/warpstep.js';
 import { App } from './app.js';
 import { bindControls } from './controls.js';
 import { attachTooltips } from './tooltip.js';
+import { trackLayout } from './layout.js';
+import { createFirstRunHint } from './first_run.js';
+import { DEFAULT_EXAMPLE } from './examples.js';
 
 async function start() {
   try {
@@ -21,7 +24,9 @@ async function start() {
     window.warpstep = { app };
     bindControls(app);
     attachTooltips(document.getElementById('views'), document.getElementById('tooltip'));
+    trackLayout();
     app.start();
+    createFirstRunHint(DEFAULT_EXAMPLE);
   } catch (err) {
     window.warpstepLoadError(`The app failed to start: ${err}.`, false);
     throw err;

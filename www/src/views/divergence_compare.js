@@ -5,7 +5,7 @@
 // cycle, the error's first line, the buffers the example watches, the report's SIMT figures),
 // and per cycle the lanes of the selected warp that issued an instruction (from the model's
 // issue trace, Session.takeIssues). Both rows share one cycle axis, so their lengths compare.
-import { prepare, region, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
+import { prepare, region, text, textWidth, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -95,9 +95,8 @@ function drawStrip(canvas, frame, cmp, app, note) {
     const outcome = outcomeText(r);
     const colour = r.status === 'completed' ? OKABE.green : r.status === 'failed' ? OKABE.vermillion : UI.muted;
     text(ctx, `${TITLE[r.mode]}${mine ? ' (this run\'s mode)' : ''}:`, 8, y + 9, { font: FONT_BOLD, colour: UI.accent, maxWidth: 340 });
-    ctx.font = FONT_BOLD;
-    const tw = Math.min(340, ctx.measureText(`${TITLE[r.mode]}${mine ? ' (this run\'s mode)' : ''}:`).width);
-    text(ctx, outcome, 16 + tw, y + 9, { font: FONT_BOLD, colour, maxWidth: width - tw - 24 });
+    const tw = Math.min(340, textWidth(ctx, `${TITLE[r.mode]}${mine ? ' (this run\'s mode)' : ''}:`, FONT_BOLD));
+    const outcomeDrawn = text(ctx, outcome, 16 + tw, y + 9, { font: FONT_BOLD, colour, maxWidth: width - tw - 24 });
     text(ctx, detailText(r), 8, y + 26, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 16 });
     region(canvas, 0, y, width, HEAD_H, `${GLOSSARY.compareDivergence}\n\nThis row: ${r.sets.join(' ')} on top of this run's configuration.\n${r.report && r.report.error ? r.report.error : outcome}`);
     // The strip: one line per lane, each cycle at its place on the shared axis.
@@ -130,7 +129,7 @@ function drawStrip(canvas, frame, cmp, app, note) {
       region(canvas, xOf(c0), sy, Math.max(1, xOf(c1 + 1) - xOf(c0)), stripH, tip, () => app.runTo(c0));
     }
     model.rows.push({
-      mode: r.mode, current: mine, status: r.status, cycles: r.cycles, outcome, error: r.report ? r.report.error : r.error || null,
+      mode: r.mode, current: mine, status: r.status, cycles: r.cycles, outcome, outcomeDrawn, error: r.report ? r.report.error : r.error || null,
       watched: Object.fromEntries(r.watched.map((wv) => [wv.name, wv.value])),
       issues: r.issues.length,
       lanesIssued: r.issues.reduce((a, e) => a + e.lanes.filter(Boolean).length, 0),

@@ -39,7 +39,8 @@ export function createPipelineView(el, app) {
       mask: maskModel(be && be.mask),
     };
     drawFrontEnd(canvas, ctx, cols[0], frame);
-    drawSchedulers(canvas, ctx, cols[1], frame);
+    // What each scheduler's box says (the stall reason or the issue), as drawn.
+    model.schedulerLabels = drawSchedulers(canvas, ctx, cols[1], frame);
     drawCollectors(canvas, ctx, cols[2], frame);
     drawUnits(canvas, ctx, cols[3], frame);
     drawWriteback(canvas, ctx, cols[4], frame);
@@ -94,6 +95,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
   const mask = snap.sm.back_end && snap.sm.back_end.mask;
   const room = mask ? 250 - MASK_H - 6 : 250;
   const h = Math.min(60, Math.floor(room / Math.max(1, n)) - 6);
+  const drawnLabels = [];
   snap.sm.schedulers.forEach((s, i) => {
     const y = c.y + i * (h + 6);
     const stalled = s.issued == null;
@@ -104,7 +106,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
     text(ctx, `S${s.id}${s.active_set.length ? ` active {${s.active_set.join(',')}}` : ''}`, c.x + 16, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 20 });
     const label = stalled ? `stall: ${s.stall}` : instrLabel(s.issued, s.issued_instr);
     const idle = stalled && s.stall === 'idle';
-    text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text });
+    drawnLabels.push(text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text, keep: stalled ? [s.stall] : null }));
     const desc = tables.byName[stalled ? s.stall : 'issued'];
     const tip = stalled
       ? `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued nothing: ${s.stall}. ${desc ? desc.description : ''}`
@@ -112,6 +114,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
     region(canvas, c.x, y, c.w, h, tip);
   });
   if (mask) drawMask(canvas, ctx, c, c.y + n * (h + 6), MASK_H, mask);
+  return drawnLabels;
 }
 
 function drawCollectors(canvas, ctx, c, { snap }) {

@@ -1,13 +1,15 @@
 // SIMT stack view (MODEL.md section 12; book §3.1.1): the selected warp's entries, top of stack
 // first: next PC with its PTX line, reconvergence PC, and the active mask as lane squares.
 // Entries that changed since the previous drawn cycle are outlined (a push or a pop); in slow
-// motion and on single steps a push or pop is animated. At the
+// motion and on single steps a push or pop is animated. Stepping back over a push or a pop shows
+// it undone the same way ("undo push": the pushed entries leave; "undo pop": the popped ones
+// return, outlined), against the later cycle this view drew last. At the
 // right, a compact stack for every warp slot (click one to select it).
 // Under core.divergence = convergence_barriers (the warp's snapshot has `splits`) the view is a
 // warp-split view instead (book §3.1.2, Figs. 3.6-3.11; views/splits.js), and the compact column
 // shows each warp's splits. Under the canvas, "Compare stack / convergence barriers" runs the
 // kernel in both modes side by side (views/divergence_compare.js).
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+import { prepare, region, box, text, textWidth, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 import { drawSplits, drawAllSplits, SPLITS_HEIGHT, splitsModel } from './splits.js';
@@ -35,20 +37,32 @@ export function createSimtStackView(el, app) {
   }
   // A push or pop seen in slow motion (or on a single step) is animated over `frame.motionMs`:
   // entries slide to their new rows, pushed ones fade in, popped ones fade out.
-  const motion = { frame: null, start: 0, request: 0 };
-  function render(frame, t) {
-    const { ctx, width } = prepare(canvas, HEIGHT);
+  const motion = { frame: null, compared: null, start: 0, request: 0 };
+  // The selected warp's stack as this view last drew it (for stepping back: the frame's `prev`
+  // is only an earlier cycle).
+  let last = null;
+  // The stack to compare with: the previous cycle's going forward, the later cycle's (last
+  // drawn) going back; `back` says which.
+  function compared(frame) {
     const { snap, warp, prev } = frame;
+    if (prev) return { before: prev.sm.warps[warp] ? prev.sm.warps[warp].stack : null, back: false };
+    const same = last && last.build === frame.build && last.sm === frame.sm && last.warp === warp && last.cycle > snap.cycle;
+    return { before: same ? last.stack : null, back: Boolean(same) };
+  }
+  // `cmp`: what compared(frame) said when the frame was first drawn (the animation redraws it).
+  function render(frame, t, cmp) {
+    const { ctx, width } = prepare(canvas, HEIGHT);
+    const { snap, warp } = frame;
     const w = snap.sm.warps[warp];
-    const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].stack : null;
+    const { before, back } = cmp;
     const leftW = Math.floor(width * 0.7);
-    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t);
+    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t, back);
     drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
-    return { w, before };
+    return { w, before, back };
   }
   function animate() {
     const t = Math.min(1, (performance.now() - motion.start) / motion.frame.motionMs);
-    render(motion.frame, ease(t));
+    render(motion.frame, ease(t), motion.compared);
     motion.request = t < 1 ? requestAnimationFrame(animate) : 0;
   }
   function draw(frame) {
@@ -63,10 +77,12 @@ export function createSimtStackView(el, app) {
       drawSplitMode(frame);
       return;
     }
-    const { w, before } = render(frame, 1);
+    const { w, before, back } = render(frame, 1, compared(frame));
     const kind = changeKind(before, w ? w.stack : null);
+    last = { build: frame.build, sm: frame.sm, warp: frame.warp, cycle: frame.snap.cycle, stack: w ? w.stack : null };
     if (frame.motionMs > 0 && (kind === 'push' || kind === 'pop')) {
       motion.frame = frame;
+      motion.compared = { before, back };
       motion.start = performance.now();
       animate();
     }
@@ -74,7 +90,9 @@ export function createSimtStackView(el, app) {
       warp: frame.warp,
       depth: w ? w.stack.length : 0,
       entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask })) : [],
-      changed: kind,
+      changed: back ? undoKind(kind) : kind,
+      direction: back ? 'back' : 'forward',
+      cue: cueText(kind, back),
       animated: motion.request !== 0,
     });
   }
@@ -105,8 +123,24 @@ function changeKind(before, now) {
   return JSON.stringify(before) === JSON.stringify(now) ? 'none' : 'update';
 }
 
-function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1) {
-  text(ctx, `Warp ${warp}${w ? ` (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta})` : ''}: SIMT stack, top first`, 8, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width });
+// Stepping back, the change seen from the later cycle: its push undone looks like a pop.
+function undoKind(kind) {
+  return kind === 'pop' ? 'undo push' : kind === 'push' ? 'undo pop' : kind;
+}
+
+// The label at the top right for a change (`back`: stepping back over it).
+function cueText(kind, back) {
+  if (kind === 'none') return '';
+  if (back) return kind === 'pop' ? 'undo push (stepped back)' : kind === 'push' ? 'undo pop (stepped back)' : 'top entry restored';
+  return kind === 'push' ? 'pushed (divergence)' : kind === 'pop' ? 'popped (reconverged)' : 'top entry moved';
+}
+
+function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back = false) {
+  const kind = w ? changeKind(before, w.stack) : 'none';
+  const cue = cueText(kind, back);
+  const cueW = cue ? textWidth(ctx, cue, FONT_BOLD) + 16 : 0;
+  if (cue) text(ctx, cue, width - 8, 12, { align: 'right', colour: UI.changed, font: FONT_BOLD });
+  text(ctx, `Warp ${warp}${w ? ` (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta})` : ''}: SIMT stack, top first`, 8, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - cueW - 8 });
   if (!w) {
     text(ctx, 'No warp in this slot.', 8, 44, { colour: UI.muted });
     return;
@@ -119,7 +153,6 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1) {
   region(canvas, cols.pc, y0 - 8, 130, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, 130, 16, GLOSSARY.rpc);
   if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
-  const kind = changeKind(before, w.stack);
   const maxRows = Math.floor((HEIGHT - y0 - 16) / ROW);
   ctx.save();
   ctx.beginPath();
@@ -135,7 +168,6 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1) {
   ctx.restore();
   const entries = w.stack.length;
   if (entries > maxRows) text(ctx, `+${entries - maxRows} deeper entries`, 8, HEIGHT - 8, { colour: UI.muted });
-  if (kind !== 'none') text(ctx, kind === 'push' ? 'pushed (divergence)' : kind === 'pop' ? 'popped (reconverged)' : 'top entry moved', width - 8, 12, { align: 'right', colour: UI.changed, font: FONT_BOLD });
 }
 
 // Where each entry is drawn at animation time `t` (0: the previous cycle's rows, 1: this

@@ -1,0 +1,471 @@
+// Lessons (lessons/README.md): short sequences of steps stored as JSON files in the repository's
+// lessons/ directory, bundled by Vite, opened from the top bar's Lessons select or by URL
+// (#lesson=<id>&step=<n>, n from 1). A step names a cycle or a breakpoint line, the view to
+// highlight and a question; the player loads the lesson's kernel (an example or a .ptx file of
+// its own in lessons/) once, goes to the step with the session's own calls (runToLine in a
+// scratch Session to find a breakpoint's hit, then the app's runTo, which replays or steps
+// back), and shows the step's text in a caption box. It computes no hardware behaviour. All
+// lesson text goes in with textContent.
+import { Session } from '../../pkg/warpstep.js';
+import { exampleById } from './examples.js';
+
+const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
+const OWN_PTX = import.meta.glob('../../lessons/*.ptx', { eager: true, query: '?raw', import: 'default' });
+
+// The lessons, in file-name order, each with the file it came from.
+export const LESSONS = Object.keys(FILES).sort().map((path) => ({ ...FILES[path], file: path.replace(/^.*\//, '') }));
+
+// The most cycles a breakpoint step is searched for, and the run budget of each search call.
+const MAX_BREAK_CYCLES = 2_000_000;
+const BREAK_BUDGET = 100_000;
+// Element keys a view understands (step.highlight): a selector inside the view's panel.
+export const HIGHLIGHT_KEYS = {
+  simt: { compare: '.divergence-run' },
+  pipeline: { compare: '.compare-bar button' },
+  timeline: { export: '.export-perfetto' },
+};
+
+export function lessonById(id) {
+  return LESSONS.find((l) => l.id === id);
+}
+
+// The kernel a step runs: the step's own example / ptx / launch / preset / sets over the lesson's.
+export function stepInput(lesson, step) {
+  const src = step.example || step.ptx ? step : lesson;
+  if (src.example) {
+    const e = exampleById(src.example);
+    if (!e) return null;
+    return { ptx: e.ptx, launch: e.launch, preset: e.preset, sets: e.sets, example: src.example };
+  }
+  const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
+  if (typeof ptx !== 'string') return null;
+  return { ptx, launch: src.launch || '', preset: src.preset || '', sets: src.sets || [], example: '' };
+}
+
+// Everything wrong with a lesson (an empty list: it can be played). `views`: the panel ids.
+export function lessonProblems(lesson, views) {
+  const out = [];
+  if (!lesson || typeof lesson !== 'object') return ['not a JSON object'];
+  if (typeof lesson.id !== 'string' || !/^[a-z0-9_-]+$/.test(lesson.id)) out.push('id must be lower-case letters, digits, _ or -');
+  if (lesson.file && lesson.file !== `${lesson.id}.json`) out.push(`the file should be named ${lesson.id}.json`);
+  if (typeof lesson.title !== 'string' || !lesson.title) out.push('no title');
+  if (!Array.isArray(lesson.steps) || lesson.steps.length === 0) return [...out, 'no steps'];
+  const kernel = (x, where) => {
+    if (x.example && !exampleById(x.example)) out.push(`${where}: no example ${JSON.stringify(x.example)}`);
+    if (x.ptx && typeof OWN_PTX[`../../lessons/${x.ptx}`] !== 'string') out.push(`${where}: no file lessons/${x.ptx}`);
+  };
+  kernel(lesson, 'lesson');
+  lesson.steps.forEach((s, i) => {
+    const where = `step ${i + 1}`;
+    kernel(s, where);
+    if (!stepInput(lesson, s)) out.push(`${where}: no kernel (an example or a ptx file, on the lesson or the step)`);
+    if (typeof s.text !== 'string' || !s.text) out.push(`${where}: no text`);
+    const hasCycle = Number.isInteger(s.cycle) && s.cycle >= 0;
+    const hasBreak = Number.isInteger(s.breakpoint) && s.breakpoint > 0;
+    if (hasCycle === hasBreak) out.push(`${where}: give either a cycle or a breakpoint line`);
+    if ('hit' in s && !(Number.isInteger(s.hit) && s.hit >= 1)) out.push(`${where}: hit must be a whole number from 1`);
+    if (!views.includes(s.view)) out.push(`${where}: no view ${JSON.stringify(s.view)} (views: ${views.join(', ')})`);
+    if ('question' in s && typeof s.question !== 'string') out.push(`${where}: question must be text`);
+    if ('highlight' in s && typeof s.highlight !== 'string') out.push(`${where}: highlight must be text`);
+    if ('expect' in s && (typeof s.expect !== 'object' || Array.isArray(s.expect))) out.push(`${where}: expect must be an object`);
+  });
+  return out;
+}
+
+// A value in a snapshot by a dotted path ("sm.warps.0.stack.length").
+export function valueAt(obj, path) {
+  let v = obj;
+  for (const k of path.split('.')) {
+    if (v === null || v === undefined) return undefined;
+    v = v[k];
+  }
+  return v;
+}
+
+// The lesson and step (from 1) a URL names: #lesson=<id>&step=<n>; null if none.
+export function lessonInUrl() {
+  const m = window.location.hash.match(/^#lesson=([^&]*)(?:&step=([^&]*))?$/);
+  if (!m) return null;
+  return { id: decodeURIComponent(m[1]), step: m[2] === undefined ? '1' : decodeURIComponent(m[2]) };
+}
+
+export class LessonPlayer {
+  constructor(app) {
+    this.app = app;
+    this.lesson = null;
+    this.index = 0;
+    this.cycles = []; // resolved cycle of each step (breakpoint steps found once)
+    this.loadedKey = null; // the kernel input loaded for this lesson
+    this.setBreak = null; // the breakpoint line the lesson put in the editor
+    this.views = app.views.map((v) => v.id);
+    this.makeBox();
+    this.fillSelect();
+    this.recorded = [];
+    this.makeRecorder();
+    document.addEventListener('keydown', (e) => {
+      if (!this.lesson || e.ctrlKey || e.altKey || e.metaKey) return;
+      if (e.target.closest && e.target.closest('input, textarea, select, .cm-editor')) return;
+      if (e.key === 'PageDown') { e.preventDefault(); this.next(); }
+      if (e.key === 'PageUp') { e.preventDefault(); this.prev(); }
+    });
+  }
+
+  // Each lesson's problems by id (the tests: every lesson can be played).
+  problems() {
+    return Object.fromEntries(LESSONS.map((l) => [l.id, lessonProblems(l, this.views)]));
+  }
+
+  problemsOf(lesson) {
+    return lessonProblems(lesson, this.views);
+  }
+
+  fillSelect() {
+    const select = document.getElementById('lesson-select');
+    if (!select) return;
+    const none = document.createElement('option');
+    none.value = '';
+    none.textContent = 'Lessons…';
+    select.append(none);
+    for (const l of LESSONS) {
+      const o = document.createElement('option');
+      o.value = l.id;
+      o.textContent = l.title;
+      select.append(o);
+    }
+    select.addEventListener('change', () => {
+      if (select.value) this.open(select.value, 1);
+      else this.close();
+    });
+    this.select = select;
+  }
+
+  makeBox() {
+    const box = document.createElement('section');
+    box.id = 'lesson';
+    box.className = 'lesson';
+    box.setAttribute('aria-label', 'Lesson');
+    box.hidden = true;
+    const head = document.createElement('div');
+    head.className = 'lesson-head';
+    const title = document.createElement('b');
+    title.className = 'lesson-title';
+    const count = document.createElement('span');
+    count.className = 'lesson-count muted';
+    const prev = document.createElement('button');
+    prev.className = 'lesson-prev';
+    prev.textContent = '‹ Prev';
+    prev.title = 'Previous step (P or Page Up)';
+    prev.addEventListener('click', () => this.prev());
+    const next = document.createElement('button');
+    next.className = 'lesson-next';
+    next.textContent = 'Next ›';
+    next.title = 'Next step (N or Page Down)';
+    next.addEventListener('click', () => this.next());
+    const close = document.createElement('button');
+    close.className = 'lesson-close';
+    close.textContent = '×';
+    close.title = 'Close the lesson';
+    close.setAttribute('aria-label', 'Close the lesson');
+    close.addEventListener('click', () => this.close());
+    head.append(title, count, prev, next, close);
+    const text = document.createElement('p');
+    text.className = 'lesson-text';
+    const look = document.createElement('p');
+    look.className = 'lesson-look muted';
+    const question = document.createElement('p');
+    question.className = 'lesson-question';
+    box.append(head, text, look, question);
+    document.getElementById('banner').before(box);
+    this.box = { el: box, title, count, prev, next, text, look, question };
+  }
+
+  // Opens lesson `id` at step `step` (from 1; a number or the URL's text). A bad id or step
+  // shows a notice and keeps the current state. Returns whether it opened.
+  open(id, step) {
+    const lesson = lessonById(id);
+    if (!lesson) {
+      this.app.showNotice(`There is no lesson ${JSON.stringify(String(id).slice(0, 60))}. Lessons: ${LESSONS.map((l) => l.id).join(', ')}. The current state stays.`);
+      this.syncSelect();
+      return false;
+    }
+    const n = Number(step);
+    if (!Number.isInteger(n) || n < 1 || n > lesson.steps.length) {
+      this.app.showNotice(`The lesson ${lesson.id} has no step ${JSON.stringify(String(step).slice(0, 20))} (its steps are 1 to ${lesson.steps.length}). The current state stays.`);
+      this.syncSelect();
+      return false;
+    }
+    const problems = lessonProblems(lesson, this.views);
+    if (problems.length) {
+      this.app.showNotice(`The lesson ${lesson.id} cannot be played: ${problems.join('; ')}. The current state stays.`);
+      this.syncSelect();
+      return false;
+    }
+    if (this.lesson !== lesson) {
+      this.lesson = lesson;
+      this.cycles = [];
+      this.loadedKey = null;
+    }
+    return this.go(n - 1);
+  }
+
+  close() {
+    this.lesson = null;
+    this.box.el.hidden = true;
+    this.clearHighlight();
+    this.clearBreak();
+    delete document.body.dataset.lesson;
+    delete document.body.dataset.lessonStep;
+    delete document.body.dataset.lessonCycle;
+    this.syncSelect();
+    if (/^#lesson=/.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+
+  next() {
+    if (this.lesson && this.index + 1 < this.lesson.steps.length) this.go(this.index + 1);
+  }
+
+  prev() {
+    if (this.lesson && this.index > 0) this.go(this.index - 1);
+  }
+
+  syncSelect() {
+    if (this.select) this.select.value = this.lesson ? this.lesson.id : '';
+  }
+
+  // The cycle step i goes to: its cycle, or the cycle of the breakpoint line's hit (the `hit`th
+  // after the previous step's cycle on the same kernel, else after cycle 0), found in a scratch
+  // Session so the one on screen does not move. Null if the line is never reached.
+  resolve(i) {
+    if (this.cycles[i] !== undefined) return this.cycles[i];
+    const steps = this.lesson.steps;
+    const s = steps[i];
+    let cycle = null;
+    if (Number.isInteger(s.cycle)) {
+      cycle = s.cycle;
+    } else {
+      const input = stepInput(this.lesson, s);
+      const key = JSON.stringify(input);
+      const from = i > 0 && JSON.stringify(stepInput(this.lesson, steps[i - 1])) === key ? this.resolve(i - 1) : 0;
+      const session = new Session(input.ptx, input.launch, input.preset, input.sets);
+      try {
+        if (from) session.runUntil(from, MAX_BREAK_CYCLES);
+        const stops = this.app.tables.stop_reasons;
+        for (let hit = 0; hit < (s.hit || 1); hit++) {
+          let stop = 'budget';
+          while (stop === 'budget' && session.cycle() < from + MAX_BREAK_CYCLES) stop = stops[session.runToLine(s.breakpoint, BREAK_BUDGET)];
+          if (stop !== 'breakpoint') return (this.cycles[i] = null);
+        }
+        cycle = session.cycle();
+      } finally {
+        session.free();
+      }
+    }
+    this.cycles[i] = cycle;
+    return cycle;
+  }
+
+  // Goes to step i of the open lesson: loads its kernel if another is on screen, goes to its
+  // cycle, highlights its view and shows its text and question.
+  go(i) {
+    const lesson = this.lesson;
+    const step = lesson.steps[i];
+    const input = stepInput(lesson, step);
+    const key = JSON.stringify(input);
+    let cycle;
+    try {
+      cycle = this.resolve(i);
+    } catch (err) {
+      this.app.showNotice(`The lesson ${lesson.id}, step ${i + 1}, cannot be played: ${err.message}. The current state stays.`);
+      return false;
+    }
+    if (cycle === null) {
+      this.app.showNotice(`The lesson ${lesson.id}, step ${i + 1}: line ${step.breakpoint} is never reached. The current state stays.`);
+      return false;
+    }
+    this.app.hideNotice();
+    if (this.loadedKey !== key || !this.app.loaded || JSON.stringify(this.loadedInput()) !== key) {
+      this.clearBreak();
+      if (!this.app.load(input, input.example)) return false;
+      this.loadedKey = key;
+    }
+    this.index = i;
+    // A breakpoint step puts its line in the editor: Run from there stops at it again.
+    if (step.breakpoint) {
+      if (this.setBreak !== step.breakpoint) {
+        this.clearBreak();
+        const lines = new Set(this.app.editor.breakpoints());
+        if (!lines.has(step.breakpoint)) {
+          lines.add(step.breakpoint);
+          this.app.editor.setBreakpoints([...lines]);
+          this.setBreak = step.breakpoint;
+        }
+      }
+    } else {
+      this.clearBreak();
+    }
+    this.show(step, i);
+    document.body.dataset.lesson = lesson.id;
+    document.body.dataset.lessonStep = String(i + 1);
+    document.body.dataset.lessonCycle = String(cycle);
+    history.replaceState(null, '', `${window.location.pathname}${window.location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${i + 1}`);
+    this.app.runTo(cycle);
+    this.highlight(step);
+    return true;
+  }
+
+  loadedInput() {
+    const l = this.app.loaded;
+    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, example: l.example };
+  }
+
+  clearBreak() {
+    if (this.setBreak === null) return;
+    const lines = this.app.editor.breakpoints().filter((l) => l !== this.setBreak);
+    this.setBreak = null;
+    this.app.editor.setBreakpoints(lines);
+  }
+
+  show(step, i) {
+    const b = this.box;
+    const lesson = this.lesson;
+    b.title.textContent = lesson.title;
+    b.count.textContent = `step ${i + 1} of ${lesson.steps.length}${step.breakpoint ? ` · line ${step.breakpoint}${step.hit > 1 ? `, hit ${step.hit}` : ''}` : ` · cycle ${step.cycle}`}`;
+    b.text.textContent = step.text;
+    const view = this.app.views.find((v) => v.id === step.view);
+    const name = view ? view.el.querySelector('header h2').textContent : step.view;
+    b.look.textContent = `Look at: the ${name} view${step.highlight ? ` — ${this.describe(step)}` : ''}`;
+    b.question.textContent = step.question ? `Question: ${step.question}` : '';
+    b.question.hidden = !step.question;
+    b.prev.disabled = i === 0;
+    b.next.disabled = i + 1 >= lesson.steps.length;
+    b.el.hidden = false;
+    this.syncSelect();
+  }
+
+  describe(step) {
+    const keys = HIGHLIGHT_KEYS[step.view] || {};
+    if (step.highlight === 'compare' && step.view === 'simt') return 'the "Compare stack / convergence barriers" button';
+    if (keys[step.highlight]) return `the ${step.highlight} control`;
+    return step.highlight;
+  }
+
+  clearHighlight() {
+    for (const el of document.querySelectorAll('.lesson-highlight, .lesson-target')) el.classList.remove('lesson-highlight', 'lesson-target');
+  }
+
+  // Outlines the step's view (and its element, if the view has one by that key) and brings it
+  // on screen.
+  highlight(step) {
+    this.clearHighlight();
+    const view = this.app.views.find((v) => v.id === step.view);
+    if (!view) return;
+    view.el.classList.add('lesson-highlight');
+    view.el.dataset.highlight = step.highlight || '';
+    const sel = (HIGHLIGHT_KEYS[step.view] || {})[step.highlight];
+    const target = sel ? view.el.querySelector(sel) : null;
+    if (target) target.classList.add('lesson-target');
+    this.app.showView(step.view);
+  }
+
+  // ----- recording a lesson (the instructor) ----------------------------------------------
+
+  // A "Record a lesson" section in the Setup tab: the current example and cycle, the text,
+  // view and question typed become a step; Export downloads the steps as a lesson file to put
+  // in lessons/ (the test then checks it like the others).
+  makeRecorder() {
+    const tab = document.getElementById('tab-setup');
+    if (!tab) return;
+    const d = document.createElement('details');
+    d.id = 'lesson-recorder';
+    const sum = document.createElement('summary');
+    sum.textContent = 'Record a lesson';
+    sum.title = 'Add the current example and cycle as a lesson step, then export the lesson as a JSON file for lessons/';
+    const field = (label, el) => {
+      const l = document.createElement('label');
+      l.className = 'field';
+      const span = document.createElement('span');
+      span.textContent = label;
+      l.append(span, el);
+      return l;
+    };
+    const title = document.createElement('input');
+    title.id = 'rec-title';
+    title.placeholder = 'Lesson title';
+    const text = document.createElement('textarea');
+    text.id = 'rec-text';
+    text.rows = 3;
+    const view = document.createElement('select');
+    view.id = 'rec-view';
+    for (const id of this.views) {
+      const o = document.createElement('option');
+      o.value = id;
+      o.textContent = id;
+      view.append(o);
+    }
+    const question = document.createElement('input');
+    question.id = 'rec-question';
+    const add = document.createElement('button');
+    add.id = 'rec-add';
+    add.textContent = 'Add step';
+    add.title = 'Add the current example and cycle, with this text, view and question, as a step';
+    const exp = document.createElement('button');
+    exp.id = 'rec-export';
+    exp.textContent = 'Export lesson';
+    exp.title = 'Download the recorded steps as a lesson file (put it in lessons/ as <id>.json)';
+    const note = document.createElement('p');
+    note.id = 'rec-note';
+    note.className = 'muted';
+    add.addEventListener('click', () => {
+      const r = this.recordStep({ text: text.value, view: view.value, question: question.value });
+      note.textContent = r.error || `${this.recorded.length} step${this.recorded.length === 1 ? '' : 's'} recorded (last: cycle ${r.step.cycle}).`;
+      if (!r.error) { text.value = ''; question.value = ''; }
+    });
+    exp.addEventListener('click', () => {
+      const r = this.exportLesson(title.value);
+      note.textContent = r.error || `Saved ${r.name}: put it in lessons/ of the repository.`;
+    });
+    d.append(sum, field('Title', title), field('Step text', text), field('View', view), field('Question (optional)', question), add, exp, note);
+    tab.append(d);
+  }
+
+  // Records the state on screen as a step. Needs a built-in example (a lesson names its kernel).
+  recordStep({ text, view, question }) {
+    const l = this.app.loaded;
+    if (!this.app.session || !l) return { error: 'Nothing loaded.' };
+    if (!l.example) return { error: 'Record steps on a built-in example (a lesson names its kernel by example id, or by a .ptx file you add to lessons/ by hand).' };
+    if (!text || !text.trim()) return { error: 'Type the step text first.' };
+    const step = { text: text.trim(), cycle: this.app.session.cycle(), view, example: l.example };
+    if (question && question.trim()) step.question = question.trim();
+    step.expect = { cycle: step.cycle, status: this.app.session.status() };
+    this.recorded.push(step);
+    return { step };
+  }
+
+  // The recorded lesson (its first step's example becomes the lesson's).
+  recordedLesson(title) {
+    const t = (title || '').trim() || 'My lesson';
+    const id = t.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'lesson';
+    const example = this.recorded[0].example;
+    const steps = this.recorded.map((s) => {
+      const { example: e, ...rest } = s;
+      return e === example ? rest : { ...rest, example: e };
+    });
+    return { id, title: t, example, steps };
+  }
+
+  exportLesson(title) {
+    if (!this.recorded.length) return { error: 'Add a step first.' };
+    const lesson = this.recordedLesson(title);
+    const text = `${JSON.stringify(lesson, null, 2)}\n`;
+    const name = `${lesson.id}.json`;
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return { name, lesson };
+  }
+}
