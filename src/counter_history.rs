@@ -125,9 +125,54 @@ fn hit_rate(hits: u64, accesses: u64) -> Option<f64> {
     (accesses > 0).then(|| hits as f64 / accesses as f64)
 }
 
+/// `points` as CSV (issue 17, "Exports"): a header line, then one line per point; a hit rate
+/// without L1D accesses is an empty field.
+pub fn rates_csv(points: &[RatePoint]) -> String {
+    let rate = |r: Option<f64>| r.map_or(String::new(), |x| format!("{x:.6}"));
+    let mut out =
+        String::from("cycle,ipc_interval,ipc_total,l1d_hit_rate_interval,l1d_hit_rate_total\n");
+    for p in points {
+        out.push_str(&format!(
+            "{},{:.6},{:.6},{},{}\n",
+            p.cycle,
+            p.ipc_interval,
+            p.ipc_total,
+            rate(p.hit_interval),
+            rate(p.hit_total)
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_become_csv_lines_with_empty_hit_rates_where_nothing_was_accessed() {
+        let points = [
+            RatePoint {
+                cycle: 16,
+                ipc_interval: 2.0,
+                ipc_total: 2.0,
+                hit_interval: None,
+                hit_total: None,
+            },
+            RatePoint {
+                cycle: 32,
+                ipc_interval: 1.5,
+                ipc_total: 1.75,
+                hit_interval: Some(0.5),
+                hit_total: Some(0.25),
+            },
+        ];
+        assert_eq!(
+            rates_csv(&points),
+            "cycle,ipc_interval,ipc_total,l1d_hit_rate_interval,l1d_hit_rate_total\n\
+             16,2.000000,2.000000,,\n\
+             32,1.500000,1.750000,0.500000,0.250000\n"
+        );
+    }
 
     fn sample(cycle: u64, thr: u64, acc: u64, hits: u64) -> CounterSample {
         CounterSample {

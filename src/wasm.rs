@@ -459,6 +459,13 @@ impl Session {
         serde_json::to_string(&crate::run::timing_report(&sim, &[])).unwrap_or_default()
     }
 
+    /// The counters over time as CSV (cycle, interval and whole-run IPC and L1D hit rate), for
+    /// the Stats view's export.
+    #[wasm_bindgen(js_name = countersCsv)]
+    pub fn counters_csv(&self) -> String {
+        crate::counter_history::rates_csv(&self.sim.rate_history())
+    }
+
     /// IPC and L1D hit rate over time, sampled by the model (`crate::counter_history`): five
     /// numbers per point (cycle, interval IPC, whole-run IPC, interval hit rate, whole-run hit
     /// rate; a hit rate is NaN where there were no L1D accesses), the last point at the present.

@@ -29,3 +29,30 @@ test('the warp timeline exports a Perfetto trace of the run so far', async ({ pa
   await expect(page.locator('#view-timeline .export-note')).toContainText('ui.perfetto.dev');
   expect(problems).toEqual([]);
 });
+
+test('the Stats view exports the counters over time as CSV, and a view saves as PNG', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await page.selectOption('#example', 'divergence');
+  await expect(page.locator('#cycle')).toHaveText('0');
+  const at = await stepUntil(page, '(s) => s.cycle >= 100');
+  let download = page.waitForEvent('download');
+  await page.click('#view-stats .export-csv');
+  let file = await download;
+  expect(file.suggestedFilename()).toBe(`warpstep-counters-cycle${at}.csv`);
+  const lines = readFileSync(await file.path(), 'utf8').trim().split('\n');
+  expect(lines[0]).toBe('cycle,ipc_interval,ipc_total,l1d_hit_rate_interval,l1d_hit_rate_total');
+  // One line per model sample, the last at the present, as the session's own rate history.
+  const history = await page.evaluate(() => Array.from(window.warpstep.app.session.rateHistory()));
+  expect(lines.length - 1).toBe(history.length / 5);
+  const last = lines[lines.length - 1].split(',');
+  expect(Number(last[0])).toBe(at);
+  expect(Number(last[2])).toBeCloseTo(history[history.length - 3], 5);
+  download = page.waitForEvent('download');
+  await page.click('#view-simt .png');
+  file = await download;
+  expect(file.suggestedFilename()).toBe(`warpstep-simt-cycle${at}.png`);
+  const png = readFileSync(await file.path());
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(problems).toEqual([]);
+});

@@ -1,6 +1,7 @@
 // The app: owns the wasm Session, the selection (SM, warp), the run loop and the redraw. It never
 // computes hardware behaviour: it asks the Session to step and draws the snapshots it returns.
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
+import { element, button, downloadJson, downloadBlob } from './dom.js';
 import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
 import { historyPoints } from './views/stats.js';
@@ -451,15 +452,25 @@ export class App {
     const text = this.session.perfetto();
     const kernel = JSON.parse(this.session.listing()).kernel.replace(/[^A-Za-z0-9_.-]/g, '_');
     const name = `warpstep-${kernel}-cycle${this.session.cycle()}.json`;
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadJson(name, text);
     return { name, bytes: text.length };
+  }
+
+  // Downloads the counters over time (the model's samples) as CSV.
+  exportCountersCsv() {
+    if (!this.session) return null;
+    const text = this.session.countersCsv();
+    const name = `warpstep-counters-cycle${this.session.cycle()}.csv`;
+    downloadBlob(name, new Blob([text], { type: 'text/csv' }));
+    return { name, lines: text.trim().split('\n').length };
+  }
+
+  // Saves view `id` (its first canvas, as drawn) as a PNG.
+  saveViewPng(el, id) {
+    const canvas = el.querySelector('canvas');
+    if (!canvas || !this.session) return;
+    const name = `warpstep-${id}-cycle${this.session.cycle()}.png`;
+    canvas.toBlob((blob) => { if (blob) downloadBlob(name, blob); }, 'image/png');
   }
 
   comparePipelines() {
@@ -709,20 +720,12 @@ export class App {
   // own needs. Unlike the banner (the run's failure, redrawn each cycle) it stays until
   // dismissed (x) or until something else loads. Text only (textContent).
   makeNotice() {
-    const n = document.createElement('div');
+    const n = element('div', 'notice');
     n.id = 'notice';
-    n.className = 'notice';
     n.setAttribute('role', 'alert');
     n.hidden = true;
-    const text = document.createElement('span');
-    text.className = 'notice-text';
-    const close = document.createElement('button');
-    close.className = 'notice-close';
-    close.textContent = '×';
-    close.title = 'Dismiss';
-    close.setAttribute('aria-label', 'Dismiss');
-    close.addEventListener('click', () => this.hideNotice());
-    n.append(text, close);
+    const text = element('span', 'notice-text');
+    n.append(text, button('notice-close', '×', 'Dismiss', () => this.hideNotice()));
     $('banner').after(n);
     this.notice = { el: n, text };
   }

@@ -6,6 +6,7 @@
 // scratch Session to find a breakpoint's hit, then the app's runTo, which replays or steps
 // back), and shows the step's text in a caption box. It computes no hardware behaviour. All
 // lesson text goes in with textContent.
+import { element, button, downloadJson } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
 import { exampleById } from './examples.js';
 
@@ -145,35 +146,16 @@ export class LessonPlayer {
     box.className = 'lesson';
     box.setAttribute('aria-label', 'Lesson');
     box.hidden = true;
-    const head = document.createElement('div');
-    head.className = 'lesson-head';
-    const title = document.createElement('b');
-    title.className = 'lesson-title';
-    const count = document.createElement('span');
-    count.className = 'lesson-count muted';
-    const prev = document.createElement('button');
-    prev.className = 'lesson-prev';
-    prev.textContent = '‹ Prev';
-    prev.title = 'Previous step (P or Page Up)';
-    prev.addEventListener('click', () => this.prev());
-    const next = document.createElement('button');
-    next.className = 'lesson-next';
-    next.textContent = 'Next ›';
-    next.title = 'Next step (N or Page Down)';
-    next.addEventListener('click', () => this.next());
-    const close = document.createElement('button');
-    close.className = 'lesson-close';
-    close.textContent = '×';
-    close.title = 'Close the lesson';
-    close.setAttribute('aria-label', 'Close the lesson');
-    close.addEventListener('click', () => this.close());
+    const head = element('div', 'lesson-head');
+    const title = element('b', 'lesson-title');
+    const count = element('span', 'lesson-count muted');
+    const prev = button('lesson-prev', '‹ Prev', 'Previous step (P or Page Up)', () => this.prev());
+    const next = button('lesson-next', 'Next ›', 'Next step (N or Page Down)', () => this.next());
+    const close = button('lesson-close', '×', 'Close the lesson', () => this.close());
     head.append(title, count, prev, next, close);
-    const text = document.createElement('p');
-    text.className = 'lesson-text';
-    const look = document.createElement('p');
-    look.className = 'lesson-look muted';
-    const question = document.createElement('p');
-    question.className = 'lesson-question';
+    const text = element('p', 'lesson-text');
+    const look = element('p', 'lesson-look muted');
+    const question = element('p', 'lesson-question');
     box.append(head, text, look, question);
     document.getElementById('banner').before(box);
     this.box = { el: box, title, count, prev, next, text, look, question };
@@ -458,14 +440,7 @@ export class LessonPlayer {
     const lesson = this.recordedLesson(title);
     const text = `${JSON.stringify(lesson, null, 2)}\n`;
     const name = `${lesson.id}.json`;
-    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadJson(name, text);
     return { name, lesson };
   }
 }

@@ -19,7 +19,7 @@ import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
 const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" title="Download this run, from cycle 0 to now, as a Chrome/Perfetto trace (warp states, every instruction\'s issue and writeback, instructions in flight): open it in ui.perfetto.dev">Export Perfetto trace</button><span class="note export-note"></span></div>';
-const STATS_BODY = '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
+const STATS_BODY = '<div class="export-bar"><button class="export-csv" title="Download IPC and L1D hit rate over time (the model\'s samples) as CSV">Export counters (CSV)</button></div>' + '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
@@ -39,9 +39,13 @@ export function createViews(container, app) {
     const el = document.createElement('section');
     el.className = 'view';
     el.id = `view-${p.id}`;
-    el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
+    el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="png" title="Save this view as a PNG image">PNG</button><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
     container.append(el);
     el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
+    el.querySelector('.png').addEventListener('click', (e) => {
+      e.currentTarget.blur();
+      app.saveViewPng(el, p.id);
+    });
     return panel(p.id, el, p.create(el, app), p.when);
   });
   watchVisibility(views);

@@ -14,7 +14,11 @@ const AXIS = { stroke: UI.muted, grid: { stroke: '#2b3440' }, ticks: { stroke: '
 const PLOT_H = 150;
 const RUNNING_MS = 200;
 
-export function createStatsView(el) {
+export function createStatsView(el, app) {
+  el.querySelector('.export-csv').addEventListener('click', (e) => {
+    e.currentTarget.blur();
+    app.exportCountersCsv();
+  });
   const ipcBox = el.querySelector('.plot-ipc');
   const hitBox = el.querySelector('.plot-hit');
   const bars = el.querySelector('canvas.stalls');
