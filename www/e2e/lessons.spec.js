@@ -30,7 +30,7 @@ function valueAt(obj, path) {
 
 test('every lesson file parses and names existing examples, views and kernels', async ({ page }) => {
   expect(FILES.length).toBeGreaterThanOrEqual(4);
-  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing']) expect(FILES).toContain(`${id}.json`);
+  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing', 'register_banks', 'mrpb', 'elastic', 'unified']) expect(FILES).toContain(`${id}.json`);
   for (const { file, lesson } of LESSONS) {
     expect(`${lesson.id}.json`, `${file}: id`).toBe(file);
     expect(Array.isArray(lesson.steps) && lesson.steps.length > 0, `${file}: steps`).toBe(true);

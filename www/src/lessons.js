@@ -33,14 +33,17 @@ export function lessonById(id) {
 // The kernel a step runs: the step's own example / ptx / launch / preset / sets over the lesson's.
 export function stepInput(lesson, step) {
   const src = step.example || step.ptx ? step : lesson;
+  // `sets` add to the kernel's own: an example's, then the lesson's or step's, then a step's
+  // that names no kernel of its own (so a step can rerun the lesson's example under a switch).
+  const sets = [...(src.sets || []), ...(src === lesson ? step.sets || [] : [])];
   if (src.example) {
     const e = exampleById(src.example);
     if (!e) return null;
-    return { ptx: e.ptx, launch: e.launch, preset: e.preset, sets: e.sets, example: src.example };
+    return { ptx: e.ptx, launch: e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
   }
   const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
   if (typeof ptx !== 'string') return null;
-  return { ptx, launch: src.launch || '', preset: src.preset || '', sets: src.sets || [], example: '' };
+  return { ptx, launch: src.launch || '', preset: src.preset || '', sets, example: '' };
 }
 
 // Everything wrong with a lesson (an empty list: it can be played). `views`: the panel ids.
