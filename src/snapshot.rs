@@ -105,6 +105,8 @@ pub struct SplitsView {
     pub selected: Option<SplitView>,
     /// Every ready split (threads with a common rPC), ascending PC.
     pub ready: Vec<SplitView>,
+    /// The live threads grouped by state (and barrier) and rPC, ascending rPC.
+    pub groups: Vec<GroupView>,
     /// Instructions since the last forward progress, and the YIELD threshold
     /// (`core.yield_after`, 0: never).
     pub without_progress: u32,
@@ -132,6 +134,18 @@ pub struct BarrierView {
     /// Barrier state: the participants that arrived at its WAIT.
     pub arrived: String,
     pub arrivals: Vec<bool>,
+}
+
+/// Threads in one state at one rPC.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupView {
+    /// As [`ThreadView::state`].
+    pub state: &'static str,
+    pub barrier: Option<u32>,
+    pub rpc: Pc,
+    pub line: u32,
+    pub mask: String,
+    pub lanes: Vec<bool>,
 }
 
 /// A warp split: threads at one PC.
@@ -751,6 +765,13 @@ fn splits_view(
         mask: mask_text(mask, warp_size),
         lanes: lane_bools(mask, warp_size),
     };
+    let named = |t: ThreadState| match t {
+        ThreadState::Ready => ("ready", None),
+        ThreadState::Blocked(b) => ("blocked", Some(b)),
+        ThreadState::Yielded => ("yielded", None),
+        ThreadState::WarpSync => ("warp_sync", None),
+        ThreadState::Exited => ("exited", None),
+    };
     SplitsView {
         policy: its.policy(),
         threads: s
@@ -758,18 +779,27 @@ fn splits_view(
             .iter()
             .zip(s.rpcs())
             .map(|(&t, &rpc)| {
-                let (state, barrier) = match t {
-                    ThreadState::Ready => ("ready", None),
-                    ThreadState::Blocked(b) => ("blocked", Some(b)),
-                    ThreadState::Yielded => ("yielded", None),
-                    ThreadState::WarpSync => ("warp_sync", None),
-                    ThreadState::Exited => ("exited", None),
-                };
+                let (state, barrier) = named(t);
                 ThreadView {
                     state,
                     barrier,
                     rpc,
                     line: line(rpc),
+                }
+            })
+            .collect(),
+        groups: its
+            .groups()
+            .into_iter()
+            .map(|(t, rpc, mask)| {
+                let (state, barrier) = named(t);
+                GroupView {
+                    state,
+                    barrier,
+                    rpc,
+                    line: line(rpc),
+                    mask: mask_text(mask, warp_size),
+                    lanes: lane_bools(mask, warp_size),
                 }
             })
             .collect(),

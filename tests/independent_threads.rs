@@ -561,6 +561,18 @@ fn the_snapshot_shows_splits_barriers_and_thread_states() {
         (6, vec![true, true, false, false])
     );
     assert_eq!(splits.ready.len(), 1);
+    let groups: Vec<(&str, Option<u32>, Pc, &str)> = splits
+        .groups
+        .iter()
+        .map(|g| (g.state, g.barrier, g.rpc, g.mask.as_str()))
+        .collect();
+    assert_eq!(
+        groups,
+        vec![
+            ("ready", None, 6, "0x00000003"),
+            ("blocked", Some(0), 11, "0x0000000c")
+        ]
+    );
     assert_eq!(splits.threads[2].line, sim.image().func().instrs[11].line);
     let json = serde_json::to_value(&splits).unwrap();
     assert_eq!(json["policy"], "round_robin");

@@ -41,6 +41,7 @@
 //! - **Round robin** rotates over lanes: a split is named by its lowest lane, and the next split
 //!   chosen is the first whose lowest lane comes after the previous choice's (wrapping).
 
+use super::execute::low_bits;
 use super::reconvergence::{BranchOutcome, LaneMask};
 use crate::ptx::convergence_barriers::BarrierId;
 use crate::ptx::Pc;
@@ -103,7 +104,7 @@ impl ConvergenceState {
             (1..=64).contains(&warp_size),
             "warp size {warp_size} not in 1..=64"
         );
-        let initial_mask = initial_mask & Self::all_lanes(warp_size);
+        let initial_mask = initial_mask & low_bits(warp_size);
         let threads = (0..warp_size)
             .map(|l| {
                 if initial_mask >> l & 1 == 1 {
@@ -121,22 +122,9 @@ impl ConvergenceState {
             rpc: vec![start_pc; warp_size as usize],
             active: initial_mask,
             rr_next: 0,
-            masks: [
-                initial_mask,
-                0,
-                0,
-                Self::all_lanes(warp_size) & !initial_mask,
-            ],
+            masks: [initial_mask, 0, 0, low_bits(warp_size) & !initial_mask],
             sync_members: vec![0; warp_size as usize],
             sync_pass: 0,
-        }
-    }
-
-    fn all_lanes(warp_size: u32) -> LaneMask {
-        if warp_size >= 64 {
-            LaneMask::MAX
-        } else {
-            (1 << warp_size) - 1
         }
     }
 
@@ -218,9 +206,14 @@ impl ConvergenceState {
         self.threads[lane] = state;
     }
 
+    /// Threads that have not exited.
+    pub fn live_mask(&self) -> LaneMask {
+        low_bits(self.warp_size) & !self.exited_mask()
+    }
+
     /// True once every thread has exited.
     pub fn is_finished(&self) -> bool {
-        self.exited_mask() == Self::all_lanes(self.warp_size)
+        self.exited_mask() == low_bits(self.warp_size)
     }
 
     /// `ADD b` executed by the ready threads in `mask`: they become barrier `b`'s participants
@@ -285,7 +278,7 @@ impl ConvergenceState {
             self.sync_pass &= !lanes;
             return lanes;
         }
-        let live = !self.exited_mask();
+        let live = self.live_mask();
         let waiting = self.warp_sync_mask();
         if members & live & !(lanes | waiting) != 0 {
             for l in Self::lanes(lanes) {
@@ -313,7 +306,7 @@ impl ConvergenceState {
     /// (after an exit); they pass their instruction when they next run it.
     fn release_warp_syncs(&mut self) -> LaneMask {
         let waiting = self.warp_sync_mask();
-        let live = !self.exited_mask();
+        let live = self.live_mask();
         let done = Self::lanes(waiting)
             .filter(|&l| self.sync_members[l] & live & !waiting == 0)
             .fold(0, |m, l| m | 1 << l);
@@ -327,7 +320,7 @@ impl ConvergenceState {
     /// The threads in `lanes` exit: they leave every participation mask, which may release
     /// barriers. Returns the threads released.
     pub fn exit(&mut self, lanes: LaneMask) -> LaneMask {
-        let lanes = lanes & Self::all_lanes(self.warp_size);
+        let lanes = lanes & low_bits(self.warp_size);
         for l in Self::lanes(lanes) {
             self.set_state(l, ThreadState::Exited);
         }
@@ -378,7 +371,7 @@ impl ConvergenceState {
     /// Distinct rPCs among the threads that have not exited: how many groups the warp's
     /// threads stand in (ready splits, blocked and yielded threads).
     pub fn thread_groups(&self) -> usize {
-        let live = !self.exited_mask() & Self::all_lanes(self.warp_size);
+        let live = self.live_mask();
         let mut pcs: Vec<Pc> = Self::lanes(live).map(|l| self.rpc[l]).collect();
         pcs.sort_unstable();
         pcs.dedup();

@@ -188,7 +188,7 @@ impl IndependentThreads {
         if self.yield_after > 0 && self.without_progress >= self.yield_after {
             self.without_progress = 0;
             let split = self.state.active_mask() & self.state.ready_mask();
-            let others = !self.state.exited_mask() & !split & self.all_lanes();
+            let others = self.state.live_mask() & !split;
             if split != 0 && others != 0 {
                 self.state.yield_split(split);
                 self.pending.yields += 1;
@@ -197,15 +197,6 @@ impl IndependentThreads {
         let result = self.select(plan);
         self.account_blocked(now);
         result
-    }
-
-    fn all_lanes(&self) -> LaneMask {
-        let ws = self.state.warp_size();
-        if ws >= 64 {
-            LaneMask::MAX
-        } else {
-            (1 << ws) - 1
-        }
     }
 
     fn account_blocked(&mut self, now: u64) {
@@ -275,7 +266,7 @@ impl IndependentThreads {
 
     fn deadlock(&self) -> String {
         let s = &self.state;
-        let live = !s.exited_mask() & self.all_lanes();
+        let live = s.live_mask();
         let mut parts = Vec::new();
         for b in 0..s.barriers() {
             let arrived = s.arrived(b);

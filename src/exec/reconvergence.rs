@@ -219,7 +219,7 @@ impl Reconvergence {
     pub fn live_mask(&self) -> LaneMask {
         match self {
             Reconvergence::Stack(s) => s.entries().iter().fold(0, |m, e| m | e.mask),
-            Reconvergence::Barriers(b) => !b.state().exited_mask(),
+            Reconvergence::Barriers(b) => b.state().live_mask(),
         }
     }
 

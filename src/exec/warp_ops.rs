@@ -4,7 +4,7 @@
 //! All inputs are read before any destination is written, so a lane may name the same
 //! register as source and destination.
 
-use super::execute::{pad, read, set, write, BarrierArrival, BarrierReduction, Env};
+use super::execute::{low_bits, pad, read, set, write, BarrierArrival, BarrierReduction, Env};
 use super::reconvergence::LaneMask;
 use super::warp::{lanes, WarpState};
 use crate::ptx::ops::{BarKind, MatchMode, ShflMode, VoteMode};
@@ -44,12 +44,7 @@ pub(super) fn sync_members(
         return None;
     }
     let op = instr.operands().get(index)?;
-    let all = if warp.warp_size >= 64 {
-        LaneMask::MAX
-    } else {
-        (1 << warp.warp_size) - 1
-    };
-    Some(read(env, warp, op, exec.trailing_zeros()) & all)
+    Some(read(env, warp, op, exec.trailing_zeros()) & low_bits(warp.warp_size))
 }
 
 fn is_sync(instr: &Instr) -> bool {

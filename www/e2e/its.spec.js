@@ -31,6 +31,7 @@ function expectViewMatches(m, s) {
   expect(m.selected).toEqual(s.selected ? { pc: s.selected.pc, line: s.selected.line, mask: s.selected.mask } : null);
   expect(m.ready).toEqual(s.ready.map((r) => ({ pc: r.pc, line: r.line, mask: r.mask })));
   expect(m.yield).toEqual({ without_progress: s.without_progress, yield_after: s.yield_after });
+  expect(m.groups).toHaveLength(s.groups.length);
 }
 
 test('spinlock_barriers: the warp-split view shows yielded spinners, the holder and barrier B0', async ({ page }) => {

@@ -40,19 +40,10 @@ export function laneRanges(lanes) {
   return out.length ? out.join(',') : 'none';
 }
 
-// The threads grouped by what the snapshot says of them (state, barrier, rPC), in lane order of
-// their first lane: "ready at L34: lanes 0-3".
-function threadGroups(threads) {
-  const groups = new Map();
-  threads.forEach((t, l) => {
-    const key = t.state === 'exited' ? 'exited' : `${stateText(t)}|${t.rpc}`;
-    if (!groups.has(key)) groups.set(key, { t, lanes: threads.map(() => false) });
-    groups.get(key).lanes[l] = true;
-  });
-  return [...groups.values()].map(({ t, lanes }) => ({
-    t, lanes,
-    label: t.state === 'exited' ? `exited: lanes ${laneRanges(lanes)}` : `${stateText(t)}, rPC ${t.rpc} (L${t.line}): lanes ${laneRanges(lanes)}`,
-  }));
+// The snapshot's thread groups (state, barrier, rPC; exited threads are not a group) as lines:
+// "ready, rPC 8 (L37): lanes 0-3".
+function groupLines(s) {
+  return s.groups.map((g) => ({ g, label: `${stateText(g)}, rPC ${g.rpc} (L${g.line}): lanes ${laneRanges(g.lanes)}` }));
 }
 
 export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize) {
@@ -155,7 +146,7 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
     ? s.ready.map((r) => `PC ${r.pc} (L${r.line}) ${r.mask}${s.selected && r.pc === s.selected.pc ? ' ◀ next' : ''}`).join('  ·  ')
     : 'none';
   lines.push({ label: `ready: ${s.ready.length}`, body: readyText, tip: GLOSSARY.split });
-  for (const g of threadGroups(s.threads)) lines.push({ label: 'threads', body: g.label, tip: `${stateOf(g.t.state).tip}\n${GLOSSARY.threadRpc}`, colour: stateOf(g.t.state).fill });
+  for (const { g, label } of groupLines(s)) lines.push({ label: 'threads', body: label, tip: `${stateOf(g.state).tip}\n${GLOSSARY.threadRpc}`, colour: stateOf(g.state).fill });
   const bottom = height - 22;
   for (const ln of lines) {
     if (y + 16 > bottom) {
@@ -253,7 +244,7 @@ export function splitsModel({ snap, warp }) {
     cycle: snap.cycle,
     policy: s ? s.policy : null,
     threads: s ? s.threads.map((t, lane) => ({ lane, state: t.state, barrier: t.barrier, rpc: t.rpc, line: t.line })) : [],
-    groups: s ? threadGroups(s.threads).map((g) => g.label) : [],
+    groups: s ? groupLines(s).map((x) => x.label) : [],
     barriers: s ? s.barriers.map((b) => ({ id: b.id, participation: b.participation, arrived: b.arrived })) : [],
     selected: s && s.selected ? { pc: s.selected.pc, line: s.selected.line, mask: s.selected.mask } : null,
     ready: s ? s.ready.map((r) => ({ pc: r.pc, line: r.line, mask: r.mask })) : [],

@@ -8,7 +8,7 @@ use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
-use warpstep::run::{buffer_bytes, prepare, timing_report, Report, DEFAULT_MAX_CYCLES};
+use warpstep::run::{buffer_bytes, prepare, timing_report, Prepared, Report, DEFAULT_MAX_CYCLES};
 use warpstep::sim::Sim;
 use warpstep::trace::merge_lines;
 
@@ -101,16 +101,12 @@ pub(super) fn timing_run_with_config(
     if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
         return Err(format!("compare does not take {flag}"));
     }
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
     let mut overrides = command_line_flags(args)?;
     overrides
         .set("--config", config)
         .map_err(|e| e.to_string())?;
-    let config_for = |source: &str| load_config(source, &[]);
-    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
-    let prepared = prepare(&text, overrides, &config_for, &read_file)
-        .map_err(|e| located(&args.file, &format!("under `{config}`: {e}")))?;
+    let prepared =
+        prepare_file(&args.file, overrides).map_err(|e| format!("under `{config}`: {e}"))?;
     let buffers: Vec<usize> = prepared.image.buffers.iter().map(|b| b.index).collect();
     let max_cycles = prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
     let mut sim = prepared.into_sim(&buffers).map_err(|e| e.to_string())?;
@@ -123,10 +119,16 @@ pub(super) fn wants_json(args: &RunArgs) -> bool {
     args.json
 }
 
+/// `file` loaded and launched as `overrides` (over its `// warpstep:` lines) say.
+fn prepare_file(file: &str, overrides: LaunchFlags) -> Result<Prepared, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
+    let config_for = |source: &str| load_config(source, &[]);
+    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
+    prepare(&text, overrides, &config_for, &read_file).map_err(|e| located(file, &e.to_string()))
+}
+
 /// Runs and prints; `Err` is bad input.
 fn run_inner(args: &RunArgs) -> Result<Report, String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read `{}`: {e}", args.file))?;
     let overrides = command_line_flags(args)?;
     if args.functional && args.trace.is_some() {
         return Err("--trace needs a timing run (drop --functional)".into());
@@ -138,10 +140,7 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
         return Err("--trace and --perfetto both take the issue events: give one of them".into());
     }
     let dump_files = parse_dump_files(&args.dump_files)?;
-    let config_for = |source: &str| load_config(source, &[]);
-    let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
-    let mut prepared = prepare(&text, overrides, &config_for, &read_file)
-        .map_err(|e| located(&args.file, &e.to_string()))?;
+    let mut prepared = prepare_file(&args.file, overrides)?;
     let mut dumps = args.dumps.clone();
     dumps.extend(dump_files.iter().map(|(i, _)| *i));
     dumps.sort_unstable();
