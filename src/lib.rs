@@ -28,6 +28,7 @@ pub mod snapshot;
 mod test_launches;
 pub mod trace;
 pub mod trace_hash;
+pub mod why;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

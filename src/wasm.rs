@@ -412,6 +412,15 @@ impl Session {
         serde_json::to_string(&snapshot(&self.sim, sm as usize)).unwrap_or_default()
     }
 
+    /// Why warp slot `warp` of SM `sm` did what it did in the last cycle (`lane` < 0: the whole
+    /// warp; else why that lane is idle), as JSON (`crate::why::Why`); an error names the SM,
+    /// slot or lane that does not exist.
+    pub fn why(&self, sm: u32, warp: u32, lane: i32) -> Result<String, JsError> {
+        let lane = u32::try_from(lane).ok();
+        let why = crate::why::explain(&self.sim, sm, warp, lane).map_err(|e| JsError::new(&e))?;
+        serde_json::to_string(&why).map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// The warp timeline of SM `sm`: the held cycles oldest first, `warpSlots()` state codes
     /// per cycle (one copy out of wasm memory). The first held cycle is `timelineFirst(sm)`.
     pub fn timeline(&self, sm: u32) -> Vec<u8> {

@@ -32,6 +32,7 @@
 
 use super::operand_collector::{BankActivity, PoolArbiter, PoolRefusal};
 use super::pipeline_mode::PipelineMode;
+use super::request_log::{Attempt, RequestJournal, RequestLog};
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
@@ -585,6 +586,39 @@ impl PoolLosses {
     }
 }
 
+/// MSHR merges the SM's L1D has made so far (0 without an L1D).
+fn merges_so_far(l1d: &L1d) -> u64 {
+    l1d.cache().map_or(0, |c| c.stats.mshr_merges)
+}
+
+/// The log's name for an access the L1D took (`merged`: a read that joined an MSHR entry).
+fn attempt_of(outcome: L1Outcome, merged: bool) -> Attempt {
+    match outcome {
+        L1Outcome::Hit => Attempt::Hit,
+        L1Outcome::Pending if merged => Attempt::Merge,
+        L1Outcome::Pending => Attempt::Miss,
+        L1Outcome::Stored => Attempt::Store,
+        L1Outcome::Fail(_) | L1Outcome::Busy => Attempt::PortBusy,
+    }
+}
+
+/// Logs that the L1D refused instruction `tag`'s request `access` for `reason`, with its set.
+fn log_refusal(
+    journal: &mut RequestJournal,
+    l1d: &L1d,
+    (tag, access): (u64, &Access),
+    reason: FailReason,
+    now: u64,
+) {
+    let lines = if reason == FailReason::Assoc {
+        l1d.set_lines(access)
+    } else {
+        l1d.set_of(access).map(|s| (s, Vec::new()))
+    };
+    let set = lines.as_ref().map(|(s, ways)| (*s, ways.as_slice()));
+    journal.refused(tag, now, (reason, access.addr), set);
+}
+
 /// A global/local instruction with reads in the memory system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Outstanding {
@@ -618,6 +652,8 @@ pub struct LdstUnit {
     mem_stages_frozen: bool,
     /// Unified-pool arbitration conflicts so far and this cycle's losers (Unified §4.3).
     pool_losses: PoolLosses,
+    /// What happened to each global/local instruction's requests (the "why" chains).
+    journal: RequestJournal,
 }
 
 impl LdstUnit {
@@ -672,6 +708,7 @@ impl LdstUnit {
             pool_columns: cost.pool_columns,
         });
         if cost.staged.is_some() {
+            self.journal.begin(tag, cost.requests);
             self.outstanding.push(Outstanding {
                 tag,
                 reads: 0,
@@ -743,6 +780,7 @@ impl LdstUnit {
     fn drain_mrpb(&mut self, now: u64, l1d: &mut L1d) {
         let Some(b) = self.mrpb.as_mut() else { return };
         let Some(r) = b.next(now) else { return };
+        let merges = merges_so_far(l1d);
         let outcome = match l1d.access_as(&r.access, r.tag, r.from.owner(), now) {
             L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
                 if !l1d.bypass_read(&r.access, r.tag) {
@@ -750,16 +788,23 @@ impl LdstUnit {
                     return;
                 }
                 b.count_bypass(reason);
+                self.journal.attempt(r.tag, now, Attempt::Bypassed);
                 L1Outcome::Pending
             }
             L1Outcome::Fail(reason) => {
                 b.refused();
                 self.stalled = Some(reason);
+                log_refusal(&mut self.journal, l1d, (r.tag, &r.access), reason, now);
                 return;
             }
             L1Outcome::Busy => return,
             taken => {
                 b.count_drained();
+                let how = match (taken, r.access.kind) {
+                    (L1Outcome::Pending, AccessKind::Write) => Attempt::Store,
+                    _ => attempt_of(taken, merges_so_far(l1d) > merges),
+                };
+                self.journal.attempt(r.tag, now, how);
                 taken
             }
         };
@@ -852,9 +897,13 @@ impl LdstUnit {
             _ => Offer::Direct,
         };
         match offer {
-            Offer::Queued => o.queued += 1,
+            Offer::Queued => {
+                o.queued += 1;
+                self.journal.attempt(m.tag, now, Attempt::Queued);
+            }
             Offer::Full | Offer::Flushing => {
                 self.mrpb_wait = Some(offer);
+                self.journal.attempt(m.tag, now, Attempt::MrpbFull);
                 return false;
             }
             Offer::Direct
@@ -867,16 +916,30 @@ impl LdstUnit {
             {
                 return false;
             }
-            Offer::Direct => match l1d.access_as(&access, m.tag, m.from.owner(), now) {
-                L1Outcome::Fail(reason) => {
-                    self.stalled = Some(reason);
-                    return true;
+            Offer::Direct => {
+                let merges = merges_so_far(l1d);
+                let outcome = l1d.access_as(&access, m.tag, m.from.owner(), now);
+                match outcome {
+                    L1Outcome::Fail(reason) => {
+                        self.stalled = Some(reason);
+                        log_refusal(&mut self.journal, l1d, (m.tag, &access), reason, now);
+                        return true;
+                    }
+                    L1Outcome::Busy => {
+                        self.journal.attempt(m.tag, now, Attempt::PortBusy);
+                        return false;
+                    }
+                    L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
+                    L1Outcome::Pending => o.reads += 1,
+                    L1Outcome::Stored => {}
                 }
-                L1Outcome::Busy => return false,
-                L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
-                L1Outcome::Pending => o.reads += 1,
-                L1Outcome::Stored => {}
-            },
+                let merged = merges_so_far(l1d) > merges;
+                let how = match (outcome, access.kind) {
+                    (L1Outcome::Pending, AccessKind::Write) => Attempt::Store,
+                    _ => attempt_of(outcome, merged),
+                };
+                self.journal.attempt(m.tag, now, how);
+            }
         }
         let used = offer == Offer::Direct;
         let left = timing.pop_request(slot);
@@ -893,6 +956,7 @@ impl LdstUnit {
     fn finish(&mut self, now: u64, tag: u64, slot: u32, timing: &mut MemoryTiming) {
         timing.release(slot);
         self.mem0 = None;
+        self.journal.left_mem0(tag, now);
         let Some(i) = self.outstanding.iter().position(|o| o.tag == tag) else {
             self.in_flight.push((tag, now + 1));
             return;
@@ -909,6 +973,7 @@ impl LdstUnit {
 
     /// A read of instruction `tag` came back in cycle `now`.
     fn returned(&mut self, tag: u64, now: u64) {
+        self.journal.replied(tag, now);
         let Some(i) = self.outstanding.iter().position(|o| o.tag == tag) else {
             return;
         };
@@ -964,6 +1029,11 @@ impl LdstUnit {
         self.stalled
     }
 
+    /// What happened so far to the requests of global/local instruction `tag`.
+    pub fn request_log(&self, tag: u64) -> Option<&RequestLog> {
+        self.journal.get(tag)
+    }
+
     /// Reads of instruction `tag` still in the memory system.
     pub fn outstanding_reads(&self, tag: u64) -> u32 {
         self.outstanding
@@ -988,6 +1058,7 @@ impl LdstUnit {
     /// Removes a completed access.
     pub fn retire(&mut self, tag: u64) {
         self.in_flight.retain(|(t, _)| *t != tag);
+        self.journal.retire(tag);
     }
 }
 

@@ -10,6 +10,7 @@ pub mod issue;
 pub mod ldst_unit;
 pub mod operand_collector;
 pub mod pipeline_mode;
+pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod sm;

@@ -14,6 +14,9 @@ pub struct PendingWrite {
     pub reg: u32,
     /// Produced by a global or local memory load.
     pub long: bool,
+    /// The tag of the instruction that will write it (the back end's in-flight table), so a
+    /// stall can name its producer ([`crate::why`]).
+    pub tag: u64,
 }
 
 /// One warp's scoreboard.
@@ -62,10 +65,24 @@ impl Scoreboard {
         hazard
     }
 
-    /// An instruction writing `dsts` issued.
-    pub fn reserve(&mut self, dsts: &[u32], long: bool) {
+    /// The instruction tagged `tag`, writing `dsts`, issued.
+    pub fn reserve(&mut self, dsts: &[u32], long: bool, tag: u64) {
         for &reg in dsts {
-            self.pending.push(PendingWrite { reg, long });
+            self.pending.push(PendingWrite { reg, long, tag });
+        }
+    }
+
+    /// The pending write that holds an instruction reading `srcs` and writing `dsts`: the
+    /// first long-latency one if any (the reason [`Scoreboard::check`] gives), else the first.
+    pub fn blocking(&self, srcs: &[u32], dsts: &[u32]) -> Option<PendingWrite> {
+        let mut hits = self
+            .pending
+            .iter()
+            .filter(|p| srcs.iter().chain(dsts).any(|&r| r == p.reg));
+        let first = hits.next().copied();
+        match first {
+            Some(p) if !p.long => hits.find(|p| p.long).copied().or(first),
+            other => other,
         }
     }
 
@@ -91,12 +108,18 @@ mod tests {
     #[test]
     fn raw_and_waw_hazards_hold_until_writeback() {
         let mut s = Scoreboard::default();
-        s.reserve(&[3], true);
-        s.reserve(&[4], false);
+        s.reserve(&[3], true, 7);
+        s.reserve(&[4], false, 8);
         assert_eq!(s.check(&[3], &[9], None), Some(Hazard::Long));
         assert_eq!(s.check(&[1], &[4], None), Some(Hazard::Short));
         assert_eq!(s.check(&[1], &[2], None), None);
         assert_eq!(s.check(&[1], &[2], Some(2)), Some(Hazard::Full));
+        assert_eq!(
+            s.blocking(&[4, 3], &[]).map(|p| (p.reg, p.tag)),
+            Some((3, 7))
+        );
+        assert_eq!(s.blocking(&[1], &[4]).map(|p| (p.reg, p.tag)), Some((4, 8)));
+        assert_eq!(s.blocking(&[1], &[2]), None);
         s.release(&[3]);
         assert_eq!(s.check(&[3], &[], None), None);
         s.release(&[4]);

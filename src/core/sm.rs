@@ -670,7 +670,7 @@ impl Sm {
         };
         let progress = changed_memory || changed_registers || (finished && !w.finished);
         w.in_flight += 1;
-        w.scoreboard.reserve(d.dests.as_slice(), d.long);
+        w.scoreboard.reserve(d.dests.as_slice(), d.long, tag);
         if let Flow::Barrier(arrival) = done.flow {
             w.at_barrier = arrival.wait;
             w.barrier_pc = pc;

@@ -689,6 +689,22 @@ impl<W: Copy> DataCache<W> {
             .collect()
     }
 
+    /// The MSHR entries a request `wants` waits in: (entry, address, fill arrived).
+    pub fn mshrs_waiting(&self, wants: impl Fn(&W) -> bool) -> Vec<(usize, u64, bool)> {
+        self.mshrs.entries_waiting(|w| match w {
+            Waiter::Reply(r) => wants(r),
+            Waiter::Silent => false,
+        })
+    }
+
+    /// The waiters of the MSHR entry whose key is `key`, oldest first.
+    pub fn mshr_waiters(&self, key: u64) -> impl Iterator<Item = &W> {
+        self.mshrs.waiters(key).filter_map(|w| match w {
+            Waiter::Reply(r) => Some(r),
+            Waiter::Silent => None,
+        })
+    }
+
     pub fn mshr_view(&self) -> Vec<MshrView> {
         self.mshrs.view()
     }

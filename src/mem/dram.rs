@@ -268,6 +268,20 @@ pub struct Issued {
     pub write: bool,
 }
 
+/// Where a request is in a DRAM channel ([`DramChannel::find`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum DramPlace {
+    /// On its way from the L2 to the scheduler; it arrives in core cycle `at`.
+    Arriving { at: u64 },
+    /// In the scheduler's queue (FR-FCFS picks from it), for `bank`'s `row`.
+    Queued { position: u32, bank: u32, row: u64 },
+    /// Its data is on the bus.
+    Bus,
+    /// Done, waiting to go back to its L2 slice.
+    Returning,
+}
+
 /// Timing in DRAM cycles, with GPGPU-Sim's derived turnarounds.
 #[derive(Debug, Clone, Copy)]
 struct Timing {
@@ -717,6 +731,37 @@ impl DramChannel {
             && self.bursts.is_empty()
             && self.returning.is_empty()
             && self.serving == 0
+    }
+
+    /// Where the requests that `wants` are in this channel: on their way to the scheduler,
+    /// in its queue (at a position, oldest first), on the data bus, or waiting to return.
+    pub fn find(&self, wants: impl Fn(&Fetch) -> bool) -> Vec<DramPlace> {
+        let arriving = self
+            .arriving
+            .iter()
+            .filter(|(_, q)| wants(&q.fetch))
+            .map(|(at, _)| DramPlace::Arriving { at: *at });
+        let queued = self
+            .queue
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| wants(&q.fetch))
+            .map(|(i, q)| DramPlace::Queued {
+                position: i as u32,
+                bank: q.bank,
+                row: q.row,
+            });
+        let bus = self
+            .bursts
+            .iter()
+            .filter(|(_, end)| matches!(end, BurstEnd::Read(q) if wants(&q.fetch)))
+            .map(|_| DramPlace::Bus);
+        let returning = self
+            .returning
+            .iter()
+            .filter(|q| wants(&q.fetch))
+            .map(|_| DramPlace::Returning);
+        arriving.chain(queued).chain(bus).chain(returning).collect()
     }
 
     /// Requests waiting in the scheduler queue.

@@ -110,6 +110,14 @@ impl Crossbar {
         }
     }
 
+    /// Every packet on its way: (destination, arrival cycle, packet).
+    pub fn packets(&self) -> impl Iterator<Item = (usize, u64, &Fetch)> {
+        self.queues
+            .iter()
+            .enumerate()
+            .flat_map(|(d, q)| q.iter().map(move |(at, f)| (d, *at, f)))
+    }
+
     pub fn pop(&mut self, dst: usize) -> Option<Fetch> {
         self.queues.get_mut(dst)?.pop_front().map(|(_, f)| f)
     }
@@ -172,6 +180,20 @@ impl Network {
         match self {
             Network::Crossbar(c) => c.pop(dst),
             Network::Router(r) => r.pop(dst),
+        }
+    }
+
+    /// The packets on their way that `wants`: (destination, arrival cycle if the network
+    /// knows it). The router network's flits are not searched (`None` there).
+    pub fn find(&self, wants: impl Fn(&Fetch) -> bool) -> Option<Vec<(usize, u64)>> {
+        match self {
+            Network::Crossbar(c) => Some(
+                c.packets()
+                    .filter(|(_, _, f)| wants(f))
+                    .map(|(d, at, _)| (d, at))
+                    .collect(),
+            ),
+            Network::Router(_) => None,
         }
     }
 

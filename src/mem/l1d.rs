@@ -38,7 +38,7 @@ use super::data_cache::{
 };
 use super::mshr::MshrView;
 use super::request::{Access, AccessKind, DataSpace, Fetch, FetchKind, NO_PARENT};
-use super::tag_array::LineView;
+use super::tag_array::{LineView, SetLine};
 use crate::config::CacheSpec;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -120,6 +120,28 @@ impl L1dStats {
         self.reservation_fails.miss_queue += o.reservation_fails.miss_queue;
         self.evictions_by.add(&o.evictions_by);
     }
+}
+
+/// Which of the SM's caches an MSHR belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheName {
+    L1d,
+    Constant,
+}
+
+/// An MSHR entry an instruction waits in ([`L1d::mshrs_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MshrWait {
+    pub cache: CacheName,
+    /// Its index among the cache's entries (allocation order, as the memory view draws them).
+    pub entry: u32,
+    /// The address (block or sector) it waits for.
+    pub addr: u64,
+    /// The fill has arrived; the waiters leave one per cycle.
+    pub filled: bool,
+    /// The miss is still in the cache's miss queue, at this position (0: next to leave).
+    pub queued: Option<u32>,
 }
 
 /// A queued request as the views show it.
@@ -504,6 +526,63 @@ impl L1d {
             _ => a.addr,
         };
         self.cache.as_ref().map(|c| c.tags().set_index(addr))
+    }
+
+    /// The set a global or local request maps to and every way of it (state, block, who
+    /// brought it in), if there is an L1D: what a request refused for associativity saw.
+    pub fn set_lines(&self, a: &Access) -> Option<(u32, Vec<SetLine>)> {
+        let set = self.set_of(a)?;
+        let cache = self.cache.as_ref()?;
+        Some((set, cache.tags().set_owners(set)))
+    }
+
+    /// The MSHR entries of the L1D (then of the constant cache) in which instruction `tag`
+    /// waits for a fill.
+    pub fn mshrs_of(&self, tag: u64) -> Vec<MshrWait> {
+        let caches = [
+            (CacheName::L1d, self.cache.as_ref()),
+            (CacheName::Constant, self.constant.as_ref()),
+        ];
+        let mut waits = Vec::new();
+        for (cache, c) in caches {
+            let Some(c) = c else { continue };
+            waits.extend(c.mshrs_waiting(|&t| t == tag).into_iter().map(
+                |(entry, addr, filled)| {
+                    MshrWait {
+                        cache,
+                        entry: entry as u32,
+                        addr,
+                        filled,
+                        queued: c
+                            .miss_queue()
+                            .iter()
+                            .position(|f| !f.bypass && f.token == addr)
+                            .map(|p| p as u32),
+                    }
+                },
+            ));
+        }
+        waits
+    }
+
+    /// The instruction tags waiting in the L1D's MSHR entry for `addr`'s line, oldest first.
+    pub fn line_waiters(&self, addr: u64) -> Vec<u64> {
+        let Some(c) = self.cache.as_ref() else {
+            return Vec::new();
+        };
+        c.mshr_waiters(c.mshr_key(addr)).copied().collect()
+    }
+
+    /// Where a bypassing request of instruction `tag` is: its position in the outgoing queue.
+    pub fn bypass_position(&self, tag: u64) -> Option<u32> {
+        let queue: Vec<&Fetch> = match &self.cache {
+            Some(c) => c.miss_queue().iter().collect(),
+            None => self.direct.iter().collect(),
+        };
+        queue
+            .iter()
+            .position(|f| f.bypass && f.token == tag)
+            .map(|p| p as u32)
     }
 
     /// The cache, if there is one.

@@ -61,6 +61,24 @@ struct Join {
     remaining: u32,
 }
 
+/// Where a request is in an L2 slice ([`L2Slice::find`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum SlicePlace {
+    /// In the ROP delay queue until cycle `until`.
+    Rop { until: u64 },
+    /// In the queue from the interconnect, at a position (0: next).
+    Input { position: u32 },
+    /// Missed in the L2: waits in MSHR `entry` for the DRAM's fill of `addr`.
+    Miss { entry: u32, addr: u64, filled: bool },
+    /// In the queue to DRAM.
+    ToDram { position: u32 },
+    /// Back from DRAM, waiting to fill the L2.
+    FromDram { position: u32 },
+    /// Its reply waits for the interconnect.
+    Reply { position: u32 },
+}
+
 /// Queue lengths of a slice, for the views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SliceView {
@@ -409,6 +427,48 @@ impl L2Slice {
             hits: s.hits,
             misses: s.misses + s.mshr_merges,
         }
+    }
+
+    /// Where the requests that `wants` are in this slice.
+    pub fn find(&self, wants: impl Fn(&Fetch) -> bool) -> Vec<SlicePlace> {
+        let position = |q: &VecDeque<Fetch>, place: fn(u32) -> SlicePlace| {
+            q.iter()
+                .enumerate()
+                .filter(|(_, f)| wants(f))
+                .map(|(i, _)| place(i as u32))
+                .collect::<Vec<_>>()
+        };
+        let mut places: Vec<SlicePlace> = self
+            .rop
+            .iter()
+            .filter(|(_, f)| wants(f))
+            .map(|(at, _)| SlicePlace::Rop { until: *at })
+            .collect();
+        places.extend(position(&self.icnt_l2, |position| SlicePlace::Input {
+            position,
+        }));
+        if let Some(c) = &self.cache {
+            let misses = c.mshrs_waiting(|f| wants(f));
+            places.extend(
+                misses
+                    .into_iter()
+                    .map(|(entry, addr, filled)| SlicePlace::Miss {
+                        entry: entry as u32,
+                        addr,
+                        filled,
+                    }),
+            );
+        }
+        places.extend(position(&self.l2_dram, |position| SlicePlace::ToDram {
+            position,
+        }));
+        places.extend(position(&self.dram_l2, |position| SlicePlace::FromDram {
+            position,
+        }));
+        places.extend(position(&self.l2_icnt, |position| SlicePlace::Reply {
+            position,
+        }));
+        places
     }
 
     pub fn cache(&self) -> Option<&DataCache<Fetch>> {

@@ -21,10 +21,11 @@
 
 use super::clock::ClockDomain;
 use super::coalescer::LocalMap;
-use super::dram::{DramChannel, DramStats};
+use super::dram::{DramChannel, DramPlace, DramStats};
 use super::icnt::{Icnt, IcntStats};
 use super::l1d::{L1d, L1dStats};
-use super::l2::{L2Slice, L2Stats};
+use super::l2::{L2Slice, L2Stats, SlicePlace};
+use super::request::Fetch;
 use crate::config::Config;
 use serde::Serialize;
 
@@ -39,6 +40,23 @@ pub struct MemoryStats {
     pub l2: L2Stats,
     pub dram: DramStats,
     pub icnt: IcntStats,
+}
+
+/// Where a request is below the L1D ([`MemorySystem::locate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "level", rename_all = "snake_case")]
+pub enum RequestPlace {
+    /// Crossing the interconnect to L2 slice `slice`; it arrives in cycle `arrives`.
+    ToL2 { slice: u32, arrives: Option<u64> },
+    /// Found nowhere else, with the router network, whose flits are not searched: in the
+    /// interconnect, either way.
+    Network,
+    /// In L2 slice `slice`.
+    Slice { slice: u32, place: SlicePlace },
+    /// In DRAM channel `channel`, for an L2 miss.
+    Dram { channel: u32, place: DramPlace },
+    /// Its reply is crossing the interconnect back to the SM.
+    ToSm { arrives: Option<u64> },
 }
 
 /// The memory system (see the module documentation).
@@ -126,6 +144,58 @@ impl MemorySystem {
     pub fn channel_local(&self, addr: u64) -> u64 {
         let chunk = addr / self.interleave;
         (chunk / self.n_channels) * self.interleave + addr % self.interleave
+    }
+
+    /// Where the requests of SM `sm` that carry `token` are below its L1D (a miss's MSHR key,
+    /// or a bypassing request's instruction tag when `bypass`): in the interconnect, an L2
+    /// slice, or DRAM (an L2 miss is followed to its DRAM request by the line's address).
+    pub fn locate(&self, sm: u32, token: u64, bypass: bool) -> Vec<RequestPlace> {
+        let ours = |f: &Fetch| f.sm == sm && f.token == token && f.bypass == bypass;
+        let mut places = Vec::new();
+        let searched = self.icnt.to_mem.find(ours);
+        let routers = searched.is_none();
+        places.extend(
+            searched
+                .into_iter()
+                .flatten()
+                .map(|(slice, at)| RequestPlace::ToL2 {
+                    slice: slice as u32,
+                    arrives: Some(at),
+                }),
+        );
+        for (i, slice) in self.slices.iter().enumerate() {
+            for place in slice.find(ours) {
+                places.push(RequestPlace::Slice {
+                    slice: i as u32,
+                    place,
+                });
+                if let SlicePlace::Miss { addr, .. } = place {
+                    let block = addr / 128;
+                    let channel = i / self.subparts.max(1) as usize;
+                    if let Some(c) = self.channels.get(channel) {
+                        places.extend(c.find(|f| f.addr / 128 == block).into_iter().map(|place| {
+                            RequestPlace::Dram {
+                                channel: channel as u32,
+                                place,
+                            }
+                        }));
+                    }
+                }
+            }
+        }
+        if let Some(found) = self.icnt.to_sm.find(|f| ours(f) && f.sm == sm) {
+            places.extend(
+                found
+                    .into_iter()
+                    .filter(|&(dst, _)| dst == sm as usize)
+                    .map(|(_, at)| RequestPlace::ToSm { arrives: Some(at) }),
+            );
+        }
+        places.dedup();
+        if places.is_empty() && routers {
+            places.push(RequestPlace::Network);
+        }
+        places
     }
 
     /// One cycle of the memory side (see the module documentation for the order).

@@ -148,6 +148,25 @@ impl<W: Copy> MshrTable<W> {
         self.entries.is_empty()
     }
 
+    /// The entries some of whose waiters `wants`: (entry index, address, fill arrived), in
+    /// allocation order.
+    pub fn entries_waiting(&self, wants: impl Fn(&W) -> bool) -> Vec<(usize, u64, bool)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.waiting.iter().any(&wants))
+            .map(|(i, e)| (i, e.addr, e.ready))
+            .collect()
+    }
+
+    /// The waiters of the entry for `addr`, oldest first (none when there is no entry).
+    pub fn waiters(&self, addr: u64) -> impl Iterator<Item = &W> {
+        self.entries
+            .iter()
+            .filter(move |e| e.addr == addr)
+            .flat_map(|e| e.waiting.iter())
+    }
+
     /// The entries, in allocation order.
     pub fn view(&self) -> Vec<MshrView> {
         self.entries

@@ -85,6 +85,15 @@ impl Line {
     }
 }
 
+/// One way of a set: its state, the block it holds and the warp that brought it in (the
+/// cache's `owner_id`; 0: unknown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SetLine {
+    pub state: LineState,
+    pub block: u64,
+    pub owner: u64,
+}
+
 /// One line as the views show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineView {
@@ -419,6 +428,23 @@ impl TagArray {
     pub fn any_reserved(&self) -> bool {
         let n = self.sectors;
         self.lines.iter().any(|l| l.any(n, LineState::Reserved))
+    }
+
+    /// Every way of set `set`: its state, block and owner (the cache's `owner_id`, 0 when
+    /// unknown), in way order ([`crate::why`] names who holds a set that refused a request).
+    pub fn set_owners(&self, set: u32) -> Vec<SetLine> {
+        let a = self.assoc as usize;
+        let start = set as usize * a;
+        self.lines
+            .get(start..start + a)
+            .unwrap_or(&[])
+            .iter()
+            .map(|l| SetLine {
+                state: self.summary(l),
+                block: l.block,
+                owner: l.owner,
+            })
+            .collect()
     }
 
     /// The lines of set `set` in way order, for the views.

@@ -50,6 +50,8 @@ export class App {
     this.session = null;
     this.sm = 0;
     this.warp = 0;
+    // The lane the Why? panel explains (-1: the whole warp).
+    this.lane = -1;
     // The L1D set linked from the MRPB view to the Memory view: { set, key, source, cycle }
     // (key names the label clicked, source says what it is), or null.
     this.linked = null;
@@ -423,8 +425,20 @@ export class App {
     if (!this.snap) return;
     const n = this.snap.sm.warps.length;
     this.warp = ((i % n) + n) % n;
+    this.lane = -1;
     this.prev = null;
     this.draw(true);
+  }
+
+  // The lane the Why? panel asks about (-1: the whole warp).
+  selectLane(lane) {
+    this.lane = Number.isInteger(lane) && lane >= 0 ? lane : -1;
+    this.draw(true);
+  }
+
+  // Shows PTX line `line` in the editor (a Why? link's line).
+  revealLine(line) {
+    this.editor.reveal(line);
   }
 
   // Links an L1D set to the Memory view (the MRPB view's "set N" labels): the Memory view
@@ -606,6 +620,15 @@ export class App {
       snap,
       prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
       warp: this.warp,
+      lane: this.lane,
+      // Why the selected warp (or lane) did what it did in the last cycle, from the model.
+      why: () => {
+        try {
+          return JSON.parse(s.why(sm, this.warp, this.lane));
+        } catch (err) {
+          return { error: String(err.message || err) };
+        }
+      },
       linked: this.linked,
       compare: this.compare && this.compare.build === this.builds ? this.compare : null,
       divergence: this.divergence && this.divergence.build === this.builds ? this.divergence : null,

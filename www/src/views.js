@@ -15,6 +15,7 @@ import { createMrpbView } from './views/mrpb.js';
 import { createStatsView } from './views/stats.js';
 import { createEnergyView } from './views/energy.js';
 import { createUnifiedView, UNIFIED_BODY } from './views/unified.js';
+import { createWhyView, WHY_BODY } from './views/why.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
@@ -22,6 +23,7 @@ const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" ti
 const STATS_BODY = '<div class="export-bar"><button class="export-csv" title="Download IPC and L1D hit rate over time (the model\'s samples) as CSV">Export counters (CSV)</button></div>' + '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },
+  { id: 'why', help: 'why', title: 'Why?', note: 'the model\'s causal chain behind the selected warp (or lane) this cycle', body: WHY_BODY, create: createWhyView },
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
   { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>${PERFETTO_BAR}`, create: createTimelineView },
   { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
