@@ -2,7 +2,8 @@
 //! (`warpstep compare A B FILE`). A run's [`Report`] is flattened into its numeric counters by
 //! dotted key (`cycles`, `simt.simd_efficiency`, `stalls.long_scoreboard`, `l1d.misses`, ...),
 //! and the two runs' counters are put next to each other; the outputs (every buffer argument)
-//! are compared byte for byte.
+//! are compared byte for byte. The app's A/B mode shows the same pairing, as JSON
+//! ([`diff_json`]), for two sessions stepped in lockstep.
 
 use crate::run::Report;
 use serde::Serialize;
@@ -108,6 +109,45 @@ pub fn pair_counters(a: &Report, b: &Report, all: bool) -> Vec<CounterPair> {
     out
 }
 
+/// One row of the A/B table as the app shows it: the pair, B / A and whether they differ.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CounterRow {
+    /// Dotted counter key, e.g. `shared.bank_conflict_cycles`.
+    pub key: String,
+    /// Run A's value (`None`: A does not report it).
+    pub a: Option<f64>,
+    /// Run B's value.
+    pub b: Option<f64>,
+    /// b / a ([`CounterPair::ratio`]).
+    pub ratio: Option<f64>,
+    /// Whether the two values differ ([`CounterPair::differs`]).
+    pub differs: bool,
+}
+
+impl From<CounterPair> for CounterRow {
+    fn from(p: CounterPair) -> Self {
+        CounterRow {
+            ratio: p.ratio(),
+            differs: p.differs(),
+            key: p.key,
+            a: p.a,
+            b: p.b,
+        }
+    }
+}
+
+/// The two runs' counters as [`pair_counters`] orders them, as JSON for the app:
+/// `{counters: [{key, a, b, ratio, differs}], differing: N}` (N counts the rows that differ,
+/// headline ones included; `all` keeps every counter).
+pub fn diff_json(a: &Report, b: &Report, all: bool) -> Value {
+    let rows: Vec<CounterRow> = pair_counters(a, b, all)
+        .into_iter()
+        .map(CounterRow::from)
+        .collect();
+    let differing = rows.iter().filter(|r| r.differs).count();
+    serde_json::json!({ "counters": rows, "differing": differing })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +192,44 @@ mod tests {
                 .filter(|k| counters(&a).contains_key(**k))
                 .count()
         );
+    }
+
+    #[test]
+    fn the_json_table_carries_the_ratio_and_which_rows_differ() {
+        let (a, b) = (
+            report(&[]),
+            report(&["shmem.hash=bwxor:0^5,1^6,2^7,3^8,4^9"]),
+        );
+        let json = diff_json(&a, &b, false);
+        let rows = json["counters"].as_array().unwrap();
+        let pairs = pair_counters(&a, &b, false);
+        assert_eq!(rows.len(), pairs.len());
+        let row = rows
+            .iter()
+            .find(|r| r["key"] == "shared.bank_conflict_cycles")
+            .unwrap();
+        let ca = counters(&a)["shared.bank_conflict_cycles"];
+        assert_eq!(row["a"].as_f64(), Some(ca));
+        assert_eq!(row["b"].as_f64(), Some(0.0));
+        assert_eq!(row["ratio"].as_f64(), Some(0.0));
+        assert_eq!(row["differs"], true);
+        let cycles = &rows[0];
+        assert_eq!(cycles["key"], "cycles");
+        assert_eq!(
+            cycles["ratio"].as_f64().unwrap(),
+            b.cycles as f64 / a.cycles as f64
+        );
+        let differing = rows.iter().filter(|r| r["differs"] == true).count();
+        assert_eq!(json["differing"].as_u64(), Some(differing as u64));
+        // Every counter with `all`; nothing differs against itself.
+        let every = diff_json(&a, &b, true);
+        assert!(every["counters"].as_array().unwrap().len() > rows.len());
+        let same = diff_json(&a, &a, true);
+        assert_eq!(same["differing"].as_u64(), Some(0));
+        assert!(same["counters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["differs"] == false && r["ratio"].as_f64().map_or(true, |x| x == 1.0)));
     }
 }

@@ -5,7 +5,8 @@
 //! views their snapshots (MODEL.md section 12; STYLE.md "Snapshots to the renderer"): irregular
 //! data as JSON, the warp timeline and the L1D lines as flat buffers, and the enum tables and
 //! record layouts once at startup. It also exposes the bank index functions (for the address-bit
-//! panel) and the XOR paper's searches over the session's kernel (for the search panel).
+//! panel), the XOR paper's searches over the session's kernel (for the search panel) and two
+//! sessions' counters side by side (for the A/B mode, [`crate::compare`]).
 
 use crate::checkpoint::Timeline;
 use crate::config::{Config, DivergenceMode};
@@ -542,6 +543,18 @@ impl Session {
     /// The run so far as `warpstep run --json` reports it.
     pub fn report(&self) -> String {
         serde_json::to_string(&crate::run::timing_report(&self.sim, &[])).unwrap_or_default()
+    }
+
+    /// This run so far (A) against `other`'s (B: the app's A/B mode, the same kernel under
+    /// another configuration), counter by counter as `warpstep compare` pairs them: both
+    /// `report()`s through [`crate::compare::diff_json`], as JSON `{counters: [{key, a, b,
+    /// ratio, differs}], differing}`; `all` keeps every counter, not only the headline ones
+    /// and those that differ.
+    #[wasm_bindgen(js_name = compareCounters)]
+    pub fn compare_counters(&self, other: &Session, all: bool) -> String {
+        let a = crate::run::timing_report(&self.sim, &[]);
+        let b = crate::run::timing_report(&other.sim, &[]);
+        crate::compare::diff_json(&a, &b, all).to_string()
     }
 
     /// The run so far as `warpstep run --json --dump A ...` reports it: the report with the

@@ -146,7 +146,7 @@ test('a launch error names the flag; keyboard help lists the shortcuts', async (
   await expect(page.locator('#config-error')).toContainText('--grid 0:');
   await page.locator('body').press('?');
   await expect(page.locator('#help')).toBeVisible();
-  await expect(page.locator('#help-table tr')).toHaveCount(20); // 18, and N / P for lessons
+  await expect(page.locator('#help-table tr')).toHaveCount(31); // 18, A for A/B, N / P for lessons, Shift+P; presentation mode's heading and its 8 keys
   await page.screenshot({ path: '../target/e2e/help.png' });
   await page.locator('body').press('Escape');
   await expect(page.locator('#help')).toBeHidden();

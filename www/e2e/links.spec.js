@@ -71,7 +71,7 @@ test('the decoder, fuzzed: a validated state or an Error with a message, each wi
     }
     for (let i = 0; i < 600; i++) {
       const state = { v: 1, ptx: '.version 7.8', launch: '', preset: '', sets: [], cycle: 5, sm: 0, warp: 0, example: '' };
-      const key = pick([...KEYS, 'v', 'evil', '__proto__', 'constructor']);
+      const key = pick([...KEYS, 'ab', 'ab_panels', 'v', 'evil', '__proto__', 'constructor']);
       if (rnd() < 0.2) delete state[key]; else state[key] = pick(VALUES);
       cases.push(share.encodeState(state));
     }
@@ -85,8 +85,11 @@ test('the decoder, fuzzed: a validated state or an Error with a message, each wi
       const t0 = performance.now();
       try {
         const s = share.decodeState(c);
-        const keys = Object.keys(s).sort().join(',');
+        // The A/B keys (B's overrides, the columns' panels) come only when the link has them.
+        const keys = Object.keys(s).filter((k) => k !== 'ab' && k !== 'abPanels').sort().join(',');
+        const strings = (xs) => Array.isArray(xs) && xs.every((x) => typeof x === 'string');
         const valid = keys === KEYS.join(',')
+          && (!('ab' in s) || (strings(s.ab) && (s.abPanels === null || strings(s.abPanels))))
           && ['ptx', 'launch', 'preset', 'example'].every((k) => typeof s[k] === 'string')
           && Array.isArray(s.sets) && s.sets.every((x) => typeof x === 'string')
           && ['cycle', 'sm', 'warp'].every((k) => Number.isSafeInteger(s[k]) && s[k] >= 0)

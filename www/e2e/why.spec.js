@@ -76,3 +76,17 @@ test('Why?: follow a named warp, and ask about an idle lane', async ({ page }) =
   expect(await page.evaluate(() => window.warpstep.app.session.cycle())).toBe(before + 1);
   expect(problems).toEqual([]);
 });
+
+test('Why? in presentation mode: the chain in large type', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page, '/#present=why,pipeline');
+  await page.evaluate(() => window.warpstep.app.loadExample('column-walk'));
+  await stepUntil(page, '(s) => s.cycle >= 1500');
+  await settle(page);
+  const px = await page.locator('#view-why .why-text').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize) * (parseFloat(getComputedStyle(e.closest('.why-chain')).zoom) || 1));
+  expect(px).toBeGreaterThanOrEqual(20);
+  // The caption names the kernel loaded while presenting.
+  await expect(page.locator('#present-caption .present-title')).toHaveText('Column walk: L1 associativity stalls');
+  await page.screenshot({ path: '../target/e2e/why-present.png' });
+  expect(problems).toEqual([]);
+});

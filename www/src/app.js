@@ -11,8 +11,10 @@ import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
-import { shareUrl, decodeState, stateInUrl } from './share.js';
+import { shareUrl, decodeState, stateInUrl, presentInUrl } from './share.js';
 import { LessonPlayer, lessonInUrl } from './lessons.js';
+import { Presenter } from './present.js';
+import { AbMode } from './ab.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
@@ -76,8 +78,11 @@ export class App {
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
+    // The A/B mode: a second Session (B) stepped with this one, side by side (ab.js).
+    this.ab = new AbMode(this, $('views'), $('tooltip'));
     this.makeNotice();
     this.lessons = new LessonPlayer(this);
+    this.present = new Presenter(this);
     this.fillExamples();
     this.bindTabs();
     this.changeSpeed(0);
@@ -110,20 +115,33 @@ export class App {
   // Opens the URL's shared state, or the default example. A damaged link shows what is wrong
   // (the notice stays until dismissed or something else loads) and the default example, never
   // a blank page. A link typed into the address bar later opens the same way (hashchange).
+  // Any of them may carry a present field (presentation mode, present.js), read before and
+  // applied once the state or lesson it goes with has opened.
   start() {
     window.addEventListener('hashchange', () => {
       const encoded = stateInUrl();
-      if (encoded !== null) this.openLink(encoded);
       const lesson = lessonInUrl();
-      if (lesson) this.lessons.open(lesson.id, lesson.step);
+      const present = presentInUrl();
+      let ok = true;
+      if (encoded !== null) ok = this.openLink(encoded);
+      if (lesson) ok = this.lessons.open(lesson.id, lesson.step);
+      if (ok) this.present.fromUrl(present, { leaveIfAbsent: true });
     });
     const encoded = stateInUrl();
-    if (encoded !== null && this.openLink(encoded)) return;
+    const present = presentInUrl();
+    if (encoded !== null && this.openLink(encoded)) {
+      this.present.fromUrl(present);
+      return;
+    }
     // A lesson's URL (#lesson=<id>&step=<n>): its step; a bad one says so over the default example.
     const lesson = lessonInUrl();
-    if (lesson && this.lessons.open(lesson.id, lesson.step)) return;
+    if (lesson && this.lessons.open(lesson.id, lesson.step)) {
+      this.present.fromUrl(present);
+      return;
+    }
     this.loadExample(DEFAULT_EXAMPLE);
     this.markReady();
+    if (encoded === null && !lesson) this.present.fromUrl(present);
   }
 
   // Opens an encoded link (share.js checks its data); the kernel is built and the SM and warp
@@ -132,6 +150,7 @@ export class App {
   openLink(encoded) {
     let state;
     let session = null;
+    let b = null;
     try {
       state = decodeState(encoded);
       try {
@@ -141,8 +160,16 @@ export class App {
       }
       if (state.sm >= session.numSms()) throw new Error(`its SM ${state.sm} does not exist (the machine has ${session.numSms()} SM${session.numSms() === 1 ? '' : 's'})`);
       if (state.warp >= session.warpSlots()) throw new Error(`its warp ${state.warp} does not exist (an SM has ${session.warpSlots()} warp slots)`);
+      if (state.ab) {
+        try {
+          b = new Session(state.ptx, state.launch, state.preset, [...state.sets, ...state.ab]);
+        } catch (err) {
+          throw new Error(`its A/B configuration B does not load: ${err.kind ? `${err.kind} error: ` : ''}${err.message}`);
+        }
+      }
     } catch (err) {
       if (session) session.free();
+      if (b) b.free();
       this.showNotice(`This link cannot be opened: ${err.message}. ${this.session ? 'The current simulation stays.' : 'Showing the default example instead.'}`);
       return false;
     }
@@ -151,7 +178,11 @@ export class App {
     const ex = exampleById(state.example);
     const example = ex && ex.ptx === state.ptx ? state.example : '';
     this.hideNotice();
+    // A link without A/B leaves the mode; one with it opens it on the new A with its own B.
+    if (b) this.ab.dropB();
+    else if (this.ab.open) this.ab.leave();
     this.load(state, example, session);
+    if (b) this.ab.build(state.ab, state.abPanels || undefined, b);
     this.sm = state.sm;
     this.warp = state.warp;
     $('sm-select').value = this.sm;
@@ -242,6 +273,7 @@ export class App {
     this.prev = null;
     this.fillSms(session.numSms());
     session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
+    this.ab.rebuild();
     this.draw(true);
     return true;
   }
@@ -288,25 +320,46 @@ export class App {
     return Math.max(1, Number($('step-n').value) || 1);
   }
 
+  // Stepping, going to a cycle and resetting move B too in the A/B mode (to the same cycle).
   step(n) {
     if (!this.session) return;
     this.pause();
-    this.session.step(n);
+    if (this.ab.active) this.ab.step(n);
+    else this.session.step(n);
     this.draw();
   }
 
   back(n) {
     if (!this.session) return;
     this.pause();
-    this.session.stepBack(n);
+    if (this.ab.active) this.ab.back(n);
+    else this.session.stepBack(n);
     this.draw();
   }
 
   reset() {
     if (!this.session) return;
     this.pause();
-    this.session.reset();
+    if (this.ab.active) this.ab.reset();
+    else this.session.reset();
     this.draw();
+  }
+
+  // The cycle on screen: the session's, or in the A/B mode the later of A's and B's.
+  clock() {
+    return this.ab.active ? this.ab.clock() : this.session.cycle();
+  }
+
+  // Whether nothing is left to run (in the A/B mode: both runs ended).
+  finished() {
+    return this.ab.active ? this.ab.finished() : this.session.finished();
+  }
+
+  // The breakpoint the last run stopped at, as the status line says it.
+  breakText() {
+    if (this.ab.active) return this.ab.breakText();
+    const b = this.session.breakLine();
+    return b ? `breakpoint: line ${b}` : '';
   }
 
   toggleRun() {
@@ -317,8 +370,10 @@ export class App {
   runTo(cycle) {
     if (!this.session) return;
     this.gotoTarget = cycle;
-    if (cycle <= this.session.cycle()) {
-      this.session.runUntil(cycle, 0);
+    const ahead = this.ab.active ? this.ab.behind(cycle) : cycle > this.session.cycle();
+    if (this.ab.active) this.ab.rewindTo(cycle);
+    if (!ahead) {
+      if (!this.ab.active) this.session.runUntil(cycle, 0);
       this.draw();
       this.markReady();
       return;
@@ -333,7 +388,7 @@ export class App {
 
   play(mode) {
     if (!this.session) return;
-    if (mode === 'run' && this.session.finished()) return;
+    if (mode === 'run' && this.finished()) return;
     this.mode = mode;
     this.carry = 0;
     this.lastTime = performance.now();
@@ -378,7 +433,7 @@ export class App {
     }
     if (stop !== 'budget') {
       this.pause();
-      if (stop === 'breakpoint') this.setStatus(`breakpoint: line ${this.session.breakLine()}`);
+      if (stop === 'breakpoint') this.setStatus(this.breakText());
       this.markReady();
       return;
     }
@@ -395,6 +450,7 @@ export class App {
   }
 
   advance(n) {
+    if (this.ab.active) return this.ab.advance(n, this.mode, this.gotoTarget);
     const code = this.mode === 'goto' ? this.session.runUntil(this.gotoTarget, n) : this.session.runFor(n);
     return this.tables.stop_reasons[code];
   }
@@ -408,6 +464,7 @@ export class App {
 
   setBreakpoints(lines) {
     if (this.session) this.session.setBreakpoints(Uint32Array.from(lines));
+    this.ab.setBreakpoints(lines);
     document.body.dataset.breakpoints = lines.join(',');
   }
 
@@ -603,38 +660,45 @@ export class App {
     if (!this.session) return;
     const snap = JSON.parse(this.session.snapshot(this.sm));
     if (this.warp >= snap.sm.warps.length) this.warp = 0;
-    const frame = this.makeFrame(snap);
-    for (const v of this.views) v.update(frame, force);
+    // In the A/B mode the normal views are off screen: the two columns draw instead (without
+    // the comparison strips, which belong to the normal views).
+    if (this.ab.active) this.ab.draw(this.makeFrame(snap, { strips: false }), force);
+    else {
+      const frame = this.makeFrame(snap);
+      for (const v of this.views) v.update(frame, force);
+    }
     this.prev = snap;
     this.snap = snap;
     this.showState(snap);
+    this.present.update(snap);
   }
 
-  makeFrame(snap) {
-    const s = this.session;
-    const sm = this.sm;
+  // The frame the panels draw: `snap` and what goes with it, read from `session` (this one, or
+  // the A/B mode's B with its own previous snapshot, configuration, SM and warp) on demand.
+  makeFrame(snap, { session = this.session, prev = this.prev, config = this.config, build = this.builds, warp = this.warp, sm = this.sm, strips = true } = {}) {
+    const s = session;
     let timeline = null;
     let lines = null;
     let history = null;
     return {
       snap,
-      prev: this.prev && this.prev.cycle < snap.cycle ? this.prev : null,
-      warp: this.warp,
+      prev: prev && prev.cycle < snap.cycle ? prev : null,
+      warp,
       lane: this.lane,
       // Why the selected warp (or lane) did what it did in the last cycle, from the model.
       why: () => {
         try {
-          return JSON.parse(s.why(sm, this.warp, this.lane));
+          return JSON.parse(s.why(sm, warp, this.lane));
         } catch (err) {
           return { error: String(err.message || err) };
         }
       },
       linked: this.linked,
-      compare: this.compare && this.compare.build === this.builds ? this.compare : null,
-      divergence: this.divergence && this.divergence.build === this.builds ? this.divergence : null,
+      compare: strips && this.compare && this.compare.build === this.builds ? this.compare : null,
+      divergence: strips && this.divergence && this.divergence.build === this.builds ? this.divergence : null,
       sm,
       tables: this.tables,
-      config: this.config,
+      config,
       // IPC and L1 hit rate over time, sampled by the model every few cycles (read on demand:
       // only the stats view asks, and only when it redraws).
       get history() {
@@ -643,7 +707,7 @@ export class App {
       },
       running: this.mode !== null,
       motionMs: this.motionMs(),
-      build: this.builds,
+      build,
       now: performance.now(),
       get timeline() {
         timeline ||= { bytes: s.timeline(sm), first: s.timelineFirst(sm), slots: s.warpSlots() };
@@ -715,14 +779,15 @@ export class App {
       this.hideBanner();
     } else {
       // Honest: "running" only while it runs; the IPC counts thread instructions.
-      const b = this.session.breakLine();
+      const b = this.breakText();
       const ipc = `IPC ${snap.stats.ipc.toFixed(2)} thread instr/cycle`;
       const ipcTitle = `IPC: thread instructions per cycle, all SMs together (a warp instruction with 32 active lanes counts 32), since cycle 0: ${snap.stats.ipc.toFixed(3)}`;
       if (this.mode === 'goto') {
-        const pct = this.gotoTarget > 0 ? Math.floor((100 * snap.cycle) / this.gotoTarget) : 100;
+        const at = this.ab.active ? Math.min(this.session.cycle(), this.ab.b.cycle()) : snap.cycle;
+        const pct = this.gotoTarget > 0 ? Math.floor((100 * at) / this.gotoTarget) : 100;
         this.setStatus(`going to cycle ${this.gotoTarget}\n${pct}% · Space stops`, 'busy', `Replaying to cycle ${this.gotoTarget}; Space or Pause stops where it is`);
       } else if (b && this.mode === null) {
-        this.setStatus(`breakpoint: line ${b}`);
+        this.setStatus(b);
       } else {
         const state = this.mode === 'run' ? 'running' : snap.cycle === 0 ? 'ready' : 'paused';
         this.setStatus(`${state}\n${ipc}`, state === 'running' ? 'busy' : '', `${state === 'ready' ? 'Ready at cycle 0' : state === 'running' ? 'Running' : `Paused at cycle ${snap.cycle}`}. ${ipcTitle}`);
@@ -730,6 +795,7 @@ export class App {
       this.hideBanner();
     }
     document.body.dataset.runState = this.mode === 'goto' ? 'going' : this.mode === 'run' ? 'running' : 'paused';
+    if (this.ab.active) this.ab.showState();
   }
 
   setStatus(text, cls = '', title = text) {
@@ -783,12 +849,12 @@ export class App {
 
   shareState() {
     const l = this.loaded;
-    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.session.cycle(), sm: this.sm, warp: this.warp, example: l.example };
+    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.clock(), sm: this.sm, warp: this.warp, example: l.example, ...this.ab.shareState() };
   }
 
   share() {
     if (!this.session) return;
-    const url = shareUrl(this.shareState());
+    const url = shareUrl(this.shareState()) + this.present.urlField();
     history.replaceState(null, '', url);
     document.body.dataset.shareUrl = url;
     const done = () => this.setStatus('link copied');
@@ -797,11 +863,11 @@ export class App {
   }
 
   bindTabs() {
-    for (const t of document.querySelectorAll('.tab')) t.addEventListener('click', () => this.showTab(t.dataset.tab));
+    for (const t of document.querySelectorAll('.tab[data-tab]')) t.addEventListener('click', () => this.showTab(t.dataset.tab));
   }
 
   showTab(name) {
-    for (const t of document.querySelectorAll('.tab')) t.classList.toggle('active', t.dataset.tab === name);
+    for (const t of document.querySelectorAll('.tab[data-tab]')) t.classList.toggle('active', t.dataset.tab === name);
     $('tab-code').hidden = name !== 'code';
     $('tab-setup').hidden = name !== 'setup';
   }
@@ -827,11 +893,15 @@ export class App {
   toggleHelp(show) {
     const h = $('help');
     h.hidden = show === undefined ? !h.hidden : !show;
+    // In presentation mode, the keys it adds are what the presenter looks for.
+    const keys = h.querySelector('.help-section');
+    if (!h.hidden && this.present && this.present.on && keys) keys.scrollIntoView({ block: 'start' });
   }
 
   escape() {
     this.toggleHelp(false);
-    if (this.focused) this.toggleFocus(this.focused);
+    // While presenting, the enlarged view stays enlarged for when presentation mode ends.
+    if (this.focused && !this.present.on) this.toggleFocus(this.focused);
     if (document.activeElement) document.activeElement.blur();
   }
 }

@@ -5,7 +5,9 @@
 // may need fitting (with the widths and the fitted strings cached).
 // Sizes are CSS pixels: the backing store has devicePixelRatio pixels per CSS pixel, so canvas
 // text grows with browser zoom like the page's own text; a wide canvas (a large window, an
-// enlarged view) also draws its text larger (fontScale).
+// enlarged view) also draws its text larger (fontScale). In presentation mode (present.js) the
+// large panel carries data-canvas-zoom: its canvases lay out at their width divided by that zoom
+// and are drawn magnified by it (text, boxes and lines alike), so the views need no change.
 import { UI } from './palette.js';
 
 const widths = new WeakMap();
@@ -49,31 +51,52 @@ export function fontScale(width) {
   return Math.max(1, Math.min(1.25, width / 1000));
 }
 
-// Sizes the canvas to its CSS width and `height` CSS pixels; returns a fresh 2D context and
+// The magnification of a canvas: its panel's data-canvas-zoom (presentation mode), else 1.
+function zoomOf(canvas) {
+  const z = canvas.closest ? canvas.closest('[data-canvas-zoom]') : null;
+  const k = z ? Number(z.dataset.canvasZoom) : 1;
+  return Number.isFinite(k) && k > 0 ? k : 1;
+}
+
+// Sizes the canvas to its CSS width and `height` layout pixels; returns a fresh 2D context and
 // clears the canvas's hover regions and its record of the text drawn (canvas.drawn: what each
-// text() call asked for and what it drew, read by the tests).
+// text() call asked for and what it drew, with its size in CSS pixels, read by the tests).
+// Under a zoom the returned width is the CSS width divided by it, and the canvas is `height`
+// times the zoom tall: the caller draws in layout pixels as always.
 export function prepare(canvas, height) {
   const dpr = window.devicePixelRatio || 1;
-  const width = Math.max(200, widthOf(canvas.parentElement) - 2);
-  if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.height = `${height}px`;
+  const zoom = zoomOf(canvas);
+  const css = Math.max(200, widthOf(canvas.parentElement) - 2);
+  const width = css / zoom;
+  if (canvas.width !== Math.round(css * dpr) || canvas.height !== Math.round(height * zoom * dpr)) {
+    canvas.width = Math.round(css * dpr);
+    canvas.height = Math.round(height * zoom * dpr);
+    canvas.style.height = `${height * zoom}px`;
   }
   canvas.ctx ||= canvas.getContext('2d');
   const ctx = canvas.ctx;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   ctx.setLineDash([]);
   ctx.fontScale = fontScale(width);
+  ctx.zoom = zoom;
   ctx.font = scaledFont(ctx, FONT);
   ctx.currentFont = ctx.font;
+  canvas.zoom = zoom;
   canvas.regions = [];
   canvas.drawn = [];
   canvas.dataset.fontScale = ctx.fontScale;
+  if (canvas.dataset.zoom !== String(zoom)) canvas.dataset.zoom = zoom;
   return { ctx, width, height };
+}
+
+// Where pointer event `e` is on `canvas`, in the layout pixels its view draws in (the regions').
+export function canvasPoint(canvas, e) {
+  const r = canvas.getBoundingClientRect();
+  const z = canvas.zoom || 1;
+  return { x: (e.clientX - r.left) / z, y: (e.clientY - r.top) / z };
 }
 
 // Sets the element's rendered-model attribute (read by the e2e tests) only when it changed.
@@ -207,7 +230,7 @@ export function text(ctx, s, x, y, { colour = UI.text, font = FONT, maxWidth = 1
   else ctx.fillText(t, x, y);
   if (align !== 'left') ctx.textAlign = 'left';
   const drawn = ctx.canvas && ctx.canvas.drawn;
-  if (drawn && drawn.length < 2000) drawn.push({ s: String(s), t, px: fontPx(f) });
+  if (drawn && drawn.length < 2000) drawn.push({ s: String(s), t, px: fontPx(f) * (ctx.zoom || 1) });
   return t;
 }
 

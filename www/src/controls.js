@@ -1,5 +1,8 @@
 // Buttons and keyboard shortcuts: every control has a key, and the help overlay (`?`) lists
-// them from the same table.
+// them from the same table, then presentation mode's own keys (present.js), which go first
+// while it is on.
+import { PRESENT_KEYS } from './present.js';
+
 const SHORTCUTS = [
   { keys: ['→'], key: 'ArrowRight', what: 'Step one cycle', run: (a) => a.step(1) },
   { keys: ['Shift', '→'], key: 'ArrowRight', shift: true, what: 'Step N cycles', run: (a) => a.step(a.stepN()) },
@@ -15,10 +18,12 @@ const SHORTCUTS = [
   { keys: ['Shift', 'W'], key: 'W', shift: true, what: 'Select the previous warp', run: (a) => a.selectWarp(a.warp - 1) },
   { keys: ['S'], key: 's', what: 'Select the next SM', run: (a) => a.selectSm(a.sm + 1) },
   { keys: ['E'], key: 'e', what: 'Edit the PTX (Ctrl+Enter applies)', run: (a) => a.focusEditor() },
+  { keys: ['A'], key: 'a', what: 'A/B: this kernel under another configuration, in lockstep (again: leave)', run: (a) => a.ab.toggle() },
   { keys: ['L'], key: 'l', what: 'Copy a share link', run: (a) => a.share() },
   { keys: ['F'], key: 'f', what: 'Enlarge the view under the pointer (again: back)', run: (a) => a.toggleFocus() },
   { keys: ['N'], key: 'n', what: 'Lesson: next step (also Page Down)', run: (a) => a.lessons.next() },
   { keys: ['P'], key: 'p', what: 'Lesson: previous step (also Page Up)', run: (a) => a.lessons.prev() },
+  { keys: ['Shift', 'P'], key: 'P', what: 'Presentation mode: large type, chosen panels, lesson caption (again or Esc: leave)', run: (a) => a.present.toggle() },
   { keys: ['?'], key: '?', what: 'This help', run: (a) => a.toggleHelp() },
   { keys: ['Esc'], key: 'Escape', what: 'Close help / leave an input', run: (a) => a.escape() },
 ];
@@ -33,6 +38,8 @@ export function bindControls(app) {
   on('btn-reset', () => app.reset());
   on('btn-goto', () => app.gotoTyped());
   on('btn-share', () => app.share());
+  on('btn-present', () => app.present.toggle());
+  on('btn-ab', () => app.ab.toggle());
   on('btn-help', () => app.toggleHelp());
   on('btn-help-close', () => app.toggleHelp(false));
   on('btn-apply', () => app.apply());
@@ -61,15 +68,31 @@ export function bindControls(app) {
     const typing = e.target.closest && e.target.closest('input, textarea, select, .cm-editor');
     if (typing && e.key !== 'Escape') return;
     if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (app.present.key(e)) { e.preventDefault(); return; }
     const s = SHORTCUTS.find((k) => k.key === e.key && (!e.key.startsWith('Arrow') || Boolean(k.shift) === e.shiftKey));
     if (!s) return;
     e.preventDefault();
     s.run(app);
   });
   const table = document.getElementById('help-table');
-  for (const s of SHORTCUTS) {
-    const tr = table.insertRow();
-    tr.insertCell().innerHTML = s.keys.map((k) => `<kbd>${k}</kbd>`).join(' + ');
-    tr.insertCell().textContent = s.what;
-  }
+  for (const s of SHORTCUTS) keyRow(table, s.keys, s.what);
+  const head = table.insertRow().insertCell();
+  head.colSpan = 2;
+  head.className = 'help-section';
+  head.textContent = 'In presentation mode (Shift+P)';
+  for (const k of PRESENT_KEYS) if (k.what) keyRow(table, k.keys, k.what);
+}
+
+// A row of the help table: the keys (each in a <kbd>, joined by +; "…" as text) and what they do.
+function keyRow(table, keys, what) {
+  const tr = table.insertRow();
+  const cell = tr.insertCell();
+  keys.forEach((k, i) => {
+    if (i) cell.append(keys[i - 1] === '…' || k === '…' ? ' ' : ' + ');
+    if (k === '…') { cell.append('…'); return; }
+    const kbd = document.createElement('kbd');
+    kbd.textContent = k;
+    cell.append(kbd);
+  });
+  tr.insertCell().textContent = what;
 }

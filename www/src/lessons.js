@@ -1,10 +1,12 @@
 // Lessons (lessons/README.md): short sequences of steps stored as JSON files in the repository's
 // lessons/ directory, bundled by Vite, opened from the top bar's Lessons select or by URL
 // (#lesson=<id>&step=<n>, n from 1). A step names a cycle or a breakpoint line, the view to
-// highlight and a question; the player loads the lesson's kernel (an example or a .ptx file of
+// highlight (and, optionally, other panels to show beside it in presentation mode) and a
+// question; the player loads the lesson's kernel (an example or a .ptx file of
 // its own in lessons/) once, goes to the step with the session's own calls (runToLine in a
 // scratch Session to find a breakpoint's hit, then the app's runTo, which replays or steps
-// back), and shows the step's text in a caption box. It computes no hardware behaviour. All
+// back), and shows the step's text in a caption box (and tells its listeners, such as
+// presentation mode's caption, that the step changed). It computes no hardware behaviour. All
 // lesson text goes in with textContent.
 import { element, button, downloadJson } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
@@ -25,6 +27,11 @@ export const HIGHLIGHT_KEYS = {
   pipeline: { compare: '.compare-bar button' },
   timeline: { export: '.export-perfetto' },
 };
+
+// The panels a step shows in presentation mode: its view (the large one), then its `panels`.
+export function stepPanels(step) {
+  return [step.view, ...(Array.isArray(step.panels) ? step.panels.filter((p) => p !== step.view) : [])];
+}
 
 export function lessonById(id) {
   return LESSONS.find((l) => l.id === id);
@@ -71,8 +78,22 @@ export function lessonProblems(lesson, views) {
     if (!views.includes(s.view)) out.push(`${where}: no view ${JSON.stringify(s.view)} (views: ${views.join(', ')})`);
     if ('question' in s && typeof s.question !== 'string') out.push(`${where}: question must be text`);
     if ('highlight' in s && typeof s.highlight !== 'string') out.push(`${where}: highlight must be text`);
+    if ('panels' in s) out.push(...panelProblems(s, views).map((p) => `${where}: ${p}`));
     if ('expect' in s && (typeof s.expect !== 'object' || Array.isArray(s.expect))) out.push(`${where}: expect must be an object`);
   });
+  return out;
+}
+
+// What is wrong with a step's `panels` (the panels shown beside its view in presentation mode).
+function panelProblems(step, views) {
+  const p = step.panels;
+  if (!Array.isArray(p) || p.length === 0) return ['panels must be a list of view ids'];
+  const out = [];
+  p.forEach((id) => {
+    if (!views.includes(id)) out.push(`no view ${JSON.stringify(id)} in panels (views: ${views.join(', ')})`);
+    else if (id === step.view) out.push(`panels repeats the step's view ${JSON.stringify(id)} (it is shown anyway)`);
+  });
+  if (new Set(p).size !== p.length) out.push('panels names a view twice');
   return out;
 }
 
@@ -86,9 +107,10 @@ export function valueAt(obj, path) {
   return v;
 }
 
-// The lesson and step (from 1) a URL names: #lesson=<id>&step=<n>; null if none.
+// The lesson and step (from 1) a URL names: #lesson=<id>&step=<n> (maybe with &present=…, which
+// share.js reads); null if none.
 export function lessonInUrl() {
-  const m = window.location.hash.match(/^#lesson=([^&]*)(?:&step=([^&]*))?$/);
+  const m = window.location.hash.match(/^#lesson=([^&]*)(?:&step=([^&]*))?(?:&present=[^&]*)?$/);
   if (!m) return null;
   return { id: decodeURIComponent(m[1]), step: m[2] === undefined ? '1' : decodeURIComponent(m[2]) };
 }
@@ -102,6 +124,7 @@ export class LessonPlayer {
     this.loadedKey = null; // the kernel input loaded for this lesson
     this.setBreak = null; // the breakpoint line the lesson put in the editor
     this.views = app.views.map((v) => v.id);
+    this.listeners = [];
     this.makeBox();
     this.fillSelect();
     this.recorded = [];
@@ -112,6 +135,20 @@ export class LessonPlayer {
       if (e.key === 'PageDown') { e.preventDefault(); this.next(); }
       if (e.key === 'PageUp') { e.preventDefault(); this.prev(); }
     });
+  }
+
+  // `fn` runs after every step shown and when the lesson closes (presentation mode's caption).
+  onChange(fn) {
+    this.listeners.push(fn);
+  }
+
+  changed() {
+    for (const fn of this.listeners) fn();
+  }
+
+  // The open lesson, its step and the step's index, or null.
+  current() {
+    return this.lesson ? { lesson: this.lesson, step: this.lesson.steps[this.index], index: this.index } : null;
   }
 
   // Each lesson's problems by id (the tests: every lesson can be played).
@@ -203,6 +240,7 @@ export class LessonPlayer {
     delete document.body.dataset.lessonCycle;
     this.syncSelect();
     if (/^#lesson=/.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
+    this.changed();
   }
 
   next() {
@@ -268,6 +306,8 @@ export class LessonPlayer {
       return false;
     }
     this.app.hideNotice();
+    // A step points at the normal views: the A/B mode (two columns) gives way.
+    if (this.app.ab.open) this.app.ab.leave();
     if (this.loadedKey !== key || !this.app.loaded || JSON.stringify(this.loadedInput()) !== key) {
       this.clearBreak();
       if (!this.app.load(input, input.example)) return false;
@@ -295,6 +335,7 @@ export class LessonPlayer {
     history.replaceState(null, '', `${window.location.pathname}${window.location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${i + 1}`);
     this.app.runTo(cycle);
     this.highlight(step);
+    this.changed();
     return true;
   }
 
@@ -316,15 +357,20 @@ export class LessonPlayer {
     b.title.textContent = lesson.title;
     b.count.textContent = `step ${i + 1} of ${lesson.steps.length}${step.breakpoint ? ` · line ${step.breakpoint}${step.hit > 1 ? `, hit ${step.hit}` : ''}` : ` · cycle ${step.cycle}`}`;
     b.text.textContent = step.text;
-    const view = this.app.views.find((v) => v.id === step.view);
-    const name = view ? view.el.querySelector('header h2').textContent : step.view;
-    b.look.textContent = `Look at: the ${name} view${step.highlight ? ` — ${this.describe(step)}` : ''}`;
+    b.look.textContent = this.lookText(step);
     b.question.textContent = step.question ? `Question: ${step.question}` : '';
     b.question.hidden = !step.question;
     b.prev.disabled = i === 0;
     b.next.disabled = i + 1 >= lesson.steps.length;
     b.el.hidden = false;
     this.syncSelect();
+  }
+
+  // "Look at: the SIMT stack view — …": the step's view and what to look at in it.
+  lookText(step) {
+    const view = this.app.views.find((v) => v.id === step.view);
+    const name = view ? view.el.querySelector('header h2').textContent : step.view;
+    return `Look at: the ${name} view${step.highlight ? ` — ${this.describe(step)}` : ''}`;
   }
 
   describe(step) {

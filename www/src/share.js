@@ -8,7 +8,14 @@
 // as its output passes MAX_JSON_BYTES (a decompression bomb costs at most that much), and every
 // field is checked for its type and range (known keys only; the cycle a whole number of at most
 // MAX_LINK_CYCLE; SM and warp whole numbers, which the app then checks against the machine).
+//
+// Any of the app's links (`#s=…`, `#lesson=…&step=…`, or none: `#present=…`) may end in
+// `&present=1` (open in presentation mode) or `&present=simt,timeline` (with these panels, the
+// first one large); presentInUrl reads the field and parsePresent checks it like the rest.
+// In the A/B mode a link also holds B's overrides (`ab`, checked like `sets`; the model then
+// validates them) and the panels of the two columns (`ab_panels`, known panel names only).
 import { deflateSync, Inflate, strToU8, strFromU8 } from 'fflate';
+import { PANEL_CHOICES } from './views.js';
 
 const VERSION = 1;
 
@@ -24,7 +31,7 @@ export const MAX_LINK_CYCLE = 10_000_000; // the most cycles opening a link repl
 export const MAX_INDEX = 1_000_000; // SM and warp indices (the app checks them against the machine)
 
 // The keys a link may carry, and whether each is required.
-const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false };
+const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false, ab: false, ab_panels: false };
 const INFLATE_CHUNK = 1024; // input bytes per streaming step: at most ~1 MB of output each
 
 export function encodeState(state) {
@@ -131,18 +138,44 @@ export function decodeState(encoded) {
   const ptx = text(state, 'ptx', MAX_PTX_CHARS);
   const launch = text(state, 'launch', MAX_LAUNCH_CHARS);
   const preset = text(state, 'preset', MAX_NAME_CHARS);
-  if (!Array.isArray(state.sets)) throw new Error(`the link's sets is ${describe(state.sets)}, not a list of key=value`);
-  if (state.sets.length > MAX_SETS) throw new Error(`the link has too many overrides (${state.sets.length}; at most ${MAX_SETS})`);
-  const sets = state.sets.map((s, i) => {
-    if (typeof s !== 'string') throw new Error(`the link's override ${i + 1} is ${describe(s)}, not key=value text`);
-    if (s.length > MAX_SET_CHARS) throw new Error(`the link's override ${i + 1} is too long`);
-    return s;
-  });
+  const sets = overrides(state, 'sets', 'override');
+  // B's overrides (the A/B mode), and the panels its columns show.
+  const ab = 'ab' in state ? overrides(state, 'ab', 'A/B override') : null;
+  const abPanels = 'ab_panels' in state ? panels(state) : null;
+  if (abPanels && !ab) throw new Error('the link has ab_panels but no ab (the A/B overrides)');
   const cycle = whole(state, 'cycle', MAX_LINK_CYCLE, 0);
   const sm = whole(state, 'sm', MAX_INDEX, 0);
   const warp = whole(state, 'warp', MAX_INDEX, 0);
   const example = 'example' in state ? text(state, 'example', MAX_NAME_CHARS) : '';
-  return { ptx, launch, preset, sets, cycle, sm, warp, example };
+  // The A/B keys only when the link has them.
+  return { ptx, launch, preset, sets, cycle, sm, warp, example, ...(ab ? { ab, abPanels } : {}) };
+}
+
+// A list of key=value texts (`sets`, or B's `ab`), each checked for type and length.
+function overrides(state, key, what) {
+  const list = state[key];
+  if (!Array.isArray(list)) throw new Error(`the link's ${key} is ${describe(list)}, not a list of key=value`);
+  if (list.length > MAX_SETS) throw new Error(`the link has too many ${what}s (${list.length}; at most ${MAX_SETS})`);
+  return list.map((s, i) => {
+    if (typeof s !== 'string') throw new Error(`the link's ${what} ${i + 1} is ${describe(s)}, not key=value text`);
+    if (s.length > MAX_SET_CHARS) throw new Error(`the link's ${what} ${i + 1} is too long`);
+    return s;
+  });
+}
+
+// The A/B columns' panels: known panel names, each once.
+function panels(state) {
+  const list = state.ab_panels;
+  const known = PANEL_CHOICES.map((p) => p.id);
+  if (!Array.isArray(list)) throw new Error(`the link's ab_panels is ${describe(list)}, not a list of panel names`);
+  if (list.length > known.length) throw new Error(`the link has too many ab_panels (${list.length}; there are ${known.length} panels)`);
+  return list.map((p, i) => {
+    if (typeof p !== 'string') throw new Error(`the link's A/B panel ${i + 1} is ${describe(p)}, not a panel name`);
+    const name = JSON.stringify(p.length > 40 ? `${p.slice(0, 40)}…` : p);
+    if (!known.includes(p)) throw new Error(`the link's A/B panel ${name} is not a panel (panels: ${known.join(', ')})`);
+    if (list.indexOf(p) !== i) throw new Error(`the link names the A/B panel ${name} twice`);
+    return p;
+  });
 }
 
 export function shareUrl(state) {
@@ -151,8 +184,48 @@ export function shareUrl(state) {
   return url.toString();
 }
 
-// The encoded state in the current URL, if any.
+// The encoded state in the current URL, if any (without a trailing &present= field).
 export function stateInUrl() {
-  const m = window.location.hash.match(/^#s=(.*)$/s);
-  return m ? m[1] : null;
+  const h = window.location.hash;
+  if (!h.startsWith('#s=')) return null;
+  const m = h.match(/^#s=([^&]*)&present=[^&]*$/);
+  return m ? m[1] : h.slice(3);
+}
+
+// The longest `present` value read, and the panels it may name.
+export const MAX_PRESENT_CHARS = 200;
+export const MAX_PRESENT_PANELS = 20;
+
+// The raw text of the URL's present field (`#present=…` or `…&present=…`), or null if none.
+export function presentInUrl(hash = window.location.hash) {
+  const m = hash.match(/(?:^#|&)present=([^&]*)/);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}
+
+// A link's present value checked: `1` (the default panels: the lesson step's, or the
+// instructor's) or panel ids separated by commas, the large one first. Returns { panels } (empty
+// for `1`); throws an Error whose message says what is wrong. `views`: the panel ids.
+export function parsePresent(value, views) {
+  const quote = (t) => JSON.stringify(t.length > 30 ? `${t.slice(0, 30)}…` : t);
+  const hint = `give present=1, or panel names separated by commas (${views.join(', ')})`;
+  if (typeof value !== 'string' || value.length === 0) throw new Error(`the link's present field is empty: ${hint}`);
+  if (value.length > MAX_PRESENT_CHARS) throw new Error(`the link's present field is too long (${value.length} characters; at most ${MAX_PRESENT_CHARS})`);
+  if (value === '1') return { panels: [] };
+  const names = value.split(',');
+  if (names.length > MAX_PRESENT_PANELS) throw new Error(`the link's present field names ${names.length} panels (at most ${MAX_PRESENT_PANELS})`);
+  const seen = new Set();
+  for (const n of names) {
+    if (!views.includes(n)) {
+      const what = names.length === 1 ? `is ${quote(value)}, neither 1 nor a panel` : `${quote(value)} ${n ? `names no panel ${quote(n)}` : 'has an empty panel name'}`;
+      throw new Error(`the link's present field ${what}: ${hint}`);
+    }
+    if (seen.has(n)) throw new Error(`the link's present field names the panel ${n} twice`);
+    seen.add(n);
+  }
+  return { panels: names };
 }

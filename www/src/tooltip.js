@@ -1,12 +1,12 @@
 // One tooltip for every canvas: views register regions (canvas.js `region`) with their hover
 // text and an optional click action; this module finds the region under the pointer.
+import { canvasPoint } from './canvas.js';
+
 export function attachTooltips(root, tooltip) {
   function hit(e) {
     const canvas = e.target;
     if (!(canvas instanceof HTMLCanvasElement) || !canvas.regions) return null;
-    const r = canvas.getBoundingClientRect();
-    const x = e.clientX - r.left;
-    const y = e.clientY - r.top;
+    const { x, y } = canvasPoint(canvas, e);
     for (let i = canvas.regions.length - 1; i >= 0; i--) {
       const g = canvas.regions[i];
       if (x >= g.x && x < g.x + g.w && y >= g.y && y < g.y + g.h) return g;

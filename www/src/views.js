@@ -23,9 +23,9 @@ const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" ti
 const STATS_BODY = '<div class="export-bar"><button class="export-csv" title="Download IPC and L1D hit rate over time (the model\'s samples) as CSV">Export counters (CSV)</button></div>' + '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },
-  { id: 'why', help: 'why', title: 'Why?', note: 'the model\'s causal chain behind the selected warp (or lane) this cycle', body: WHY_BODY, create: createWhyView },
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
   { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>${PERFETTO_BAR}`, create: createTimelineView },
+  { id: 'why', help: 'why', title: 'Why?', note: 'the model\'s causal chain behind the selected warp (or lane) this cycle', body: WHY_BODY, create: createWhyView },
   { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
   { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },
   { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },
@@ -37,21 +37,30 @@ const PANELS = [
 ];
 
 export function createViews(container, app) {
-  const views = PANELS.map((p) => {
-    const el = document.createElement('section');
-    el.className = 'view';
-    el.id = `view-${p.id}`;
-    el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="png" title="Save this view as a PNG image">PNG</button><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
-    container.append(el);
-    el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
-    el.querySelector('.png').addEventListener('click', (e) => {
-      e.currentTarget.blur();
-      app.saveViewPng(el, p.id);
-    });
-    return panel(p.id, el, p.create(el, app), p.when);
-  });
+  const views = PANELS.map((p) => createPanel(container, p, app));
   watchVisibility(views);
   return views;
+}
+
+// The panels a set of side-by-side columns may show (the A/B mode), by id, with titles.
+export const PANEL_CHOICES = PANELS.filter((p) => !['hash', 'search'].includes(p.id)).map((p) => ({ id: p.id, title: p.title }));
+
+// One panel of `PANELS` (or the one with id `p`) in `container`: its section (id `view-<id>`, or
+// `<prefix><id>`), header and body, and its view from the module's create(el, app). The A/B mode
+// makes a second set this way, fed from the other session's frames: no view is written twice.
+export function createPanel(container, p, app, prefix = 'view-') {
+  if (typeof p === 'string') p = PANELS.find((x) => x.id === p);
+  const el = document.createElement('section');
+  el.className = 'view';
+  el.id = `${prefix}${p.id}`;
+  el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="png" title="Save this view as a PNG image">PNG</button><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
+  container.append(el);
+  el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
+  el.querySelector('.png').addEventListener('click', (e) => {
+    e.currentTarget.blur();
+    app.saveViewPng(el, p.id);
+  });
+  return panel(p.id, el, p.create(el, app), p.when);
 }
 
 // A panel's redraw state: the last frame handed to it, whether it is on screen, whether it
@@ -83,8 +92,9 @@ function panel(id, el, view, when) {
   return p;
 }
 
-function watchVisibility(views) {
-  if (typeof IntersectionObserver === 'undefined') return;
+// Watches which of `views` are on screen; returns the observer (disconnect it when they go).
+export function watchVisibility(views) {
+  if (typeof IntersectionObserver === 'undefined') return null;
   const byEl = new Map(views.map((v) => [v.el, v]));
   const io = new IntersectionObserver((entries) => {
     for (const e of entries) {
@@ -94,4 +104,5 @@ function watchVisibility(views) {
     }
   });
   for (const v of views) io.observe(v.el);
+  return io;
 }

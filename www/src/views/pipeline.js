@@ -6,7 +6,7 @@
 // under the three pipelines as linked timelines (compare.js); with the bank-conflict-aware
 // scheduler, its history cache and masked warps sit under the schedulers. Below: every warp
 // slot, coloured by what it did (click to select).
-import { prepare, region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+import { prepare, region, box, text, textWidth, arrow, instrLabel, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 import { BACK_END_H, backEndModel, maskModel, drawBackEnd, drawMask } from './back_end.js';
@@ -67,12 +67,15 @@ function columns(width) {
   });
 }
 
-function heading(ctx, c, title) {
-  text(ctx, title, c.x, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: c.w });
+// A column's title; in a narrow column (a zoomed page, presentation mode) its short form rather
+// than a title cut short.
+function heading(ctx, c, title, short = title) {
+  const t = textWidth(ctx, title, FONT_BOLD) * 0.8 <= c.w ? title : short;
+  text(ctx, t, c.x, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: c.w });
 }
 
 function drawFrontEnd(canvas, ctx, c, { snap, warp }) {
-  heading(ctx, c, 'Fetch → Decode');
+  heading(ctx, c, 'Fetch → Decode', 'Fetch');
   const f = snap.sm.fetch;
   box(ctx, c.x, c.y, c.w, 44);
   text(ctx, 'fetched:', c.x + 6, c.y + 12, { colour: UI.muted, font: FONT_SMALL });
@@ -83,14 +86,14 @@ function drawFrontEnd(canvas, ctx, c, { snap, warp }) {
   const entries = w ? w.ibuffer : [];
   const h = 22 + Math.max(2, entries.length) * ROW;
   box(ctx, c.x, y, c.w, h);
-  text(ctx, `I-buffer of W${warp}:`, c.x + 6, y + 11, { colour: UI.muted, font: FONT_SMALL });
+  text(ctx, `I-buffer of W${warp}:`, c.x + 6, y + 11, { colour: UI.muted, font: FONT_SMALL, maxWidth: c.w - 10 });
   entries.forEach((e, i) => text(ctx, `${e.op} (L${e.line})`, c.x + 6, y + 30 + i * ROW, { maxWidth: c.w - 10 }));
   if (!entries.length) text(ctx, 'empty', c.x + 6, y + 30, { colour: UI.muted });
   region(canvas, c.x, y, c.w, h, `${GLOSSARY.ibuffer}\n\nThe selected warp (W${warp}) holds ${entries.length} decoded instruction(s).`);
 }
 
 function drawSchedulers(canvas, ctx, c, { snap, tables }) {
-  heading(ctx, c, 'Schedulers (issue)');
+  heading(ctx, c, 'Schedulers (issue)', 'Schedulers');
   const n = snap.sm.schedulers.length;
   const mask = snap.sm.back_end && snap.sm.back_end.mask;
   const room = mask ? 250 - MASK_H - 6 : 250;
@@ -118,7 +121,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
 }
 
 function drawCollectors(canvas, ctx, c, { snap }) {
-  heading(ctx, c, 'Operand collectors');
+  heading(ctx, c, 'Operand collectors', 'Operands');
   const units = snap.sm.collectors;
   const busy = units.filter((u) => u.warp != null);
   const maxRows = 9;
@@ -136,7 +139,7 @@ function drawCollectors(canvas, ctx, c, { snap }) {
   const more = busy.length > maxRows ? `+${busy.length - maxRows} busy · ` : '';
   const y = c.y + shownRows * ROW;
   const summary = `${more}free: ${Object.entries(free).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`;
-  text(ctx, summary, c.x + 2, y + 9, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 4 });
+  text(ctx, summary, c.x + 2, y + 9, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 4, keep: Object.keys(free) }); // unit names stay with their counts
   region(canvas, c.x, y, c.w, 18, `${GLOSSARY.collector}\n\n${units.length} collector units: ${busy.length} busy; free ones by unit type: ${summary}.`);
   drawBanks(canvas, ctx, c, snap.sm.register_banks, Math.max(y + 24, c.y + 4 * ROW));
 }

@@ -2,7 +2,7 @@
 // warp did (issued, or its stall reason). The bytes come straight from the model's ring buffer
 // (Session.timeline: one state code per warp slot per cycle); the newest cycle is at the right,
 // so the picture scrolls left as the run advances. Hover a cell for the reason; click to select.
-import { prepare, region, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
+import { prepare, region, text, canvasPoint, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { stateColour, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -49,7 +49,7 @@ export function createTimelineView(el, app) {
       tip: () => cellTip(canvas, timeline, tables, { shown, held, cellW, rowH, slots }),
       onClick: () => { const s = Math.floor((canvas.lastY - 22) / rowH); if (s >= 0 && s < slots) app.selectWarp(s); },
     });
-    canvas.onmousemove = (e) => { const r = canvas.getBoundingClientRect(); canvas.lastX = e.clientX - r.left; canvas.lastY = e.clientY - r.top; };
+    canvas.onmousemove = (e) => { const p = canvasPoint(canvas, e); canvas.lastX = p.x; canvas.lastY = p.y; };
     if (legendFor !== tables) { fillLegend(legend, tables); legendFor = tables; }
     setModel(canvas, { slots, held, first: timeline.first, last: held ? Array.from(timeline.bytes.slice((held - 1) * slots, held * slots)).map((c) => codes[c].name) : [] });
   }

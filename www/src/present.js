@@ -1,0 +1,498 @@
+// Presentation mode (issue 17): for projecting the simulator in a lecture hall at 1280x720. The
+// editor, the Setup tab and the top bar's controls go; only the chosen panels stay: one large
+// (its canvases magnified through canvas.js's data-canvas-zoom, sized to fill the screen with
+// canvas text of at least 20 px) and the others as miniatures in a narrow column beside it. In a lesson the panels
+// are the step's view (large) and its `panels`, and the step's text and question stand in a
+// caption bar at the bottom in large type; outside a lesson the instructor picks panels (the
+// Panels list, or the number keys). A laser pointer (a red dot on an overlay that never takes
+// the pointer's events) follows the mouse; the lesson step's highlighted element pulses as a
+// spotlight (CSS). Entering and leaving only changes classes, attributes and where the panels
+// sit: the session, the cycle, the selection and the open lesson never change, and leaving puts
+// every panel back in its place and the view list's scroll where it was. Opened by the top
+// bar's Present button, Shift+P, or a link's `present` field (share.js checks it).
+// All text goes in with textContent.
+import { element, button } from './dom.js';
+import { parsePresent } from './share.js';
+import { stepPanels } from './lessons.js';
+import { exampleById } from './examples.js';
+
+// The panels shown outside a lesson when nothing else was picked (the first one large).
+const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
+// The large panel's magnification: as large as fits the height above the caption, at most
+// MAX_ZOOM, and no narrower a layout than MIN_LAYOUT_W CSS pixels before magnifying (the width a
+// page at 150% zoom leaves the views; below it the views shorten more of their labels). At
+// 1280x720 that is 1.45 or more (the 14 px canvas font at 20 px or more) for most views; a view
+// too tall for that (a bank grid of 32 passes, the Elastic back end, the Stats view) shrinks to
+// fit, down to MIN_ZOOM, rather than hide its lower part. + and - scale it by USER_STEP.
+const MIN_ZOOM = 1.1;
+const MAX_ZOOM = 2.4;
+const MIN_LAYOUT_W = 600;
+// The other chosen panels are drawn as they would lay out SIDE_LAYOUT_W pixels wide, shrunk to
+// the column (a faithful miniature rather than a squeezed layout).
+const SIDE_LAYOUT_W = 760;
+const USER_STEP = 1.15;
+const USER_MIN = 0.6;
+const USER_MAX = 1.8;
+// Passes of fitting the large panel to the screen after a change (a zoom changes its height),
+// and the CSS pixels kept free under it (the stage's padding and the panel's border).
+const FIT_PASSES = 3;
+const FIT_MARGIN = 26;
+
+// The keys presentation mode adds (and the help overlay lists): `match` says whether a keydown
+// is this key; `run` does it. Keys not here (→, Space, N, P, W, ?, …) work as always.
+export const PRESENT_KEYS = [
+  { keys: ['Esc'], what: 'Leave presentation mode (as Shift+P)', match: (e) => e.key === 'Escape', run: (p) => p.leave() },
+  { keys: ['V'], what: 'Next chosen panel large', match: (e) => e.key === 'v', run: (p) => p.cycleMain(1) },
+  { keys: ['Shift', 'V'], what: 'Previous chosen panel large', match: (e) => e.key === 'V', run: (p) => p.cycleMain(-1) },
+  { keys: ['1', '…', '0'], what: 'Show / hide panel 1 … 10 of the Panels list', match: (e) => /^[0-9]$/.test(e.key), run: (p, e) => p.toggleNth(e.key === '0' ? 9 : Number(e.key) - 1) },
+  { keys: ['+'], what: 'Larger', match: (e) => e.key === '+' || e.key === '=', run: (p) => p.scale(USER_STEP) },
+  { keys: ['-'], what: 'Smaller', match: (e) => e.key === '-' || e.key === '_', run: (p) => p.scale(1 / USER_STEP) },
+  { keys: ['L'], what: 'Laser pointer on / off', match: (e) => e.key === 'l' || e.key === 'L', run: (p) => p.setLaser(!p.laser) },
+  { keys: ['F'], what: 'Make the panel under the pointer large', match: (e) => e.key === 'f', run: (p) => p.mainUnderPointer() },
+  // The editor and the cycle field are hidden: their keys do nothing here.
+  { keys: [], match: (e) => e.key === 'e' || e.key === 'g', run: () => {} },
+];
+
+const $ = (id) => document.getElementById(id);
+const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+
+export class Presenter {
+  constructor(app) {
+    this.app = app;
+    this.on = false;
+    this.ids = app.views.map((v) => v.id);
+    this.pick = null; // the instructor's panels (outside a lesson), the large one first
+    this.chosen = []; // the panels shown now
+    this.main = null; // the large one
+    this.zoom = MIN_ZOOM;
+    this.user = 1;
+    this.laser = true;
+    this.pointer = null;
+    this.saved = null;
+    this.fitting = 0;
+    this.viewsEl = $('views');
+    this.side = element('div', 'present-side');
+    this.makeCaption();
+    this.makeLaser();
+    app.lessons.onChange(() => { if (this.on) this.follow(); });
+    window.addEventListener('resize', () => {
+      if (!this.on) return;
+      if (this.sizeSide()) this.app.draw(true);
+      this.scheduleFit();
+    });
+    for (const v of app.views) {
+      v.el.querySelector('header h2').addEventListener('click', () => {
+        if (this.on && this.chosen.includes(v.id)) this.setMain(v.id);
+      });
+    }
+  }
+
+  // ----- entering and leaving -----------------------------------------------------------
+
+  toggle() {
+    if (this.on) this.leave();
+    else this.enter();
+  }
+
+  enter() {
+    if (this.on) return;
+    this.saved = { scroll: this.viewsEl.scrollTop };
+    this.on = true;
+    document.body.classList.add('presenting');
+    document.body.dataset.present = 'on';
+    this.app.toggleHelp(false);
+    $('tooltip').hidden = true;
+    if (!this.pick) this.pick = this.defaultPick();
+    this.caption.el.hidden = false;
+    this.setLaser(this.laser);
+    this.follow();
+  }
+
+  // Back to the layout from before: every panel in its place and order, no zoom, the view
+  // list scrolled where it was. The simulation is not touched.
+  leave() {
+    if (!this.on) return;
+    this.on = false;
+    document.body.classList.remove('presenting', 'laser-on');
+    delete document.body.dataset.present;
+    delete document.body.dataset.presentPanels;
+    delete document.body.dataset.presentMain;
+    for (const v of this.app.views) {
+      delete v.el.dataset.present;
+      delete v.el.dataset.canvasZoom;
+      this.viewsEl.append(v.el);
+    }
+    this.side.remove();
+    this.viewsEl.classList.remove('present-two');
+    this.caption.el.hidden = true;
+    this.caption.picker.hidden = true;
+    this.laserEl.hidden = true;
+    this.app.draw(true);
+    this.viewsEl.scrollTop = this.saved ? this.saved.scroll : 0;
+    this.syncUrl();
+  }
+
+  // The panels to show when entering outside a lesson: the enlarged view, if one is, else the
+  // default set.
+  defaultPick() {
+    const f = this.app.focused;
+    const v = f && this.app.views.find((x) => x.el === f);
+    return v ? [v.id] : DEFAULT_PANELS.filter((id) => this.ids.includes(id));
+  }
+
+  // A link's present field `raw` (share.js's presentInUrl, read before the link opened; null if
+  // none), checked by share.js: enters with its panels; a bad value leaves the layout as it is
+  // and says why. With `leaveIfAbsent` (a link typed while presenting) a link without the field
+  // leaves presentation mode. Returns whether the field was good or absent.
+  fromUrl(raw, { leaveIfAbsent = false } = {}) {
+    if (raw === null) {
+      if (leaveIfAbsent) this.leave();
+      return true;
+    }
+    let parsed;
+    try {
+      parsed = parsePresent(raw, this.ids);
+    } catch (err) {
+      this.app.showNotice(`This link cannot open in presentation mode: ${err.message}. The normal layout stays.`);
+      document.body.dataset.presentError = err.message;
+      this.syncUrl();
+      return false;
+    }
+    delete document.body.dataset.presentError;
+    if (parsed.panels.length) this.pick = parsed.panels;
+    if (this.on) this.follow();
+    else this.enter();
+    return true;
+  }
+
+  // The URL's present field follows the mode: `1` in a lesson (the steps pick the panels), the
+  // instructor's panels outside one; none when not presenting.
+  syncUrl() {
+    const hash = window.location.hash;
+    const base = hash.replace(/(?:^#|&)present=[^&]*/, '');
+    const value = this.urlValue();
+    let next = base;
+    if (value) next = base && base !== '#' ? `${base}&present=${value}` : `#present=${value}`;
+    if (next === '#') next = '';
+    if (next !== hash) history.replaceState(null, '', `${window.location.pathname}${window.location.search}${next}`);
+  }
+
+  // The field to add to a shared link made while presenting ('' otherwise).
+  urlField() {
+    return this.on ? `&present=${this.urlValue()}` : '';
+  }
+
+  urlValue() {
+    if (!this.on) return null;
+    return this.app.lessons.current() ? '1' : this.pick.join(',');
+  }
+
+  // ----- which panels ---------------------------------------------------------------------
+
+  // The panels of the lesson's step (its view large), or the instructor's; then the layout,
+  // the caption and the URL follow.
+  follow() {
+    const cur = this.app.lessons.current();
+    const ids = cur ? stepPanels(cur.step) : this.pick;
+    this.chosen = ids.filter((id) => this.ids.includes(id));
+    this.main = this.chosen[0] || null;
+    this.layout();
+  }
+
+  layout() {
+    if (!this.on) return;
+    const views = this.app.views;
+    const side = [];
+    for (const v of views) {
+      const role = v.id === this.main ? 'main' : this.chosen.includes(v.id) ? 'side' : null;
+      if (role) v.el.dataset.present = role;
+      else delete v.el.dataset.present;
+      if (role === 'main') v.el.dataset.canvasZoom = String(this.zoom);
+      else delete v.el.dataset.canvasZoom;
+      if (role === 'side') side.push(v);
+      else if (v.el.parentElement !== this.viewsEl) this.viewsEl.append(v.el);
+    }
+    // The side column in the chosen order, its panels as miniatures.
+    for (const id of this.chosen) {
+      const v = side.find((x) => x.id === id);
+      if (v) this.side.append(v.el);
+    }
+    if (side.length) this.viewsEl.append(this.side);
+    else this.side.remove();
+    this.viewsEl.classList.toggle('present-two', side.length > 0);
+    this.sizeSide();
+    document.body.dataset.presentPanels = this.chosen.join(',');
+    document.body.dataset.presentMain = this.main || '';
+    this.refreshCaption();
+    this.syncUrl();
+    this.app.draw(true);
+    this.viewsEl.scrollTop = 0;
+    this.scheduleFit();
+  }
+
+  // The miniatures' zoom from the side column's width; returns whether it changed.
+  sizeSide() {
+    const side = this.app.views.filter((v) => v.el.dataset.present === 'side');
+    if (!side.length) return false;
+    const k = clamp((this.side.clientWidth - 12) / SIDE_LAYOUT_W, 0.2, 1).toFixed(3);
+    let changed = false;
+    for (const v of side) {
+      if (v.el.dataset.canvasZoom !== k) changed = true;
+      v.el.dataset.canvasZoom = k;
+    }
+    return changed;
+  }
+
+  setMain(id) {
+    if (!this.chosen.includes(id) || id === this.main) return;
+    this.main = id;
+    this.chosen = [id, ...this.chosen.filter((x) => x !== id)];
+    if (!this.app.lessons.current()) this.pick = [...this.chosen];
+    this.layout();
+  }
+
+  // Makes the next (or previous) chosen panel large, in the order they were chosen.
+  cycleMain(delta) {
+    const order = this.ids.filter((id) => this.chosen.includes(id) && !this.viewOf(id).el.hidden);
+    if (order.length < 2) return;
+    const i = order.indexOf(this.main);
+    this.setMain(order[(i + delta + order.length) % order.length]);
+  }
+
+  // Shows or hides panel `id` (the last one stays).
+  flip(id) {
+    if (this.chosen.includes(id)) {
+      if (this.chosen.length === 1) return;
+      this.chosen = this.chosen.filter((x) => x !== id);
+      if (this.main === id) this.main = this.chosen[0];
+      this.chosen = [this.main, ...this.chosen.filter((x) => x !== this.main)];
+    } else {
+      this.chosen = [...this.chosen, id];
+    }
+    if (!this.app.lessons.current()) this.pick = [...this.chosen];
+    this.layout();
+  }
+
+  togglePanel(id) {
+    if (this.ids.includes(id)) this.flip(id);
+  }
+
+  toggleNth(i) {
+    if (i < this.ids.length) this.flip(this.ids[i]);
+  }
+
+  mainUnderPointer() {
+    const el = document.querySelector('.view:hover');
+    const v = el && this.app.views.find((x) => x.el === el);
+    if (v) this.setMain(v.id);
+  }
+
+  viewOf(id) {
+    return this.app.views.find((v) => v.id === id);
+  }
+
+  // ----- size -------------------------------------------------------------------------------
+
+  scale(k) {
+    this.user = clamp(this.user * k, USER_MIN, USER_MAX);
+    this.scheduleFit();
+  }
+
+  scheduleFit() {
+    if (!this.on) return;
+    this.fitting = FIT_PASSES;
+    requestAnimationFrame(() => this.fitPass());
+  }
+
+  fitPass() {
+    if (!this.on || this.fitting <= 0) return;
+    this.fitting -= 1;
+    if (this.fit() && this.fitting > 0) requestAnimationFrame(() => this.fitPass());
+    else this.fitting = 0;
+  }
+
+  // Sizes the large panel's zoom so that it fills the height left above the caption (the canvas
+  // part scales with the zoom, the rest does not), within MIN_ZOOM..MAX_ZOOM and the width's
+  // limit, times the instructor's + / -. Returns whether the zoom changed (and it redrew).
+  fit() {
+    const v = this.viewOf(this.main);
+    if (!v || v.el.hidden) return false;
+    this.fitKey = this.heightsKey(v);
+    const canvases = [...v.el.querySelectorAll('canvas')].filter((c) => c.drawn && c.offsetParent !== null);
+    const z = this.zoom;
+    const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
+    if (!tall) return false;
+    const room = this.viewsEl.clientHeight - FIT_MARGIN;
+    const fixed = v.el.getBoundingClientRect().height - tall;
+    const byHeight = (room - fixed) / (tall / z);
+    const byWidth = (v.el.clientWidth - 12) / MIN_LAYOUT_W;
+    const next = Math.round(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20) / 20;
+    if (Math.abs(next - z) < 0.04) return false;
+    this.zoom = next;
+    v.el.dataset.canvasZoom = String(next);
+    this.app.draw(true);
+    this.fitKey = this.heightsKey(v);
+    return true;
+  }
+
+  // What the large panel's fit depends on that a redraw may change: its canvases' heights (a
+  // bank grid grows with the passes of the access it shows, a comparison adds a strip).
+  heightsKey(v) {
+    return [...v.el.querySelectorAll('canvas')].map((c) => c.style.height).join(',');
+  }
+
+  // ----- caption bar --------------------------------------------------------------------------
+
+  // The bar at the bottom: a head line (lesson and step, or the example; the cycle; the chosen
+  // panels, the large one marked; Panels, Laser, Leave) over the step's text, what to look at
+  // and the question.
+  makeCaption() {
+    const el = element('section', 'present-caption');
+    el.id = 'present-caption';
+    el.setAttribute('aria-label', 'Presentation caption');
+    el.hidden = true;
+    const head = element('div', 'present-head');
+    const title = element('b', 'present-title');
+    const count = element('span', 'present-count');
+    const cycleBox = element('span', 'present-cycle', 'cycle ');
+    const cycle = element('b', 'present-cycle-n', '0');
+    cycleBox.append(cycle);
+    const chips = element('span', 'present-chips');
+    const panels = button('present-panels', 'Panels', 'Pick the panels to show (number keys 1 … 0)', () => this.togglePicker());
+    const laser = button('present-laser', 'Laser', 'Laser pointer on / off (L)', () => this.setLaser(!this.laser));
+    const leave = button('present-leave', 'Leave (Esc)', 'Leave presentation mode (Esc or Shift+P)', () => this.leave());
+    head.append(title, count, cycleBox, chips, panels, laser, leave);
+    const body = element('div', 'present-body');
+    const text = element('p', 'present-text');
+    const look = element('p', 'present-look');
+    const question = element('p', 'present-question');
+    body.append(text, look, question);
+    const picker = element('div', 'present-picker');
+    picker.hidden = true;
+    el.append(picker, head, body);
+    $('app').after(el);
+    this.caption = { el, title, count, cycle, chips, laser, body, text, look, question, picker };
+  }
+
+  refreshCaption() {
+    const c = this.caption;
+    this.captionFor = this.app.loaded;
+    const cur = this.app.lessons.current();
+    if (cur) {
+      const { lesson, step, index } = cur;
+      c.title.textContent = lesson.title;
+      c.count.textContent = `step ${index + 1} of ${lesson.steps.length}`;
+      c.text.textContent = step.text;
+      c.look.textContent = this.app.lessons.lookText(step);
+      c.question.textContent = step.question ? `Question: ${step.question}` : '';
+    } else {
+      const l = this.app.loaded;
+      const e = l && l.example ? exampleById(l.example) : null;
+      c.title.textContent = e ? e.title : 'Your kernel';
+      c.count.textContent = '';
+      c.text.textContent = '';
+      c.look.textContent = '';
+      c.question.textContent = '';
+    }
+    c.body.hidden = !cur;
+    c.question.hidden = !c.question.textContent;
+    c.look.hidden = !c.look.textContent;
+    this.fillChips();
+    if (!c.picker.hidden) this.fillPicker();
+  }
+
+  // One chip per chosen panel: its number (the key that hides it) and title; a click makes it
+  // large.
+  fillChips() {
+    const chips = this.caption.chips;
+    chips.textContent = '';
+    for (const id of this.chosen) {
+      const v = this.viewOf(id);
+      const n = this.ids.indexOf(id) + 1;
+      const name = v.el.querySelector('header h2').textContent;
+      const b = button(`present-chip${id === this.main ? ' main' : ''}`, `${n % 10} ${name}`, id === this.main ? `${name}: the large panel` : `Make ${name} the large panel (V cycles)`, () => this.setMain(id));
+      b.dataset.panel = id;
+      chips.append(b);
+    }
+  }
+
+  togglePicker() {
+    const p = this.caption.picker;
+    p.hidden = !p.hidden;
+    if (!p.hidden) this.fillPicker();
+  }
+
+  // Every panel with a checkbox (number key in front); a change shows or hides it.
+  fillPicker() {
+    const p = this.caption.picker;
+    p.textContent = '';
+    this.ids.forEach((id, i) => {
+      const v = this.viewOf(id);
+      const label = element('label', 'present-pick');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = this.chosen.includes(id);
+      box.dataset.panel = id;
+      box.addEventListener('change', () => {
+        box.blur();
+        this.togglePanel(id);
+      });
+      const key = element('kbd', '', i < 10 ? String((i + 1) % 10) : ' ');
+      label.append(box, key, document.createTextNode(` ${v.el.querySelector('header h2').textContent}${v.el.hidden ? ' (not in this run)' : ''}`));
+      p.append(label);
+    });
+  }
+
+  // After every redraw: the caption's cycle; when paused, the large panel is fitted again if
+  // its height changed (not while running: the size would jump). Nothing when not presenting.
+  update(snap) {
+    if (!this.on) return;
+    // Another kernel was loaded while presenting: the caption names it.
+    if (this.captionFor !== this.app.loaded) this.refreshCaption();
+    const n = String(snap.cycle);
+    if (this.caption.cycle.textContent !== n) this.caption.cycle.textContent = n;
+    const v = this.app.mode === null && this.fitting <= 0 ? this.viewOf(this.main) : null;
+    if (v && this.heightsKey(v) !== this.fitKey) this.scheduleFit();
+  }
+
+  // ----- laser pointer ------------------------------------------------------------------------
+
+  makeLaser() {
+    const el = element('div', 'laser');
+    el.id = 'laser';
+    el.hidden = true;
+    el.setAttribute('aria-hidden', 'true');
+    document.body.append(el);
+    this.laserEl = el;
+    document.addEventListener('pointermove', (e) => {
+      this.pointer = { x: e.clientX, y: e.clientY };
+      if (this.on && this.laser) this.placeLaser();
+    });
+    document.documentElement.addEventListener('pointerleave', () => { el.hidden = true; });
+  }
+
+  placeLaser() {
+    const el = this.laserEl;
+    el.style.transform = `translate(${this.pointer.x}px, ${this.pointer.y}px)`;
+    el.hidden = false;
+  }
+
+  setLaser(on) {
+    this.laser = on;
+    document.body.dataset.laser = on ? 'on' : 'off';
+    document.body.classList.toggle('laser-on', this.on && on);
+    this.caption.laser.classList.toggle('active', on);
+    if (this.on && on && this.pointer) this.placeLaser();
+    else this.laserEl.hidden = true;
+  }
+
+  // A key while presenting: true if it was presentation mode's (the caller then stops it).
+  key(e) {
+    if (!this.on) return false;
+    if (e.key === 'Escape' && !$('help').hidden) return false; // Esc closes the help first
+    const k = PRESENT_KEYS.find((x) => x.match(e));
+    if (!k) return false;
+    k.run(this, e);
+    return true;
+  }
+}
