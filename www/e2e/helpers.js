@@ -62,3 +62,24 @@ export async function runToEnd(page) {
   await page.click('#btn-run');
   await expect(page.locator('body')).not.toHaveAttribute('data-status', 'running', { timeout: 25_000 });
 }
+
+// Clicks the region of a view's canvas whose hover text contains `tip` (the regions the view
+// registered as it drew, canvas.js `region`), scrolled to the middle of the view list first.
+export async function clickRegion(page, view, tip) {
+  const canvas = page.locator(`#view-${view} canvas`).first();
+  await canvas.scrollIntoViewIfNeeded();
+  await settle(page);
+  const at = await canvas.evaluate((c, t) => {
+    const g = c.regions.find((r) => typeof r.tip === 'string' && r.tip.includes(t));
+    if (!g) return null;
+    const list = c.closest('.views');
+    list.scrollTop += c.getBoundingClientRect().top + g.y - list.getBoundingClientRect().top - list.clientHeight / 2;
+    const r = c.getBoundingClientRect();
+    return { x: r.left + g.x + g.w / 2, y: r.top + g.y + g.h / 2, clickable: Boolean(g.onClick) };
+  }, tip);
+  expect(at, `a region of the ${view} view saying "${tip}"`).not.toBeNull();
+  expect(at.clickable).toBe(true);
+  await settle(page);
+  await page.mouse.click(at.x, at.y);
+  await settle(page);
+}

@@ -3,28 +3,7 @@
 // one, and stepping back restores the queues; a queue's "set N" label links its L1D set to the
 // Memory view. Content, not pixels; screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, model, snapshot, stepUntil, cycle, settle } from './helpers.js';
-
-// Clicks the region of a view's canvas whose hover text contains `tip` (the regions the view
-// registered as it drew, canvas.js `region`), scrolled to the middle of the view list first.
-async function clickRegion(page, view, tip) {
-  const canvas = page.locator(`#view-${view} canvas`).first();
-  await canvas.scrollIntoViewIfNeeded();
-  await settle(page);
-  const at = await canvas.evaluate((c, t) => {
-    const g = c.regions.find((r) => typeof r.tip === 'string' && r.tip.includes(t));
-    if (!g) return null;
-    const list = c.closest('.views');
-    list.scrollTop += c.getBoundingClientRect().top + g.y - list.getBoundingClientRect().top - list.clientHeight / 2;
-    const r = c.getBoundingClientRect();
-    return { x: r.left + g.x + g.w / 2, y: r.top + g.y + g.h / 2, clickable: Boolean(g.onClick) };
-  }, tip);
-  expect(at, `a region of the ${view} view saying "${tip}"`).not.toBeNull();
-  expect(at.clickable).toBe(true);
-  await settle(page);
-  await page.mouse.click(at.x, at.y);
-  await settle(page);
-}
+import { watchConsole, open, model, snapshot, stepUntil, cycle, settle, clickRegion } from './helpers.js';
 
 test('MRPB view: queues fill and drain, the served queue is the model\'s, stepping back restores them', async ({ page }) => {
   const problems = watchConsole(page);

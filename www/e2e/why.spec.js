@@ -4,7 +4,7 @@
 // followed; a lane masked off by divergence says which stack entry it waits in; step-back
 // explains the earlier cycle. Content, not pixels; a screenshot under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, stepUntil, settle } from './helpers.js';
+import { watchConsole, open, stepUntil, settle, clickRegion } from './helpers.js';
 
 async function chain(page) {
   const view = page.locator('#view-why');
@@ -69,6 +69,13 @@ test('Why?: follow a named warp, and ask about an idle lane', async ({ page }) =
   links = await chain(page);
   expect(links[0].kind).toBe('stack');
   expect(links[0].text).toContain(`Lane ${lane} is masked off: it waits in SIMT stack entry`);
+  // A click on that lane in the SIMT stack view asks about it too.
+  await page.locator('#view-why .why-lane').selectOption('-1');
+  expect(await page.evaluate(() => window.warpstep.app.lane)).toBe(-1);
+  await clickRegion(page, 'simt', `Lane ${lane}: `);
+  expect(await page.evaluate(() => window.warpstep.app.lane)).toBe(lane);
+  links = await chain(page);
+  expect(links[0].text).toContain(`Lane ${lane} is masked off`);
   // Keys still step after using the select (it blurs itself).
   const before = await page.evaluate(() => window.warpstep.app.session.cycle());
   await page.keyboard.press('ArrowRight');

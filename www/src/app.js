@@ -78,6 +78,8 @@ export class App {
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
+    // A click on a lane asks the Why? panel about it (dom.js askWhyLane).
+    document.addEventListener('why-lane', (e) => this.askWhyLane(e.detail.lane));
     // The A/B mode: a second Session (B) stepped with this one, side by side (ab.js).
     this.ab = new AbMode(this, $('views'), $('tooltip'));
     this.makeNotice();
@@ -485,6 +487,12 @@ export class App {
     this.lane = -1;
     this.prev = null;
     this.draw(true);
+  }
+
+  // A click on a lane in a view (dom.js askWhyLane): the Why? panel explains that lane.
+  askWhyLane(lane) {
+    this.selectLane(lane);
+    this.showView('why');
   }
 
   // The lane the Why? panel asks about (-1: the whole warp).

@@ -34,3 +34,9 @@ export function downloadBlob(name, blob) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+// Asks the Why? panel about `lane` of the selected warp (a click on a lane in a view): an event
+// the app listens for, so the views need no reference to it.
+export function askWhyLane(from, lane) {
+  from.dispatchEvent(new CustomEvent('why-lane', { bubbles: true, detail: { lane } }));
+}

@@ -12,6 +12,7 @@
 import { prepare, region, box, text, textWidth, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { askWhyLane } from '../dom.js';
 import { drawSplits, drawAllSplits, SPLITS_HEIGHT, splitsModel } from './splits.js';
 import { drawWarpGrid } from './warp_grid.js';
 import { createDivergenceCompare } from './divergence_compare.js';
@@ -208,7 +209,7 @@ function drawLanes(canvas, ctx, x, y, w, lanes) {
     ctx.fillRect(lx, y, size, size);
     ctx.strokeStyle = on ? '#0b3d2e' : '#5b6672';
     ctx.strokeRect(lx + 0.5, y + 0.5, size - 1, size - 1);
-    region(canvas, lx, y, size + 2, size, `Lane ${l}: ${on ? GLOSSARY.lanesOn : GLOSSARY.lanesOff}`);
+    region(canvas, lx, y, size + 2, size, `Lane ${l}: ${on ? GLOSSARY.lanesOn : GLOSSARY.lanesOff}\n\nClick: why is this lane (not) running? (the Why? panel)`, () => askWhyLane(canvas, l));
   });
 }
 

@@ -8,6 +8,7 @@ import { region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
 import { drawWarpGrid } from './warp_grid.js';
 import { OKABE, UI, inkOn } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { askWhyLane } from '../dom.js';
 
 export const SPLITS_HEIGHT = 290;
 const LABEL_W = 122;
@@ -87,7 +88,7 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
     const changed = old && (old.state !== t.state || old.rpc !== t.rpc || old.barrier !== t.barrier);
     box(ctx, x, y, size, ROW - 2, { fill: st.fill, stroke: sel[l] ? UI.selected : changed ? UI.changed : '#10141a', width: sel[l] ? 3 : changed ? 2 : 1 });
     if (size >= 14) text(ctx, shortText(t), x + size / 2, y + ROW / 2 - 1, { font: FONT_SMALL, colour: inkOn(st.fill), align: 'center', maxWidth: size });
-    region(canvas, x, y, step, ROW, `Lane ${l}: ${stateText(t)}, rPC ${t.rpc} (PTX line ${t.line})${sel[l] ? '; in the split that issues next' : ''}${changed ? '; changed this cycle' : ''}.\n\n${st.tip}\n${GLOSSARY.threadRpc}`);
+    region(canvas, x, y, step, ROW, `Lane ${l}: ${stateText(t)}, rPC ${t.rpc} (PTX line ${t.line})${sel[l] ? '; in the split that issues next' : ''}${changed ? '; changed this cycle' : ''}.\n\n${st.tip}\n${GLOSSARY.threadRpc}\n\nClick: why is this lane (not) running? (the Why? panel)`, () => askWhyLane(canvas, l));
   });
 
   // rPC per lane (its PTX line) where the squares are wide enough; the groups below say it too.
