@@ -450,3 +450,39 @@ fn issue_trace_and_report_buffers_for_the_divergence_comparison() {
         assert_eq!(r["buffers"]["1"], serde_json::json!([counter]), "{mode}");
     }
 }
+
+/// Session.why in wasm: the same chain as natively (the transpose's 32-way conflict holds
+/// MEM0), and a missing warp slot or lane is a thrown error naming it.
+#[wasm_bindgen_test]
+fn why_chains_cross_the_boundary() {
+    let mut s = transpose(&[]);
+    let mut found = None;
+    while found.is_none() && s.cycle() < 5_000.0 {
+        s.step(1);
+        let slots = s.warp_slots();
+        found = (0..slots).find_map(|w| {
+            let v: serde_json::Value = serde_json::from_str(&s.why(0, w, -1).ok()?).ok()?;
+            (v["state"] == "bank_conflict").then_some(v)
+        });
+    }
+    let why = found.expect("a warp in bank_conflict");
+    let kinds: Vec<&str> = why["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["state", "mem0", "mem0"]);
+    assert!(why["links"][2]["text"]
+        .as_str()
+        .unwrap()
+        .contains("31 of its passes replay a bank conflict"));
+    assert_eq!(
+        message(s.why(0, 9_999, -1).unwrap_err().into()),
+        "no warp slot 9999 in SM 0: it has 48 slots"
+    );
+    assert_eq!(
+        message(s.why(0, 0, 40).unwrap_err().into()),
+        "no lane 40: a warp has 32 lanes"
+    );
+}
