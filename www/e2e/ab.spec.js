@@ -332,3 +332,24 @@ test('partitioned vs unified: each column shows what its session has; a new A re
   expect(cfg).toBe(true);
   expect(problems).toEqual([]);
 });
+
+test('a run stopped with one session ahead realigns both on the earlier cycle', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await load(page, 'transpose-naive');
+  await page.click('#btn-ab');
+  await page.click('.ab-preset[data-preset=hash]');
+  await expect(page.locator('body')).toHaveAttribute('data-ab', 'on');
+  await goTo(page, 200);
+  // As if a catch-up or run was cut short with B ahead: B alone goes on, then the run stops.
+  const after = await page.evaluate(() => {
+    const app = window.warpstep.app;
+    app.ab.b.step(37);
+    app.mode = 'run';
+    app.pause();
+    return [app.session.cycle(), app.ab.b.cycle()];
+  });
+  expect(after).toEqual([200, 200]);
+  await expect(page.locator('body')).toHaveAttribute('data-ab-cycles', '200,200');
+  expect(problems).toEqual([]);
+});

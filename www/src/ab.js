@@ -399,6 +399,16 @@ export class AbMode {
     return this.sessions().some((s) => !s.finished() && s.cycle() < cycle);
   }
 
+  // After a run or a catch-up is stopped early: a session still running that is ahead of the
+  // other goes back to the other's cycle, so both show the same cycle (a finished one stays at
+  // its end).
+  realign() {
+    const running = this.sessions().filter((s) => !s.finished());
+    if (running.length < 2) return;
+    const cycle = Math.min(...running.map((s) => s.cycle()));
+    for (const s of running) if (s.cycle() > cycle) s.runUntil(cycle, 0);
+  }
+
   // Every session past `cycle` goes back to it (restore + replay).
   rewindTo(cycle) {
     this.breakAt = null;

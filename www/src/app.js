@@ -405,6 +405,8 @@ export class App {
     this.mode = null;
     $('btn-run').textContent = '▶ Run';
     $('btn-run').classList.remove('running');
+    // A/B: a run or catch-up stopped early leaves the two at one cycle again.
+    if (was && this.ab.active) this.ab.realign();
     if (was && this.session) this.draw();
     // A replay to a linked cycle that is cancelled leaves the page ready where it stopped.
     if (was === 'goto') this.markReady();
