@@ -84,7 +84,7 @@ pub fn back_end_view(sim: &Sim, sm: &Sm) -> BackEndView {
     let mode = sm.pipeline_mode();
     let m = config.elastic.mem_stages;
     let next = sim.cycle();
-    let in_unit = |tag: u64, ready_at: u64| in_unit_view(func, sm, tag, ready_at);
+    let in_unit = |tag: u64, ready_at: Option<u64>| in_unit_view(func, sm, tag, ready_at);
     BackEndView {
         mode: mode.name(),
         mem_stages: m,
@@ -103,14 +103,14 @@ pub fn back_end_view(sim: &Sim, sm: &Sm) -> BackEndView {
         premem: sm
             .premem()
             .entries()
-            .filter_map(|t| in_unit(t, 0))
+            .filter_map(|t| in_unit(t, None))
             .collect(),
         premem_depth: sm.premem().depth(),
         premem_subwarps: (config.core.warp_size / config.core.simd_width.max(1)).max(1) - 1,
         nonmem_waiting: sm
             .nonmem_waiting()
             .iter()
-            .filter_map(|&t| in_unit(t, 0))
+            .filter_map(|&t| in_unit(t, None))
             .collect(),
         nonmem_capacity: match mode.nonmem_capacity(m) {
             usize::MAX => None,
@@ -126,7 +126,7 @@ pub fn back_end_view(sim: &Sim, sm: &Sm) -> BackEndView {
     }
 }
 
-fn in_unit_view(func: &Function, sm: &Sm, tag: u64, ready_at: u64) -> Option<InUnitView> {
+fn in_unit_view(func: &Function, sm: &Sm, tag: u64, ready_at: Option<u64>) -> Option<InUnitView> {
     let f = sm.in_flight().iter().find(|f| f.tag == tag)?;
     Some(InUnitView {
         warp: f.warp,
@@ -142,7 +142,7 @@ fn mem_latches(
     m: u32,
     next: u64,
     latency: u32,
-    in_unit: &dyn Fn(u64, u64) -> Option<InUnitView>,
+    in_unit: &dyn Fn(u64, Option<u64>) -> Option<InUnitView>,
 ) -> Vec<Option<InUnitView>> {
     let mut latches = vec![None; m.saturating_sub(1) as usize];
     for &(tag, ready_at) in sm.ldst().in_flight() {
@@ -159,7 +159,7 @@ fn mem_latches(
         let stage = latency.saturating_sub(left) as usize;
         let i = stage.min(latches.len() - 1);
         if latches[i].is_none() {
-            latches[i] = in_unit(tag, ready_at);
+            latches[i] = in_unit(tag, Some(ready_at));
         }
     }
     latches

@@ -295,6 +295,19 @@ impl Sim {
         self.tracing = on;
     }
 
+    /// Keeps a log of the global memory path's events ([`crate::mem::events`]: each L1D
+    /// access and its outcome, each reply to the LD/ST unit, each fetch into and out of the
+    /// interconnect, the L2 slices and the DRAM channels) for [`Sim::take_memory_events`]. Off
+    /// by default; timing is the same either way.
+    pub fn set_memory_events(&mut self, on: bool) {
+        self.memory.set_event_log(on);
+    }
+
+    /// The memory events logged since the last call, in cycle order.
+    pub fn take_memory_events(&mut self) -> Vec<crate::mem::MemEvent> {
+        self.memory.take_events()
+    }
+
     /// Whether the SMs classify every warp every cycle (for the views' warp states and
     /// timeline). On by default; batch runs turn it off: timing and statistics do not change.
     pub fn set_record_warp_states(&mut self, on: bool) {
@@ -316,6 +329,17 @@ impl Sim {
     /// The cycles simulated so far.
     pub fn cycle(&self) -> u64 {
         self.cycle
+    }
+
+    /// CTAs placed on SMs so far (in launch order).
+    pub fn ctas_dispatched(&self) -> u64 {
+        self.next_cta
+    }
+
+    /// A digest of the machine's state at this cycle (FNV-1a; what it covers:
+    /// [`crate::trace_hash::state_digest`]). The lessons record it for each step.
+    pub fn state_digest(&self) -> u64 {
+        crate::trace_hash::state_digest(self)
     }
 
     pub fn status(&self) -> &Status {

@@ -5,7 +5,7 @@
 //! after the last simulated cycle.
 
 use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
-use crate::core::ldst_unit::PoolAccess;
+use crate::core::ldst_unit::{PoolAccess, WAITING};
 use crate::core::operand_collector::{BankActivity, OperandCollector};
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
@@ -212,8 +212,10 @@ pub struct ArbitrationLossView {
 pub struct InUnitView {
     pub warp: u32,
     pub instr: InstrView,
-    /// First cycle its result may be written back.
-    pub ready_at: u64,
+    /// First cycle its result may be written back; `None` (JSON `null`) while that is not
+    /// known yet: a global or local load still waiting for memory (its reads have not all come
+    /// back), or an instruction not yet in a unit (MEM0, the PREMEM and NONMEM FIFOs).
+    pub ready_at: Option<u64>,
 }
 
 /// One execution pipeline (SP, SFU, DP, LD/ST).
@@ -692,7 +694,7 @@ pub fn state_code(s: LineState) -> u32 {
 
 fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
     let func = sim.image().func();
-    let view = |tag: u64, ready_at: u64| {
+    let view = |tag: u64, ready_at: Option<u64>| {
         sm.in_flight()
             .iter()
             .find(|f| f.tag == tag)
@@ -710,7 +712,7 @@ fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
             in_flight: p
                 .in_flight()
                 .iter()
-                .filter_map(|i| view(i.tag, i.ready_at))
+                .filter_map(|i| view(i.tag, Some(i.ready_at)))
                 .collect(),
             mem0: None,
         })
@@ -721,12 +723,12 @@ fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
             .ldst()
             .in_flight()
             .iter()
-            .filter_map(|&(t, at)| view(t, at))
+            .filter_map(|&(t, at)| view(t, (at != WAITING).then_some(at)))
             .collect(),
         mem0: sm
             .ldst()
             .mem0()
-            .and_then(|m| view(m.tag, 0).map(|v| (v, m.cycles_left))),
+            .and_then(|m| view(m.tag, None).map(|v| (v, m.cycles_left))),
     });
     out
 }
@@ -874,6 +876,35 @@ mod tests {
             }
         }
         panic!("no such access");
+    }
+
+    #[test]
+    fn a_load_waiting_for_memory_has_no_ready_cycle_yet() {
+        // Issue 17: the pipeline view printed u64::MAX (18446744073709552000 in JavaScript) as
+        // the ready cycle of a load whose reads were still out.
+        let mut s = sim(VECTOR_ADD_32, &[]);
+        let (mut waiting, mut timed) = (0, 0);
+        while !s.finished() {
+            s.step();
+            let snap = snapshot(&s, 0);
+            let ldst = snap.sm.units.iter().find(|u| u.kind == "LD/ST").unwrap();
+            if let Some((m, _)) = &ldst.mem0 {
+                assert_eq!(m.ready_at, None);
+            }
+            for f in &ldst.in_flight {
+                match f.ready_at {
+                    None => waiting += 1,
+                    Some(at) => {
+                        assert!(at < s.cycle() + 10_000, "{at}");
+                        timed += 1;
+                    }
+                }
+            }
+            let json = serde_json::to_string(&snap.sm.units).unwrap();
+            assert!(!json.contains(&u64::MAX.to_string()), "{json}");
+        }
+        assert!(waiting > 100, "the loads wait for DRAM: {waiting}");
+        assert!(timed > 0, "then their data is ready at a known cycle");
     }
 
     #[test]

@@ -408,6 +408,15 @@ impl Session {
         self.rewind(0);
     }
 
+    /// A digest of the machine's state at this cycle as 16 hex digits (`Sim::state_digest`:
+    /// FNV-1a over the warps' PCs, reconvergence state, scoreboards and registers, the
+    /// instructions in flight, the memory queues and the statistics). The lessons record it
+    /// for each step and the e2e tests check that a replay reaches it.
+    #[wasm_bindgen(js_name = stateDigest)]
+    pub fn state_digest(&self) -> String {
+        format!("{:016x}", self.sim.state_digest())
+    }
+
     /// The snapshot of SM `sm` as JSON (`crate::snapshot::Snapshot`).
     pub fn snapshot(&self, sm: u32) -> String {
         serde_json::to_string(&snapshot(&self.sim, sm as usize)).unwrap_or_default()
@@ -598,8 +607,9 @@ impl Session {
     }
 
     /// The run from cycle 0 to the current cycle as a Chrome/Perfetto trace (JSON text for
-    /// ui.perfetto.dev, [`crate::perfetto`]), re-simulated from the first checkpoint; the
-    /// session itself does not move.
+    /// ui.perfetto.dev, [`crate::perfetto`]: warp states, instructions, execution-unit
+    /// occupancy, memory requests through the L1D, L2 slices and DRAM, queue depths),
+    /// re-simulated from the first checkpoint; the session itself does not move.
     pub fn perfetto(&self) -> String {
         let mut sim = self.timeline.rewind(0);
         crate::perfetto::record_run(&mut sim, self.sim.cycle())

@@ -374,6 +374,29 @@ fn perfetto_writes_a_chrome_trace_of_the_run() {
         .iter()
         .filter_map(|e| e["ts"].as_u64())
         .all(|t| t <= cycles));
+    // The memory requests and the unit and queue counters (issue 17): the SM's L1D track, the
+    // memory system's process, a miss from its access to its reply.
+    let mem = v["otherData"]["memory_pid"].as_u64().unwrap();
+    let named = |pid: u64, name: &str| {
+        events
+            .iter()
+            .any(|e| e["ph"] == "M" && e["pid"] == pid && e["args"]["name"] == name)
+    };
+    assert!(named(0, "L1D") && named(mem, "memory system") && named(mem, "L2 slice 0"));
+    let miss = events
+        .iter()
+        .find(|e| e["ph"] == "b" && e["name"] == "L1D miss")
+        .unwrap();
+    let reply = events
+        .iter()
+        .find(|e| e["ph"] == "e" && e["id"] == miss["id"])
+        .unwrap();
+    assert!(reply["ts"].as_u64() > miss["ts"].as_u64());
+    for counter in ["units busy", "L1D queues", "interconnect packets"] {
+        assert!(events
+            .iter()
+            .any(|e| e["ph"] == "C" && e["name"] == counter));
+    }
     // Functional runs have no timeline.
     bad_input(
         &f,

@@ -744,7 +744,7 @@ impl LdstUnit {
         if let Some(b) = self.mrpb.as_mut() {
             b.begin_cycle();
         }
-        if let Some(tag) = l1d.next_response() {
+        if let Some(tag) = l1d.next_response(now) {
             self.returned(tag, now);
         }
         let mut l1_used = false;
@@ -783,7 +783,7 @@ impl LdstUnit {
         let merges = merges_so_far(l1d);
         let outcome = match l1d.access_as(&r.access, r.tag, r.from.owner(), now) {
             L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
-                if !l1d.bypass_read(&r.access, r.tag) {
+                if !l1d.bypass_read(&r.access, r.tag, now) {
                     b.refused();
                     return;
                 }

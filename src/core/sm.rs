@@ -67,6 +67,10 @@ pub struct IssueEvent {
     pub mask: LaneMask,
     /// The SIMT stack after the instruction: (pc, rpc, mask), bottom first.
     pub stack: Vec<(Pc, Option<Pc>, LaneMask)>,
+    /// The SM's tag for the instruction, which its memory requests carry
+    /// (`crate::mem::events`); not part of the `--trace` line.
+    #[serde(skip)]
+    pub tag: u64,
 }
 
 /// One instruction that wrote back, for `--trace` (Elastic §3.2.2: commit is out of order
@@ -641,6 +645,7 @@ impl Sm {
                 line: env.func.instr(pc).map_or(0, |i| i.line),
                 mask: done.active,
                 stack: state.reconvergence.view_entries(),
+                tag: self.next_tag,
             });
         }
         let changed_memory = self.record.valid && self.record.changed;

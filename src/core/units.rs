@@ -191,6 +191,18 @@ impl Pipeline {
         self.in_flight.retain(|i| i.tag != tag);
     }
 
+    /// Units still taking their last instruction's passes in cycle `now` (an instruction
+    /// dispatched in cycle t holds its unit through t + interval - 1): the pipeline's
+    /// occupancy.
+    pub fn busy_units(&self, now: u64) -> usize {
+        self.free_at.iter().filter(|&&f| f > now).count()
+    }
+
+    /// Units of this kind.
+    pub fn units(&self) -> usize {
+        self.free_at.len()
+    }
+
     /// Instructions executing.
     pub fn in_flight(&self) -> &[InUnit] {
         &self.in_flight
@@ -233,6 +245,10 @@ mod tests {
         p.accept(0, 1, t, 4, 0);
         assert!(!p.can_accept(3));
         assert!(p.can_accept(4));
+        assert_eq!(
+            (p.busy_units(0), p.busy_units(3), p.busy_units(4)),
+            (1, 1, 0)
+        );
         assert_eq!(p.in_flight()[0].ready_at, 8);
     }
 

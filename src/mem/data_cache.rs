@@ -641,6 +641,16 @@ impl<W: Copy> DataCache<W> {
         self.mshrs.next_ready()
     }
 
+    /// The MSHR key of the entry whose request [`DataCache::next_ready`] returns next.
+    pub fn ready_key(&self) -> Option<u64> {
+        self.mshrs.ready_key()
+    }
+
+    /// MSHR entries in use.
+    pub fn mshrs_in_use(&self) -> usize {
+        self.mshrs.len()
+    }
+
     /// Drops the cache's own write-allocate reads from the front of the ready requests (nobody
     /// waits for them), so they never hold an MSHR after their fill.
     pub fn skip_silent(&mut self) {

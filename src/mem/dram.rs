@@ -769,6 +769,12 @@ impl DramChannel {
         self.queue.len()
     }
 
+    /// Requests taken and not yet finished (crossing the controller latency, queued, in a
+    /// bank or on the bus, or waiting to return to their slice).
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
     /// The banks, for the views.
     pub fn banks(&self) -> Vec<BankView> {
         self.banks

@@ -221,6 +221,9 @@ pub struct Icnt {
     pub to_sm: Network,
     flit_bytes: u32,
     pub stats: IcntStats,
+    /// Requests and replies sent so far (the packets in flight are these less the ones taken,
+    /// `stats.requests` and `stats.replies`).
+    sent: [u64; 2],
 }
 
 impl Icnt {
@@ -232,6 +235,7 @@ impl Icnt {
             to_sm: Network::new(m, s, config),
             flit_bytes: config.flit_bytes.max(1),
             stats: IcntStats::default(),
+            sent: [0; 2],
         }
     }
 
@@ -272,9 +276,22 @@ impl Icnt {
         Some(f)
     }
 
+    /// Requests in the SM-to-L2 network: sent by an L1D and not yet taken by a slice.
+    pub fn requests_in_flight(&self) -> u64 {
+        self.sent[0] - self.stats.requests
+    }
+
+    /// Replies in the L2-to-SM network: sent by a slice and not yet taken by an L1D.
+    pub fn replies_in_flight(&self) -> u64 {
+        self.sent[1] - self.stats.replies
+    }
+
     fn count(&mut self, sent: bool, request: bool) -> bool {
         match (sent, request) {
-            (true, _) => self.stats.packets += 1,
+            (true, _) => {
+                self.stats.packets += 1;
+                self.sent[usize::from(!request)] += 1;
+            }
             (false, true) => self.stats.request_refusals += 1,
             (false, false) => self.stats.reply_refusals += 1,
         }

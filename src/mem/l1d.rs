@@ -36,6 +36,7 @@ use super::coalescer::LocalMap;
 use super::data_cache::{
     CacheRequest, CacheStats, Contention, DataCache, FailReason, Outcome, Waiter,
 };
+use super::events::{AccessOutcome, L1dLog, MemEvent};
 use super::mshr::MshrView;
 use super::request::{Access, AccessKind, DataSpace, Fetch, FetchKind, NO_PARENT};
 use super::tag_array::{LineView, SetLine};
@@ -194,13 +195,17 @@ pub struct L1d {
     instruction: Option<DataCache<u64>>,
     /// Outgoing requests when there is no cache.
     direct: VecDeque<Fetch>,
-    /// Replies of bypassing requests, for the LD/ST unit.
-    responses: VecDeque<u64>,
+    /// Replies of bypassing requests and stores' acknowledgements, for the LD/ST unit: (the
+    /// instruction tag, the fetch's address).
+    responses: VecDeque<(u64, u64)>,
     local_offset: u64,
     bypass_fails: u64,
     fails: Vec<Failure>,
     /// Replies answered in pieces, with the pieces come so far.
     partial: Vec<((u64, u64, FetchKind), u8)>,
+    /// The memory event log (`Sim::set_memory_events`); `None`, the usual case, records
+    /// nothing.
+    log: Option<Box<L1dLog>>,
 }
 
 impl L1d {
@@ -217,7 +222,18 @@ impl L1d {
             bypass_fails: 0,
             fails: Vec::new(),
             partial: Vec::new(),
+            log: None,
         }
+    }
+
+    /// Turns the memory event log on or off (off drops what was not taken).
+    pub fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Box::default);
+    }
+
+    /// The events logged since the last call (none when the log is off).
+    pub fn take_events(&mut self) -> Vec<MemEvent> {
+        self.log.as_mut().map_or_else(Vec::new, |l| l.take())
     }
 
     /// Adds the SM's constant cache: constant and parameter reads (`DataSpace::Constant`) go to
@@ -305,21 +321,62 @@ impl L1d {
         };
         let constant = a.space == DataSpace::Constant && self.constant.is_some();
         let bypass = !constant && (a.kind == AccessKind::Atomic || self.cache.is_none());
-        let outcome = if bypass {
-            self.bypass(a, addr, tag)
+        let (outcome, raw) = if bypass {
+            (self.bypass(a, addr, tag), None)
         } else {
             self.cached(a, addr, tag, owner, now)
         };
         if let L1Outcome::Fail(reason) = outcome {
             self.fails.push(Failure { reason, addr });
         }
+        if self.log.is_some() {
+            self.log_access(a, addr, tag, outcome, raw, now);
+        }
         outcome
     }
 
-    fn cached(&mut self, a: &Access, addr: u64, tag: u64, owner: u64, now: u64) -> L1Outcome {
+    /// Logs what became of a request (the log is on).
+    fn log_access(
+        &mut self,
+        a: &Access,
+        addr: u64,
+        tag: u64,
+        outcome: L1Outcome,
+        raw: Option<Outcome>,
+        now: u64,
+    ) {
+        let detail = match (outcome, raw) {
+            (L1Outcome::Hit, _) => AccessOutcome::Hit,
+            (L1Outcome::Stored, _) => AccessOutcome::Stored,
+            (L1Outcome::Busy, _) => AccessOutcome::Busy,
+            (L1Outcome::Fail(r), _) => AccessOutcome::Fail(r),
+            (L1Outcome::Pending, _) if a.kind == AccessKind::Write && raw.is_some() => {
+                AccessOutcome::WriteThrough
+            }
+            (L1Outcome::Pending, Some(Outcome::Merged)) => AccessOutcome::Merged,
+            (L1Outcome::Pending, Some(_)) => AccessOutcome::Miss,
+            (L1Outcome::Pending, None) => AccessOutcome::Bypass,
+        };
+        let key = self.cache.as_ref().map(|c| c.mshr_key(addr));
+        let sm = self.sm;
+        if let Some(log) = self.log.as_mut() {
+            let request = (addr, a.size, a.space, a.kind);
+            log.access(now, sm, request, tag, (detail, raw), key);
+        }
+    }
+
+    /// The cache's answer, and the cache's own outcome when it looked the request up.
+    fn cached(
+        &mut self,
+        a: &Access,
+        addr: u64,
+        tag: u64,
+        owner: u64,
+        now: u64,
+    ) -> (L1Outcome, Option<Outcome>) {
         let sm = self.sm;
         let Some(cache) = self.cache_for(a.space) else {
-            return L1Outcome::Fail(FailReason::MissQueue);
+            return (L1Outcome::Fail(FailReason::MissQueue), None);
         };
         let req = CacheRequest {
             addr,
@@ -332,10 +389,11 @@ impl L1d {
             owner,
         };
         if !cache.data_port_free(now) {
-            return L1Outcome::Busy;
+            return (L1Outcome::Busy, None);
         }
         let writes_before = cache.writes_sent();
-        match (cache.access(&req, tag, now), a.kind) {
+        let raw = cache.access(&req, tag, now);
+        let outcome = match (raw, a.kind) {
             (Outcome::Fail(r), _) => L1Outcome::Fail(r),
             // A store written through waits for the L2's acknowledgement; one kept in a
             // write-back line is done.
@@ -343,13 +401,18 @@ impl L1d {
             (_, AccessKind::Write) => L1Outcome::Stored,
             (Outcome::Hit, _) => L1Outcome::Hit,
             _ => L1Outcome::Pending,
-        }
+        };
+        (outcome, Some(raw))
     }
 
     /// A global read the cache refused goes past it to the L2 (MRPB's bypass): its reply will
     /// fill only registers. Returns false when the miss queue has no room.
-    pub fn bypass_read(&mut self, a: &Access, tag: u64) -> bool {
-        self.bypass(a, a.addr, tag) == L1Outcome::Pending
+    pub fn bypass_read(&mut self, a: &Access, tag: u64, now: u64) -> bool {
+        let outcome = self.bypass(a, a.addr, tag);
+        if self.log.is_some() {
+            self.log_access(a, a.addr, tag, outcome, None, now);
+        }
+        outcome == L1Outcome::Pending
     }
 
     fn bypass(&mut self, a: &Access, addr: u64, tag: u64) -> L1Outcome {
@@ -389,21 +452,33 @@ impl L1d {
     }
 
     /// The instruction tag of the next request whose data came back (one per cycle).
-    pub fn next_response(&mut self) -> Option<u64> {
-        if let Some(t) = self.responses.pop_front() {
-            return Some(t);
+    pub fn next_response(&mut self, now: u64) -> Option<u64> {
+        if let Some((tag, addr)) = self.responses.pop_front() {
+            if let Some(log) = self.log.as_mut() {
+                log.direct_reply(now, self.sm, tag, addr);
+            }
+            return Some(tag);
         }
-        for cache in [self.cache.as_mut(), self.constant.as_mut()]
+        let logging = self.log.is_some();
+        let mut answered = None;
+        'caches: for cache in [self.cache.as_mut(), self.constant.as_mut()]
             .into_iter()
             .flatten()
         {
-            while let Some(w) = cache.next_ready() {
+            loop {
+                let key = if logging { cache.ready_key() } else { None };
+                let Some(w) = cache.next_ready() else { break };
                 if let Waiter::Reply(tag) = w {
-                    return Some(tag);
+                    answered = Some((tag, key));
+                    break 'caches;
                 }
             }
         }
-        None
+        let (tag, key) = answered?;
+        if let (Some(log), Some(key)) = (self.log.as_mut(), key) {
+            log.cache_reply(now, self.sm, tag, key);
+        }
+        Some(tag)
     }
 
     /// Whether the reply can be taken in cycle `now`: a fill of the data or constant cache
@@ -428,7 +503,7 @@ impl L1d {
             return;
         }
         if fetch.bypass || fetch.kind.acknowledged() {
-            self.responses.push_back(fetch.token);
+            self.responses.push_back((fetch.token, fetch.addr));
         } else if let Some(c) = self.cache_for(fetch.space) {
             c.fill(fetch, now);
         }
@@ -585,6 +660,15 @@ impl L1d {
             .map(|p| p as u32)
     }
 
+    /// Requests in the miss queue (the L1D's, or the outgoing queue without one) and MSHR
+    /// entries in use: the queue depths of the Perfetto trace's counters.
+    pub fn queue_depths(&self) -> (usize, usize) {
+        match &self.cache {
+            Some(c) => (c.miss_queue().len(), c.mshrs_in_use()),
+            None => (self.direct.len(), 0),
+        }
+    }
+
     /// The cache, if there is one.
     pub fn cache(&self) -> Option<&DataCache<u64>> {
         self.cache.as_ref()
@@ -642,8 +726,8 @@ mod tests {
         let f = l.pop_outgoing().unwrap();
         assert!(l.pop_outgoing().is_none(), "one fetch for both");
         l.fill(&f, 10);
-        assert_eq!(l.next_response(), Some(1));
-        assert_eq!(l.next_response(), Some(2));
+        assert_eq!(l.next_response(0), Some(1));
+        assert_eq!(l.next_response(0), Some(2));
         assert_eq!(l.access(&a, 3, 12), L1Outcome::Hit);
         assert!(l.is_idle());
     }
@@ -674,8 +758,8 @@ mod tests {
         );
         assert_eq!(l.pop_outgoing().map(|f| f.space), Some(DataSpace::Global));
         l.fill(&f, 10);
-        assert_eq!(l.next_response(), Some(2));
-        assert_eq!(l.next_response(), Some(3));
+        assert_eq!(l.next_response(0), Some(2));
+        assert_eq!(l.next_response(0), Some(3));
         assert_eq!(l.access(&c, 4, 12), L1Outcome::Hit);
     }
 
@@ -701,7 +785,7 @@ mod tests {
         // Warp slots 3 and 4, one per cycle; the data side sees nothing.
         assert_eq!(l.next_instruction_fill(), Some(3));
         assert_eq!(l.next_instruction_fill(), Some(4));
-        assert_eq!(l.next_response(), None);
+        assert_eq!(l.next_response(0), None);
         assert_eq!(l.fetch_instructions(code + 32, 16, 5, 12), L1Outcome::Hit);
         let s = l.instruction_stats();
         assert_eq!((s.accesses, s.hits, s.misses, s.mshr_merges), (3, 1, 1, 1));
@@ -717,7 +801,7 @@ mod tests {
         assert!(f.bypass);
         assert_eq!(f.kind, FetchKind::Atomic);
         l.fill(&f, 3);
-        assert_eq!(l.next_response(), Some(5));
+        assert_eq!(l.next_response(0), Some(5));
         assert_eq!(l.stats().accesses, 0);
     }
 
@@ -735,10 +819,10 @@ mod tests {
             ..w
         };
         for k in 0..4 {
-            assert_eq!(l.next_response(), None, "after {k} pieces");
+            assert_eq!(l.next_response(0), None, "after {k} pieces");
             l.fill(&ack, 10 + k);
         }
-        assert_eq!(l.next_response(), Some(5));
+        assert_eq!(l.next_response(0), Some(5));
         assert!(l.is_idle());
     }
 

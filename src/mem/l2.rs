@@ -482,7 +482,7 @@ impl L2Slice {
             l2_to_dram: self.l2_dram.len(),
             dram_to_l2: self.dram_l2.len(),
             l2_to_icnt: self.l2_icnt.len(),
-            mshrs: self.cache.as_ref().map_or(0, |c| c.mshr_view().len()),
+            mshrs: self.cache.as_ref().map_or(0, |c| c.mshrs_in_use()),
         }
     }
 }

@@ -22,6 +22,7 @@
 use super::clock::ClockDomain;
 use super::coalescer::LocalMap;
 use super::dram::{DramChannel, DramPlace, DramStats};
+use super::events::{FetchPoint, MemEvent};
 use super::icnt::{Icnt, IcntStats};
 use super::l1d::{L1d, L1dStats};
 use super::l2::{L2Slice, L2Stats, SlicePlace};
@@ -74,6 +75,16 @@ pub struct MemorySystem {
     icnt_clock: ClockDomain,
     l2_clock: ClockDomain,
     dram_clock: ClockDomain,
+    /// The memory event log of the levels below the L1Ds (`Sim::set_memory_events`); the
+    /// L1Ds keep their own. `None` records nothing.
+    log: Option<Vec<MemEvent>>,
+}
+
+/// Logs `f` reaching `at` in cycle `now`, if the log is on.
+fn note(log: &mut Option<Vec<MemEvent>>, now: u64, f: &Fetch, at: FetchPoint) {
+    if let Some(l) = log {
+        l.push(MemEvent::fetch(now, f, at));
+    }
 }
 
 impl MemorySystem {
@@ -129,7 +140,27 @@ impl MemorySystem {
             icnt_clock: ClockDomain::new(config.clocks.icnt_mhz, config.clocks.core_mhz),
             l2_clock: ClockDomain::new(config.clocks.l2_mhz, config.clocks.core_mhz),
             dram_clock: ClockDomain::new(config.clocks.dram_mhz, config.clocks.core_mhz),
+            log: None,
         })
+    }
+
+    /// Turns the memory event log on or off, here and in every L1D ([`super::events`]).
+    pub fn set_event_log(&mut self, on: bool) {
+        self.log = on.then(Vec::new);
+        for l in &mut self.l1d {
+            l.set_event_log(on);
+        }
+    }
+
+    /// The events logged since the last call, in cycle order (within a cycle, the levels
+    /// below the L1Ds first, as they run first, then each SM's L1D in SM order).
+    pub fn take_events(&mut self) -> Vec<MemEvent> {
+        let mut out = self.log.as_mut().map(std::mem::take).unwrap_or_default();
+        for l in &mut self.l1d {
+            out.extend(l.take_events());
+        }
+        out.sort_by_key(|e| e.cycle);
+        out
     }
 
     /// The L2 slice (memory sub-partition) of `addr`.
@@ -242,6 +273,7 @@ impl MemorySystem {
                 }
                 l1.fill(&f, now);
                 self.icnt.take_reply(now, sm);
+                note(&mut self.log, now, &f, FetchPoint::SmIn);
             }
         }
     }
@@ -251,6 +283,12 @@ impl MemorySystem {
             if let Some(f) = slice.reply_front().copied() {
                 if self.icnt.send_reply(now, s, f) {
                     slice.pop_reply();
+                    note(
+                        &mut self.log,
+                        now,
+                        &f,
+                        FetchPoint::L2Out { slice: s as u32 },
+                    );
                 }
             }
         }
@@ -268,13 +306,13 @@ impl MemorySystem {
             // Nothing to take, schedule or return: the channel's cycle would change nothing.
             return;
         }
-        self.return_to_slice(ch);
+        self.return_to_slice(ch, now);
         self.channels[ch].cycle(tick, now);
         self.take_from_slices(ch, now);
     }
 
     /// The channel's oldest finished read goes back to its slice, if the slice has room.
-    fn return_to_slice(&mut self, ch: usize) {
+    fn return_to_slice(&mut self, ch: usize, now: u64) {
         let Some((s, f)) = self.channels[ch].completed() else {
             return;
         };
@@ -283,6 +321,11 @@ impl MemorySystem {
             if slice.can_take_dram_reply() {
                 slice.push_dram_reply(f);
                 self.channels[ch].pop_completed();
+                let at = FetchPoint::DramOut {
+                    channel: ch as u32,
+                    slice: s as u32,
+                };
+                note(&mut self.log, now, &f, at);
             }
         }
     }
@@ -310,6 +353,11 @@ impl MemorySystem {
             let local = self.channel_local(f.addr);
             self.channels[ch].push(f, local, s as u32, now);
             self.slices[s].pop_dram();
+            let at = FetchPoint::DramIn {
+                channel: ch as u32,
+                slice: s as u32,
+            };
+            note(&mut self.log, now, &f, at);
             self.next_sub[ch] = (sub + 1) % subs;
             return;
         }
@@ -321,6 +369,7 @@ impl MemorySystem {
                 if slice.can_accept() {
                     slice.push(f, now);
                     self.icnt.take_request(now, s);
+                    note(&mut self.log, now, &f, FetchPoint::L2In { slice: s as u32 });
                 }
             }
             slice.cycle(now);
@@ -335,6 +384,10 @@ impl MemorySystem {
             let slice = self.slice_of(f.addr);
             if self.icnt.send_request(now, sm, slice, f) {
                 self.l1d[sm].pop_outgoing();
+                let at = FetchPoint::ToIcnt {
+                    slice: slice as u32,
+                };
+                note(&mut self.log, now, &f, at);
             }
         }
     }
@@ -434,7 +487,7 @@ mod tests {
     fn run_until_response(m: &mut MemorySystem, start: u64) -> (u64, u64) {
         for now in start..start + 100_000 {
             m.cycle(now);
-            if let Some(t) = m.l1ds_mut()[0].next_response() {
+            if let Some(t) = m.l1ds_mut()[0].next_response(now) {
                 return (now, t);
             }
         }

@@ -16,7 +16,8 @@
 //!   [`icnt_router`], GPGPU-Sim's BookSim router;
 //! * [`l2`]: an L2 slice with its queues;
 //! * [`dram`]: a DRAM channel with its FR-FCFS scheduler;
-//! * [`memory_system`]: all of them, owned by the `Sim`.
+//! * [`memory_system`]: all of them, owned by the `Sim`;
+//! * [`events`]: the optional log of a request's way through them (the Perfetto trace).
 
 pub mod bank_hash;
 pub mod bank_search;
@@ -24,6 +25,7 @@ pub mod clock;
 pub mod coalescer;
 pub mod data_cache;
 pub mod dram;
+pub mod events;
 pub mod icnt;
 pub mod icnt_router;
 pub mod l1d;
@@ -41,6 +43,7 @@ pub use bank_search::{
 };
 pub use coalescer::{Coalescer, LocalMap, WarpAccess};
 pub use data_cache::{FailReason, Outcome};
+pub use events::{AccessOutcome, FetchPoint, MemEvent, MemEventKind};
 pub use l1d::{Failure, L1Outcome, L1d, L1dStats, L1dView, ReservationFails};
 pub use memory_system::{MemoryStats, MemorySystem};
 pub use request::{Access, AccessKind, DataSpace, Fetch, FetchKind};

@@ -123,6 +123,11 @@ impl<W: Copy> MshrTable<W> {
         self.entries[self.find(addr)?].waiting.front()
     }
 
+    /// The address (key) of the entry whose requests leave next, if one is ready.
+    pub fn ready_key(&self) -> Option<u64> {
+        self.ready.front().copied()
+    }
+
     /// The next ready request (oldest fill first, then arrival order).
     pub fn next_ready(&mut self) -> Option<W> {
         let &addr = self.ready.front()?;

@@ -2,7 +2,7 @@
 // to the end; the divergence example shows its SIMT stack push; breakpoints, share links, a
 // broken PTX and a damaged link behave; no console errors; a screenshot of every view.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, snapshot, model, runToEnd, settle } from './helpers.js';
+import { watchConsole, open, snapshot, model, runToEnd, settle, stepUntil } from './helpers.js';
 
 const EXAMPLES = ['divergence', 'transpose-naive', 'transpose-padded', 'transpose-hash', 'reduction', 'shuffle', 'vector-add', 'stride-1', 'stride-32', 'column-walk', 'elastic-timeline', 'pathfinder', 'spinlock', 'spinlock_barriers', 'volta_paths'];
 const VIEWS = ['pipeline', 'simt', 'timeline', 'banks', 'hash', 'search', 'memory', 'stats', 'mrpb'];
@@ -59,6 +59,29 @@ test('the divergence example pushes and pops the SIMT stack', async ({ page }) =
   expect(deepest).toBe(3);
   await page.waitForTimeout(400);
   await page.locator('#view-simt').screenshot({ path: '../target/e2e/view-simt-divergence.png' });
+  expect(problems).toEqual([]);
+});
+
+test('a load waiting for memory says so in the pipeline view, not a ready cycle of 2^64', async ({ page }) => {
+  // Issue 17: the model exported u64::MAX (18446744073709552000 in JavaScript) as the ready
+  // cycle of a load whose reads were still out; it now exports null and the view says why.
+  const problems = watchConsole(page);
+  await open(page);
+  await page.selectOption('#example', 'vector-add');
+  await expect(page.locator('#cycle')).toHaveText('0');
+  const waiting = '(s) => s.sm.units.some((u) => u.kind === "LD/ST" && u.in_flight.some((f) => f.ready_at === null))';
+  await stepUntil(page, waiting, 5_000);
+  const snap = JSON.parse(await snapshot(page));
+  const ldst = snap.sm.units.find((u) => u.kind === 'LD/ST');
+  expect(ldst.in_flight.some((f) => f.ready_at === null)).toBe(true);
+  expect(JSON.stringify(snap)).not.toContain('18446744073709552000');
+  const canvas = page.locator('#view-pipeline canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  await settle(page);
+  const tips = await canvas.evaluate((c) => c.regions.map((r) => r.tip).filter((t) => typeof t === 'string'));
+  const unit = tips.find((t) => t.includes('LD/ST:'));
+  expect(unit).toContain('waiting for memory');
+  expect(tips.join('\n')).not.toContain('18446744073709552000');
   expect(problems).toEqual([]);
 });
 

@@ -1,11 +1,20 @@
 // Lessons (lessons/*.json, src/lessons.js): every lesson file parses and names existing examples
 // and views; every step of every lesson, replayed in the app with Next, lands on a state whose
-// snapshot has the step's `expect` values, shows the step's text and outlines the step's view;
-// a lesson URL opens on its step; a bad lesson id or step says so and keeps the current state.
+// snapshot has the step's `expect` values and whose state digest (Session.stateDigest) is the
+// step's recorded `digest`, shows the step's text and outlines the step's view (and stepping
+// back reaches the previous step's digest again); a lesson URL opens on its step; a bad lesson
+// id or step says so and keeps the current state; a lesson recorded in the app exports as a
+// file and as a link that plays it in a fresh page, and a damaged link says so.
+//
+// WARPSTEP_BLESS_LESSONS=1 records the digests instead: each lesson's replay writes them into
+// its file (e2e/lesson_digests.js), the `expect` values still checked.
 import { test, expect } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { open, watchConsole } from './helpers.js';
+import { withDigests } from './lesson_digests.js';
+
+const BLESS = process.env.WARPSTEP_BLESS_LESSONS === '1';
 
 const DIR = fileURLToPath(new URL('../../lessons/', import.meta.url));
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
@@ -50,6 +59,8 @@ for (const { lesson } of LESSONS) {
     await open(page, '/');
     await page.selectOption('#lesson-select', lesson.id);
     const wrong = [];
+    const digests = [];
+    const digest = () => page.evaluate(() => window.warpstep.app.session.stateDigest());
     for (let i = 0; i < lesson.steps.length; i++) {
       const step = lesson.steps[i];
       if (i > 0) await page.click('.lesson-next');
@@ -66,13 +77,24 @@ for (const { lesson } of LESSONS) {
         const got = valueAt(snap, path);
         if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`step ${i + 1} (cycle ${cycle}): ${path} = ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
       }
+      digests.push(await digest());
+      if (!BLESS && digests[i] !== step.digest) wrong.push(`step ${i + 1} (cycle ${cycle}): state digest ${digests[i]}, recorded ${step.digest} (if the model changed on purpose: WARPSTEP_BLESS_LESSONS=1 npx playwright test --project=dev e2e/lessons.spec.js)`);
     }
     expect(wrong).toEqual([]);
     await page.screenshot({ path: `../target/e2e/lesson-${lesson.id}.png` });
-    // Back with the keyboard (P) to the first step: the same state again.
-    await page.keyboard.press('p');
-    await onStep(page, lesson.id, lesson.steps.length - 1);
+    // Back with the keyboard (P) one step: the same state again, whether the app stepped back
+    // through its checkpoints or ran forwards to it.
+    if (lesson.steps.length > 1) {
+      await page.keyboard.press('p');
+      await onStep(page, lesson.id, lesson.steps.length - 1);
+      expect(await digest()).toBe(digests[lesson.steps.length - 2]);
+    }
     expect(problems).toEqual([]);
+    // Last: the dev server reloads the page when a lesson file changes.
+    if (BLESS) {
+      const path = `${DIR}${lesson.id}.json`;
+      writeFileSync(path, withDigests(readFileSync(path, 'utf8'), digests));
+    }
   });
 }
 
@@ -138,12 +160,143 @@ test('the instructor records steps and exports them as a lesson file', async ({ 
   expect(file.suggestedFilename()).toBe('my_divergence.json');
   const lesson = JSON.parse(readFileSync(await file.path(), 'utf8'));
   expect(lesson).toMatchObject({ id: 'my_divergence', title: 'My divergence', example: 'divergence' });
+  const digest = expect.stringMatching(/^[0-9a-f]{16}$/);
   expect(lesson.steps).toEqual([
-    { text: 'The first split.', cycle: 99, view: 'simt', question: 'Which lanes?', expect: { cycle: 99, status: 'running' } },
-    { text: 'Another kernel.', cycle: 0, view: 'simt', expect: { cycle: 0, status: 'running' }, example: 'spinlock' },
+    { text: 'The first split.', cycle: 99, view: 'simt', question: 'Which lanes?', expect: { cycle: 99, status: 'running' }, digest },
+    { text: 'Another kernel.', cycle: 0, view: 'simt', expect: { cycle: 0, status: 'running' }, digest, example: 'spinlock' },
   ]);
   // It plays like the lessons in the repository.
   const problems = await page.evaluate((l) => window.warpstep.app.lessons.problemsOf(l), lesson);
   expect(problems).toEqual([]);
   await page.screenshot({ path: '../target/e2e/lesson-recorder.png' });
+});
+
+// Records two steps of the divergence example and returns the link Copy link made, with each
+// step's cycle and state digest.
+async function recordTwoSteps(page) {
+  await open(page, '/');
+  await page.click('.tab[data-tab="setup"]');
+  await page.click('#lesson-recorder summary');
+  await page.fill('#rec-title', 'Linked divergence');
+  await page.locator('#goto-cycle').fill('99');
+  await page.click('#btn-goto');
+  await expect(page.locator('#cycle')).toHaveText('99');
+  const first = await page.evaluate(() => window.warpstep.app.session.stateDigest());
+  await page.fill('#rec-text', 'The first split <b>not bold</b>.');
+  await page.selectOption('#rec-view', 'simt');
+  await page.fill('#rec-question', 'Which lanes?');
+  await page.click('#rec-add');
+  await expect(page.locator('#rec-note')).toContainText('1 step recorded');
+  await page.locator('#goto-cycle').fill('188');
+  await page.click('#btn-goto');
+  await expect(page.locator('#cycle')).toHaveText('188');
+  const second = await page.evaluate(() => window.warpstep.app.session.stateDigest());
+  await page.fill('#rec-text', 'Back together at E.');
+  await page.selectOption('#rec-view', 'pipeline');
+  await page.click('#rec-add');
+  await expect(page.locator('#rec-note')).toContainText('2 steps recorded');
+  await page.click('#rec-link-copy');
+  await expect(page.locator('#rec-link')).toBeVisible();
+  const url = await page.locator('#rec-link').inputValue();
+  expect(url).toMatch(/#lessonData=[A-Za-z0-9_-]+$/);
+  await expect(page.locator('body')).toHaveAttribute('data-lesson-url', url);
+  await expect(page.locator('#rec-note')).toContainText('2 steps');
+  return { url, steps: [{ cycle: 99, digest: first }, { cycle: 188, digest: second }] };
+}
+
+test('a recorded lesson travels as a link and plays in a fresh page like a bundled one', async ({ page, context }) => {
+  const { url, steps } = await recordTwoSteps(page);
+  const fresh = await context.newPage();
+  const problems = watchConsole(fresh);
+  await fresh.goto(url);
+  const id = 'linked_divergence';
+  const body = fresh.locator('body');
+  await expect(body).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await onStep(fresh, id, 1);
+  await expect(fresh.locator('#lesson .lesson-title')).toHaveText('Linked divergence');
+  // The text is text: the markup typed in it shows as typed.
+  await expect(fresh.locator('#lesson .lesson-text')).toHaveText('The first split <b>not bold</b>.');
+  expect(await fresh.locator('#lesson .lesson-text b').count()).toBe(0);
+  await expect(fresh.locator('#lesson .lesson-question')).toContainText('Which lanes?');
+  await expect(fresh.locator('#lesson .lesson-count')).toHaveText('step 1 of 2 · cycle 99');
+  await expect(fresh.locator('#cycle')).toHaveText('99');
+  await expect(fresh.locator('#example')).toHaveValue('divergence');
+  await expect(fresh.locator('#lesson-select')).toHaveValue('#link');
+  await expect(fresh.locator('#lesson-select option[value="#link"]')).toHaveText('Linked: Linked divergence');
+  expect(await fresh.evaluate(() => window.warpstep.app.session.stateDigest())).toBe(steps[0].digest);
+  expect(fresh.url()).toMatch(/#lessonData=[A-Za-z0-9_-]+&step=1$/);
+  await fresh.click('.lesson-next');
+  await onStep(fresh, id, 2);
+  await expect(fresh.locator('#lesson .lesson-text')).toHaveText('Back together at E.');
+  await expect(fresh.locator('#cycle')).toHaveText('188');
+  await expect(fresh.locator('#view-pipeline')).toHaveClass(/lesson-highlight/);
+  expect(await fresh.evaluate(() => window.warpstep.app.session.stateDigest())).toBe(steps[1].digest);
+  expect(fresh.url()).toMatch(/&step=2$/);
+  // Reloading the address bar's link opens the same step.
+  await fresh.reload();
+  await onStep(fresh, id, 2);
+  await expect(fresh.locator('#cycle')).toHaveText('188');
+  await fresh.screenshot({ path: '../target/e2e/lesson-link.png' });
+  expect(problems).toEqual([]);
+});
+
+test('a damaged lesson link says what is wrong and keeps the current state', async ({ page: recorder, context }) => {
+  const { url } = await recordTwoSteps(recorder);
+  const data = url.split('#lessonData=')[1];
+  // Opened at start, in a fresh page: the message over the default example.
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(`/#lessonData=${data.slice(0, data.length - 9)}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
+  await expect(page.locator('#notice')).toContainText('This lesson link cannot be opened');
+  await expect(page.locator('#notice')).toContainText('Showing the default example instead');
+  await expect(page.locator('#lesson')).toBeHidden();
+  await expect(page.locator('#example')).toHaveValue('divergence');
+  await expect(page.locator('#cycle')).toHaveText('0');
+  // Typed in later, on another kernel: the kernel and cycle stay.
+  await page.selectOption('#example', 'transpose-naive');
+  await page.click('#btn-step-n');
+  const before = await page.locator('#cycle').textContent();
+  const cases = [
+    ['not base64url', 'x!y', 'not valid base64url'],
+    ['cut short', data.slice(0, 20), 'does not decompress'],
+  ];
+  // A well-formed link whose lesson would not pass as a bundled one: every field checked.
+  const bad = await page.evaluate(async () => {
+    const share = await import('/src/share.js');
+    const step = { text: 'x', cycle: 5, view: 'simt', example: 'divergence' };
+    const lesson = (over, stepOver = {}) => share.encodeLesson({ id: 'x', title: 'X', example: 'divergence', steps: [{ ...step, ...stepOver }], ...over });
+    return {
+      view: lesson({}, { view: 'nowhere' }),
+      example: lesson({ example: 'no_such_example' }),
+      unknown: lesson({}, { onclick: 'alert(1)' }),
+      cycle: lesson({}, { cycle: 1e12 }),
+      sets: lesson({}, { sets: 'l2.latency=1' }),
+      digest: lesson({}, { digest: '<img src=x>' }),
+      text: lesson({}, { text: 42 }),
+      version: share.encodeLesson(null),
+    };
+  });
+  cases.push(['no view', bad.view, 'no view "nowhere"']);
+  cases.push(['no example', bad.example, 'no example "no_such_example"']);
+  cases.push(['unknown field', bad.unknown, 'unknown field "onclick"']);
+  cases.push(['cycle', bad.cycle, 'cycle must be a whole number']);
+  cases.push(['sets', bad.sets, 'sets must be a list']);
+  cases.push(['digest', bad.digest, 'digest must be 16']);
+  cases.push(['text', bad.text, 'text must be text']);
+  cases.push(['no lesson', bad.version, 'not a lesson']);
+  for (const [what, d, message] of cases) {
+    await page.evaluate((h) => { window.location.hash = h; }, `lessonData=${d}`);
+    await expect(page.locator('#notice'), what).toContainText('This lesson link cannot be opened');
+    await expect(page.locator('#notice'), what).toContainText(message);
+    await expect(page.locator('#lesson')).toBeHidden();
+    await expect(page.locator('#example')).toHaveValue('transpose-naive');
+    await expect(page.locator('#cycle')).toHaveText(before);
+    expect(await page.locator('#notice img').count()).toBe(0);
+    await page.click('.notice-close');
+  }
+  // A good link still opens after them.
+  await page.evaluate((h) => { window.location.hash = h; }, `lessonData=${data}&step=2`);
+  await onStep(page, 'linked_divergence', 2);
+  expect(problems).toEqual([]);
 });

@@ -11,7 +11,7 @@ import { createEditor } from './editor.js';
 import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
-import { shareUrl, decodeState, stateInUrl, presentInUrl } from './share.js';
+import { shareUrl, decodeState, stateInUrl, presentInUrl, lessonLinkInUrl } from './share.js';
 import { LessonPlayer, lessonInUrl } from './lessons.js';
 import { Presenter } from './present.js';
 import { AbMode } from './ab.js';
@@ -127,6 +127,8 @@ export class App {
       let ok = true;
       if (encoded !== null) ok = this.openLink(encoded);
       if (lesson) ok = this.lessons.open(lesson.id, lesson.step);
+      const linked = lessonLinkInUrl();
+      if (linked) ok = this.lessons.openLink(linked.data, linked.step);
       if (ok) this.present.fromUrl(present, { leaveIfAbsent: true });
     });
     const encoded = stateInUrl();
@@ -135,9 +137,15 @@ export class App {
       this.present.fromUrl(present);
       return;
     }
-    // A lesson's URL (#lesson=<id>&step=<n>): its step; a bad one says so over the default example.
+    // A lesson's URL (#lesson=<id>&step=<n>), or a recorded lesson's link
+    // (#lessonData=<data>&step=<n>): its step; a bad one says so over the default example.
     const lesson = lessonInUrl();
     if (lesson && this.lessons.open(lesson.id, lesson.step)) {
+      this.present.fromUrl(present);
+      return;
+    }
+    const linked = lessonLinkInUrl();
+    if (linked && this.lessons.openLink(linked.data, linked.step)) {
       this.present.fromUrl(present);
       return;
     }

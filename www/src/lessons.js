@@ -8,9 +8,16 @@
 // back), and shows the step's text in a caption box (and tells its listeners, such as
 // presentation mode's caption, that the step changed). It computes no hardware behaviour. All
 // lesson text goes in with textContent.
+//
+// A lesson recorded in the app travels as a file (Export lesson) or as a link (Copy link:
+// #lessonData=<the lesson's JSON deflated and base64url-encoded, share.js>&step=<n>), which
+// plays like a bundled lesson. A lesson from a link is data from anywhere: it is checked field
+// by field exactly as the bundled lessons are (lessonProblems) before anything on screen
+// changes, and a damaged one leaves the current state with a message.
 import { element, button, downloadJson } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
 import { exampleById } from './examples.js';
+import { decodeLesson, encodeLesson, lessonUrl, uriText, MAX_LINK_CYCLE, MAX_LESSON_LINK_CHARS } from './share.js';
 
 const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
 const OWN_PTX = import.meta.glob('../../lessons/*.ptx', { eager: true, query: '?raw', import: 'default' });
@@ -53,33 +60,80 @@ export function stepInput(lesson, step) {
   return { ptx, launch: src.launch || '', preset: src.preset || '', sets, example: '' };
 }
 
+// The fields a lesson and a step may have (`file` is added by the bundler), and the limits every
+// lesson respects (a lesson from a link is checked against them like any other).
+const LESSON_KEYS = ['id', 'title', 'about', 'example', 'ptx', 'launch', 'preset', 'sets', 'steps', 'file'];
+const STEP_KEYS = ['text', 'cycle', 'breakpoint', 'hit', 'view', 'panels', 'highlight', 'question', 'expect', 'digest', 'example', 'ptx', 'launch', 'preset', 'sets'];
+export const LESSON_LIMITS = { steps: 200, id: 60, title: 200, text: 5000, name: 100, launch: 2000, sets: 100, set: 500, expect: 100, path: 200, hit: 1000, cycle: MAX_LINK_CYCLE, line: 1_000_000 };
+
+const isObject = (x) => Boolean(x) && typeof x === 'object' && !Array.isArray(x);
+
 // Everything wrong with a lesson (an empty list: it can be played). `views`: the panel ids.
 export function lessonProblems(lesson, views) {
   const out = [];
-  if (!lesson || typeof lesson !== 'object') return ['not a JSON object'];
-  if (typeof lesson.id !== 'string' || !/^[a-z0-9_-]+$/.test(lesson.id)) out.push('id must be lower-case letters, digits, _ or -');
-  if (lesson.file && lesson.file !== `${lesson.id}.json`) out.push(`the file should be named ${lesson.id}.json`);
+  if (!isObject(lesson)) return ['not a JSON object'];
+  const L = LESSON_LIMITS;
+  const unknown = (x, keys, where) => {
+    for (const k of Object.keys(x)) if (!keys.includes(k)) out.push(`${where}: unknown field ${JSON.stringify(k.slice(0, 40))}`);
+  };
+  const textField = (x, key, max, where, required = false) => {
+    if (!(key in x)) {
+      if (required) out.push(`${where}: no ${key}`);
+      return;
+    }
+    if (typeof x[key] !== 'string') out.push(`${where}: ${key} must be text`);
+    else if (required && !x[key]) out.push(`${where}: no ${key}`);
+    else if (x[key].length > max) out.push(`${where}: ${key} is too long (${x[key].length} characters; at most ${max})`);
+  };
+  unknown(lesson, LESSON_KEYS, 'lesson');
+  if (typeof lesson.id !== 'string' || !/^[a-z0-9_-]+$/.test(lesson.id) || lesson.id.length > L.id) out.push(`id must be lower-case letters, digits, _ or - (at most ${L.id})`);
+  if ('file' in lesson && lesson.file !== `${lesson.id}.json`) out.push(`the file should be named ${lesson.id}.json`);
   if (typeof lesson.title !== 'string' || !lesson.title) out.push('no title');
+  else if (lesson.title.length > L.title) out.push(`the title is too long (at most ${L.title} characters)`);
+  textField(lesson, 'about', L.text, 'lesson');
   if (!Array.isArray(lesson.steps) || lesson.steps.length === 0) return [...out, 'no steps'];
+  if (lesson.steps.length > L.steps) return [...out, `too many steps (${lesson.steps.length}; at most ${L.steps})`];
+  // A kernel's fields (on the lesson or a step); false if their types are wrong.
   const kernel = (x, where) => {
+    const before = out.length;
+    textField(x, 'example', L.name, where);
+    textField(x, 'ptx', L.name, where);
+    textField(x, 'launch', L.launch, where);
+    textField(x, 'preset', L.name, where);
+    if ('sets' in x) {
+      if (!Array.isArray(x.sets) || !x.sets.every((v) => typeof v === 'string' && v.length <= L.set)) out.push(`${where}: sets must be a list of key=value texts (each at most ${L.set} characters)`);
+      else if (x.sets.length > L.sets) out.push(`${where}: too many sets (at most ${L.sets})`);
+    }
+    if (out.length > before) return false;
     if (x.example && !exampleById(x.example)) out.push(`${where}: no example ${JSON.stringify(x.example)}`);
     if (x.ptx && typeof OWN_PTX[`../../lessons/${x.ptx}`] !== 'string') out.push(`${where}: no file lessons/${x.ptx}`);
+    return true;
   };
-  kernel(lesson, 'lesson');
+  const lessonKernel = kernel(lesson, 'lesson');
   lesson.steps.forEach((s, i) => {
     const where = `step ${i + 1}`;
-    kernel(s, where);
-    if (!stepInput(lesson, s)) out.push(`${where}: no kernel (an example or a ptx file, on the lesson or the step)`);
-    if (typeof s.text !== 'string' || !s.text) out.push(`${where}: no text`);
-    const hasCycle = Number.isInteger(s.cycle) && s.cycle >= 0;
-    const hasBreak = Number.isInteger(s.breakpoint) && s.breakpoint > 0;
+    if (!isObject(s)) {
+      out.push(`${where}: not a JSON object`);
+      return;
+    }
+    unknown(s, STEP_KEYS, where);
+    if (kernel(s, where) && lessonKernel && !stepInput(lesson, s)) out.push(`${where}: no kernel (an example or a ptx file, on the lesson or the step)`);
+    textField(s, 'text', L.text, where, true);
+    const hasCycle = Number.isInteger(s.cycle) && s.cycle >= 0 && s.cycle <= L.cycle;
+    const hasBreak = Number.isInteger(s.breakpoint) && s.breakpoint > 0 && s.breakpoint <= L.line;
+    if ('cycle' in s && !hasCycle) out.push(`${where}: cycle must be a whole number from 0 to ${L.cycle}`);
+    if ('breakpoint' in s && !hasBreak) out.push(`${where}: breakpoint must be a line number from 1 to ${L.line}`);
     if (hasCycle === hasBreak) out.push(`${where}: give either a cycle or a breakpoint line`);
-    if ('hit' in s && !(Number.isInteger(s.hit) && s.hit >= 1)) out.push(`${where}: hit must be a whole number from 1`);
-    if (!views.includes(s.view)) out.push(`${where}: no view ${JSON.stringify(s.view)} (views: ${views.join(', ')})`);
-    if ('question' in s && typeof s.question !== 'string') out.push(`${where}: question must be text`);
-    if ('highlight' in s && typeof s.highlight !== 'string') out.push(`${where}: highlight must be text`);
+    if ('hit' in s && !(Number.isInteger(s.hit) && s.hit >= 1 && s.hit <= L.hit)) out.push(`${where}: hit must be a whole number from 1 to ${L.hit}`);
+    if (!views.includes(s.view)) out.push(`${where}: no view ${JSON.stringify(typeof s.view === 'string' ? s.view.slice(0, 40) : s.view === undefined ? null : typeof s.view)} (views: ${views.join(', ')})`);
+    textField(s, 'question', L.text, where);
+    textField(s, 'highlight', L.text, where);
+    if ('expect' in s) {
+      if (!isObject(s.expect)) out.push(`${where}: expect must be an object`);
+      else if (Object.keys(s.expect).length > L.expect || Object.keys(s.expect).some((k) => k.length > L.path)) out.push(`${where}: expect holds at most ${L.expect} paths of at most ${L.path} characters`);
+    }
+    if ('digest' in s && !(typeof s.digest === 'string' && /^[0-9a-f]{16}$/.test(s.digest))) out.push(`${where}: digest must be 16 lower-case hex digits (Session.stateDigest())`);
     if ('panels' in s) out.push(...panelProblems(s, views).map((p) => `${where}: ${p}`));
-    if ('expect' in s && (typeof s.expect !== 'object' || Array.isArray(s.expect))) out.push(`${where}: expect must be an object`);
   });
   return out;
 }
@@ -112,13 +166,17 @@ export function valueAt(obj, path) {
 export function lessonInUrl() {
   const m = window.location.hash.match(/^#lesson=([^&]*)(?:&step=([^&]*))?(?:&present=[^&]*)?$/);
   if (!m) return null;
-  return { id: decodeURIComponent(m[1]), step: m[2] === undefined ? '1' : decodeURIComponent(m[2]) };
+  return { id: uriText(m[1]), step: m[2] === undefined ? '1' : uriText(m[2]) };
 }
+
+// The Lessons select's entry for a lesson opened from a link.
+const LINK_OPTION = '#link';
 
 export class LessonPlayer {
   constructor(app) {
     this.app = app;
     this.lesson = null;
+    this.link = null; // the encoded data of the lesson link on screen (null: a bundled lesson)
     this.index = 0;
     this.cycles = []; // resolved cycle of each step (breakpoint steps found once)
     this.loadedKey = null; // the kernel input loaded for this lesson
@@ -174,7 +232,9 @@ export class LessonPlayer {
       select.append(o);
     }
     select.addEventListener('change', () => {
-      if (select.value) this.open(select.value, 1);
+      if (select.value === LINK_OPTION) {
+        if (this.link) this.openLink(this.link, 1);
+      } else if (select.value) this.open(select.value, 1);
       else this.close();
     });
     this.select = select;
@@ -210,15 +270,35 @@ export class LessonPlayer {
       this.syncSelect();
       return false;
     }
-    const n = Number(step);
-    if (!Number.isInteger(n) || n < 1 || n > lesson.steps.length) {
-      this.app.showNotice(`The lesson ${lesson.id} has no step ${JSON.stringify(String(step).slice(0, 20))} (its steps are 1 to ${lesson.steps.length}). The current state stays.`);
+    return this.play(lesson, step, null, `The lesson ${lesson.id}`);
+  }
+
+  // Opens the lesson in a lesson link (`data`: the text after #lessonData=) at step `step`.
+  // A damaged link, or a lesson in it that would not pass as a bundled one, shows what is
+  // wrong and keeps the current state. Returns whether it opened.
+  openLink(data, step) {
+    let lesson;
+    try {
+      lesson = this.link === data && this.lesson ? this.lesson : decodeLesson(data);
+    } catch (err) {
+      this.app.showNotice(`This lesson link cannot be opened: ${err.message}. ${this.app.session ? 'The current state stays.' : 'Showing the default example instead.'}`);
       this.syncSelect();
       return false;
     }
+    return this.play(lesson, step, data, 'The linked lesson');
+  }
+
+  play(lesson, step, link, name) {
     const problems = lessonProblems(lesson, this.views);
     if (problems.length) {
-      this.app.showNotice(`The lesson ${lesson.id} cannot be played: ${problems.join('; ')}. The current state stays.`);
+      const shown = problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : '');
+      this.app.showNotice(`${link ? 'This lesson link cannot be opened: its lesson' : name} cannot be played: ${shown}. ${this.app.session ? 'The current state stays.' : 'Showing the default example instead.'}`);
+      this.syncSelect();
+      return false;
+    }
+    const n = Number(step);
+    if (!Number.isInteger(n) || n < 1 || n > lesson.steps.length) {
+      this.app.showNotice(`${name} ${link ? `"${lesson.title.slice(0, 60)}" ` : ''}has no step ${JSON.stringify(String(step).slice(0, 20))} (its steps are 1 to ${lesson.steps.length}). The current state stays.`);
       this.syncSelect();
       return false;
     }
@@ -227,11 +307,13 @@ export class LessonPlayer {
       this.cycles = [];
       this.loadedKey = null;
     }
+    this.link = link;
     return this.go(n - 1);
   }
 
   close() {
     this.lesson = null;
+    this.link = null;
     this.box.el.hidden = true;
     this.clearHighlight();
     this.clearBreak();
@@ -239,7 +321,7 @@ export class LessonPlayer {
     delete document.body.dataset.lessonStep;
     delete document.body.dataset.lessonCycle;
     this.syncSelect();
-    if (/^#lesson=/.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
+    if (/^#lesson(Data)?=/.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
     this.changed();
   }
 
@@ -251,8 +333,22 @@ export class LessonPlayer {
     if (this.lesson && this.index > 0) this.go(this.index - 1);
   }
 
+  // The select shows the lesson on screen; a linked lesson gets an entry of its own while open.
   syncSelect() {
-    if (this.select) this.select.value = this.lesson ? this.lesson.id : '';
+    if (!this.select) return;
+    let opt = [...this.select.options].find((o) => o.value === LINK_OPTION);
+    if (this.lesson && this.link) {
+      if (!opt) {
+        opt = document.createElement('option');
+        opt.value = LINK_OPTION;
+        this.select.append(opt);
+      }
+      opt.textContent = `Linked: ${this.lesson.title}`;
+      this.select.value = LINK_OPTION;
+      return;
+    }
+    if (opt) opt.remove();
+    this.select.value = this.lesson ? this.lesson.id : '';
   }
 
   // The cycle step i goes to: its cycle, or the cycle of the breakpoint line's hit (the `hit`th
@@ -332,7 +428,8 @@ export class LessonPlayer {
     document.body.dataset.lesson = lesson.id;
     document.body.dataset.lessonStep = String(i + 1);
     document.body.dataset.lessonCycle = String(cycle);
-    history.replaceState(null, '', `${window.location.pathname}${window.location.search}#lesson=${encodeURIComponent(lesson.id)}&step=${i + 1}`);
+    const hash = this.link ? `#lessonData=${this.link}` : `#lesson=${encodeURIComponent(lesson.id)}`;
+    history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}&step=${i + 1}`);
     this.app.runTo(cycle);
     this.highlight(step);
     this.changed();
@@ -401,8 +498,9 @@ export class LessonPlayer {
   // ----- recording a lesson (the instructor) ----------------------------------------------
 
   // A "Record a lesson" section in the Setup tab: the current example and cycle, the text,
-  // view and question typed become a step; Export downloads the steps as a lesson file to put
-  // in lessons/ (the test then checks it like the others).
+  // view and question typed become a step (with the snapshot values and state digest the tests
+  // replay); Export downloads the steps as a lesson file to put in lessons/ (the test then
+  // checks it like the others); Copy link puts the whole lesson in a link that plays it.
   makeRecorder() {
     const tab = document.getElementById('tab-setup');
     if (!tab) return;
@@ -443,6 +541,16 @@ export class LessonPlayer {
     exp.id = 'rec-export';
     exp.textContent = 'Export lesson';
     exp.title = 'Download the recorded steps as a lesson file (put it in lessons/ as <id>.json)';
+    const copy = document.createElement('button');
+    copy.id = 'rec-link-copy';
+    copy.textContent = 'Copy link';
+    copy.title = 'Put the recorded lesson in a link (copied, and shown below) that opens it in the app, like a bundled lesson';
+    const link = document.createElement('input');
+    link.id = 'rec-link';
+    link.readOnly = true;
+    link.hidden = true;
+    link.setAttribute('aria-label', 'Link to the recorded lesson');
+    link.addEventListener('focus', () => link.select());
     const note = document.createElement('p');
     note.id = 'rec-note';
     note.className = 'muted';
@@ -455,19 +563,44 @@ export class LessonPlayer {
       const r = this.exportLesson(title.value);
       note.textContent = r.error || `Saved ${r.name}: put it in lessons/ of the repository.`;
     });
-    d.append(sum, field('Title', title), field('Step text', text), field('View', view), field('Question (optional)', question), add, exp, note);
+    copy.addEventListener('click', () => {
+      const r = this.lessonLink(title.value);
+      if (r.error) {
+        note.textContent = r.error;
+        return;
+      }
+      link.value = r.url;
+      link.hidden = false;
+      document.body.dataset.lessonUrl = r.url;
+      const steps = `${r.lesson.steps.length} step${r.lesson.steps.length === 1 ? '' : 's'}`;
+      note.textContent = `A link to the ${steps} is below (${r.url.length} characters): select it and copy it.`;
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(r.url).then(() => { note.textContent = `Link to the ${steps} copied (${r.url.length} characters; it is below too).`; }, () => {});
+      }
+    });
+    d.append(sum, field('Title', title), field('Step text', text), field('View', view), field('Question (optional)', question), add, exp, copy, note, link);
     tab.append(d);
   }
 
-  // Records the state on screen as a step. Needs a built-in example (a lesson names its kernel).
+  // Records the state on screen as a step. Needs a built-in example (a lesson names its kernel)
+  // with its own launch and preset; overrides added in the Setup tab go in the step's `sets`.
   recordStep({ text, view, question }) {
     const l = this.app.loaded;
     if (!this.app.session || !l) return { error: 'Nothing loaded.' };
     if (!l.example) return { error: 'Record steps on a built-in example (a lesson names its kernel by example id, or by a .ptx file you add to lessons/ by hand).' };
     if (!text || !text.trim()) return { error: 'Type the step text first.' };
+    const e = exampleById(l.example);
+    const words = (t) => (t || '').trim().replace(/\s+/g, ' ');
+    const base = e.sets || [];
+    const sets = l.sets || [];
+    if (words(l.launch) !== words(e.launch) || (l.preset || '') !== (e.preset || '') || JSON.stringify(sets.slice(0, base.length)) !== JSON.stringify(base)) {
+      return { error: `Record steps on the example ${l.example} with its own launch and preset (key=value overrides added in the Setup tab are kept with the step).` };
+    }
     const step = { text: text.trim(), cycle: this.app.session.cycle(), view, example: l.example };
     if (question && question.trim()) step.question = question.trim();
+    if (sets.length > base.length) step.sets = sets.slice(base.length);
     step.expect = { cycle: step.cycle, status: this.app.session.status() };
+    step.digest = this.app.session.stateDigest();
     this.recorded.push(step);
     return { step };
   }
@@ -482,6 +615,16 @@ export class LessonPlayer {
       return e === example ? rest : { ...rest, example: e };
     });
     return { id, title: t, example, steps };
+  }
+
+  // The recorded lesson as a link that plays it (share.js), checked as a bundled lesson is.
+  lessonLink(title) {
+    if (!this.recorded.length) return { error: 'Add a step first.' };
+    const lesson = this.recordedLesson(title);
+    const problems = lessonProblems(lesson, this.views);
+    if (problems.length) return { error: `The lesson cannot be played: ${problems.join('; ')}.` };
+    if (encodeLesson(lesson).length > MAX_LESSON_LINK_CHARS) return { error: 'The lesson is too long for a link: export it as a file instead.' };
+    return { url: lessonUrl(lesson), lesson };
   }
 
   exportLesson(title) {

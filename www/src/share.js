@@ -35,17 +35,21 @@ const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle
 const INFLATE_CHUNK = 1024; // input bytes per streaming step: at most ~1 MB of output each
 
 export function encodeState(state) {
-  const json = JSON.stringify({ v: VERSION, ...state });
+  return encodeRaw({ v: VERSION, ...state });
+}
+
+function encodeRaw(value) {
+  const json = JSON.stringify(value);
   const bytes = deflateSync(strToU8(json), { level: 9 });
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-// The base64url text after `#s=` to bytes; a readable Error for anything else.
-function base64Bytes(text) {
-  if (typeof text !== 'string' || text.length === 0) throw new Error('the link has no data after #s=');
-  if (text.length > MAX_LINK_CHARS) throw new Error(`the link is too long (${text.length} characters; a link holds at most ${MAX_LINK_CHARS})`);
+// The base64url text after `#s=` (or `after`) to bytes; a readable Error for anything else.
+function base64Bytes(text, after = '#s=', maxChars = MAX_LINK_CHARS) {
+  if (typeof text !== 'string' || text.length === 0) throw new Error(`the link has no data after ${after}`);
+  if (text.length > maxChars) throw new Error(`the link is too long (${text.length} characters; a link holds at most ${maxChars})`);
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text) || text.replace(/=+$/, '').length % 4 === 1) {
     throw new Error('the link is not valid base64url (it may have been cut short or edited)');
   }
@@ -112,24 +116,31 @@ function describe(v) {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
-// The state in a link: a fresh object with the known keys only, each checked. Throws an Error
-// whose message says what is wrong.
-export function decodeState(encoded) {
-  const bytes = base64Bytes(encoded);
-  const raw = inflateCapped(bytes, MAX_JSON_BYTES);
+// The JSON object encoded in a link's data (after `after`), decoded within the limits; an Error
+// whose message says what is wrong for anything else.
+function decodeObject(encoded, after, maxChars, maxBytes, what) {
+  const bytes = base64Bytes(encoded, after, maxChars);
+  const raw = inflateCapped(bytes, maxBytes);
   let json;
   try {
     json = strFromU8(raw);
   } catch {
     throw new Error('the link\'s data is not text');
   }
-  let state;
+  let value;
   try {
-    state = JSON.parse(json);
+    value = JSON.parse(json);
   } catch {
     throw new Error('the link\'s data is not JSON (it may have been edited)');
   }
-  if (!state || typeof state !== 'object' || Array.isArray(state)) throw new Error('the link\'s data is not a saved state');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`the link's data is not ${what}`);
+  return value;
+}
+
+// The state in a link: a fresh object with the known keys only, each checked. Throws an Error
+// whose message says what is wrong.
+export function decodeState(encoded) {
+  const state = decodeObject(encoded, '#s=', MAX_LINK_CHARS, MAX_JSON_BYTES, 'a saved state');
   if (state.v !== VERSION) throw new Error(`the link is of an unknown version (${describe(state.v)}; this page reads version ${VERSION})`);
   for (const k of Object.keys(state)) {
     if (!Object.prototype.hasOwnProperty.call(KEYS, k)) throw new Error(`the link has an unknown key ${JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)} (a link holds ${Object.keys(KEYS).join(', ')})`);
@@ -176,6 +187,53 @@ function panels(state) {
     if (list.indexOf(p) !== i) throw new Error(`the link names the A/B panel ${name} twice`);
     return p;
   });
+}
+
+// A recorded lesson as a link (`#lessonData=`; lessons/README.md): the lesson's JSON, deflated
+// and base64url-encoded as a state is. The lesson names its kernels by example id, so the link
+// stays short; decodeLesson checks only the envelope, and the lesson player then checks every
+// field exactly as it checks the bundled lessons (lessonProblems in lessons.js).
+export const MAX_LESSON_LINK_CHARS = 200_000;
+export const MAX_LESSON_JSON_BYTES = 1_000_000;
+
+export function encodeLesson(lesson) {
+  return encodeRaw({ v: VERSION, lesson });
+}
+
+// The lesson in a lesson link, unchecked beyond being an object (see above). Throws an Error
+// whose message says what is wrong.
+export function decodeLesson(encoded) {
+  const data = decodeObject(encoded, '#lessonData=', MAX_LESSON_LINK_CHARS, MAX_LESSON_JSON_BYTES, 'a lesson');
+  if (data.v !== VERSION) throw new Error(`the link is of an unknown version (${describe(data.v)}; this page reads version ${VERSION})`);
+  for (const k of Object.keys(data)) {
+    if (k !== 'v' && k !== 'lesson') throw new Error(`the link has an unknown key ${JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)} (a lesson link holds v, lesson)`);
+  }
+  const lesson = data.lesson;
+  if (!lesson || typeof lesson !== 'object' || Array.isArray(lesson)) throw new Error(`the link's lesson is ${describe(lesson)}, not a lesson`);
+  return lesson;
+}
+
+export function lessonUrl(lesson) {
+  const url = new URL(window.location.href);
+  url.hash = `lessonData=${encodeLesson(lesson)}`;
+  return url.toString();
+}
+
+// The encoded lesson and the step (text, from 1) in the current URL
+// (#lessonData=<data>[&step=<n>]), if any.
+export function lessonLinkInUrl() {
+  const m = window.location.hash.match(/^#lessonData=([^&]*)(?:&step=([^&]*))?$/s);
+  if (!m) return null;
+  return { data: m[1], step: m[2] === undefined ? '1' : uriText(m[2]) };
+}
+
+// A URL component decoded, or as it is when it does not decode (a hand-edited `%`).
+export function uriText(t) {
+  try {
+    return decodeURIComponent(t);
+  } catch {
+    return t;
+  }
 }
 
 export function shareUrl(state) {

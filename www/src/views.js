@@ -19,7 +19,7 @@ import { createWhyView, WHY_BODY } from './views/why.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
-const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" title="Download this run, from cycle 0 to now, as a Chrome/Perfetto trace (warp states, every instruction\'s issue and writeback, instructions in flight): open it in ui.perfetto.dev">Export Perfetto trace</button><span class="note export-note"></span></div>';
+const PERFETTO_BAR = '<div class="export-bar"><button class="export-perfetto" title="Download this run, from cycle 0 to now, as a Chrome/Perfetto trace (warp states, every instruction\'s issue and writeback, instructions in flight, execution units busy, each memory request through the L1D, L2 slices and DRAM, queue depths): open it in ui.perfetto.dev">Export Perfetto trace</button><span class="note export-note"></span></div>';
 const STATS_BODY = '<div class="export-bar"><button class="export-csv" title="Download IPC and L1D hit rate over time (the model\'s samples) as CSV">Export counters (CSV)</button></div>' + '<div class="plots"><div class="plot"><h3>IPC over time</h3><div class="plot-ipc"></div></div><div class="plot"><h3>L1 hit rate over time</h3><div class="plot-hit"></div></div></div><div class="plots"><div><canvas class="histogram"></canvas></div><div><canvas class="stalls"></canvas></div></div><div><canvas class="counters"></canvas></div>';
 const PANELS = [
   { id: 'pipeline', help: 'scheduler', title: 'Pipeline', note: 'this cycle: fetch → issue → operands → execute → writeback', body: `${CANVAS}${COMPARE_BAR}`, create: createPipelineView },

@@ -180,9 +180,11 @@ function drawUnits(canvas, ctx, c, { snap }) {
     shown.forEach((f, k) => {
       const ty = y + 29 + (k + line) * ROW;
       const more = k === room - 1 && u.in_flight.length > room ? `  +${u.in_flight.length - room}` : '';
-      text(ctx, `${instrLabel(f.warp, f.instr)} →${f.ready_at}${more}`, c.x + 6, ty, { maxWidth: c.w - 10 });
+      // ready_at is null while a load still waits for memory (its cycle is not known yet).
+      const when = f.ready_at === null ? ' waiting for memory' : ` →${f.ready_at}`;
+      text(ctx, `${instrLabel(f.warp, f.instr)}${when}${more}`, c.x + 6, ty, { maxWidth: c.w - 10 });
     });
-    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text} (ready at cycle ${f.ready_at})`).join('\n');
+    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text} (${f.ready_at === null ? 'waiting for memory: its data has not all come back' : `ready at cycle ${f.ready_at}`})`).join('\n');
     region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
   });
 }

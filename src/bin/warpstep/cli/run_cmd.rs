@@ -56,8 +56,9 @@ pub struct RunArgs {
     /// Write one JSON line per issued instruction to PATH (timing runs).
     #[arg(long, value_name = "PATH")]
     trace: Option<String>,
-    /// Write a Chrome/Perfetto trace (warp timeline, instructions, in-flight counters) to PATH,
-    /// for ui.perfetto.dev (timing runs).
+    /// Write a Chrome/Perfetto trace (warp timeline, instructions, execution-unit occupancy,
+    /// memory requests through the L1D, L2 slices and DRAM, queue depths) to PATH, for
+    /// ui.perfetto.dev (timing runs).
     #[arg(long, value_name = "PATH")]
     perfetto: Option<String>,
     /// Print one JSON object instead of a summary.
