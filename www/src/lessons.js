@@ -53,7 +53,8 @@ export function stepInput(lesson, step) {
   if (src.example) {
     const e = exampleById(src.example);
     if (!e) return null;
-    return { ptx: e.ptx, launch: e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
+    // A `launch` beside the example replaces its launch flags (the same kernel, a smaller size).
+    return { ptx: e.ptx, launch: src.launch || e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
   }
   const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
   if (typeof ptx !== 'string') return null;
