@@ -154,6 +154,13 @@ test('the instructor records steps and exports them as a lesson file', async ({ 
   await page.selectOption('#example', 'spinlock');
   await page.fill('#rec-text', 'Another kernel.');
   await page.click('#rec-add');
+  // The same kernel at another launch: the step keeps its launch (and so its example).
+  await page.fill('#launch', '--grid 1 --block 8 --arg s32[1]=0 --arg s32[1]=0');
+  await page.click('#btn-apply-setup');
+  await expect(page.locator('#cycle')).toHaveText('0');
+  await page.fill('#rec-text', 'Eight threads.');
+  await page.click('#rec-add');
+  await expect(page.locator('#rec-note')).toContainText('3 steps recorded');
   const download = page.waitForEvent('download');
   await page.click('#rec-export');
   const file = await download;
@@ -164,6 +171,7 @@ test('the instructor records steps and exports them as a lesson file', async ({ 
   expect(lesson.steps).toEqual([
     { text: 'The first split.', cycle: 99, view: 'simt', question: 'Which lanes?', expect: { cycle: 99, status: 'running' }, digest },
     { text: 'Another kernel.', cycle: 0, view: 'simt', expect: { cycle: 0, status: 'running' }, digest, example: 'spinlock' },
+    { text: 'Eight threads.', cycle: 0, view: 'simt', launch: '--grid 1 --block 8 --arg s32[1]=0 --arg s32[1]=0', expect: { cycle: 0, status: 'running' }, digest, example: 'spinlock' },
   ]);
   // It plays like the lessons in the repository.
   const problems = await page.evaluate((l) => window.warpstep.app.lessons.problemsOf(l), lesson);

@@ -594,10 +594,12 @@ export class LessonPlayer {
     const words = (t) => (t || '').trim().replace(/\s+/g, ' ');
     const base = e.sets || [];
     const sets = l.sets || [];
-    if (words(l.launch) !== words(e.launch) || (l.preset || '') !== (e.preset || '') || JSON.stringify(sets.slice(0, base.length)) !== JSON.stringify(base)) {
-      return { error: `Record steps on the example ${l.example} with its own launch and preset (key=value overrides added in the Setup tab are kept with the step).` };
+    if ((l.preset || '') !== (e.preset || '') || JSON.stringify(sets.slice(0, base.length)) !== JSON.stringify(base)) {
+      return { error: `Record steps on the example ${l.example} with its own preset (key=value overrides added in the Setup tab are kept with the step, and so is another launch).` };
     }
     const step = { text: text.trim(), cycle: this.app.session.cycle(), view, example: l.example };
+    // Another launch of the example's kernel (another size) goes with the step.
+    if (words(l.launch) !== words(e.launch)) step.launch = words(l.launch);
     if (question && question.trim()) step.question = question.trim();
     if (sets.length > base.length) step.sets = sets.slice(base.length);
     step.expect = { cycle: step.cycle, status: this.app.session.status() };
@@ -613,7 +615,8 @@ export class LessonPlayer {
     const example = this.recorded[0].example;
     const steps = this.recorded.map((s) => {
       const { example: e, ...rest } = s;
-      return e === example ? rest : { ...rest, example: e };
+      // A step with a launch of its own keeps its example: the launch goes with it.
+      return e === example && !rest.launch ? rest : { ...rest, example: e };
     });
     return { id, title: t, example, steps };
   }
