@@ -44,7 +44,7 @@ test('the decoder, fuzzed: a validated state or an Error with a message, each wi
   others.push(b64(deflateRawSync(Buffer.from([0xff, 0xfe, 0xc3, 0x28]))));
   const result = await page.evaluate(async ([bombs, others]) => {
     const share = await import('/src/share.js');
-    const KEYS = ['cycle', 'example', 'launch', 'preset', 'ptx', 'sets', 'sm', 'warp'];
+    const KEYS = ['cycle', 'example', 'lane', 'launch', 'preset', 'ptx', 'sets', 'sm', 'view', 'warp'];
     let seed = 17;
     const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
     const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
@@ -93,7 +93,8 @@ test('the decoder, fuzzed: a validated state or an Error with a message, each wi
           && ['ptx', 'launch', 'preset', 'example'].every((k) => typeof s[k] === 'string')
           && Array.isArray(s.sets) && s.sets.every((x) => typeof x === 'string')
           && ['cycle', 'sm', 'warp'].every((k) => Number.isSafeInteger(s[k]) && s[k] >= 0)
-          && s.cycle <= share.MAX_LINK_CYCLE;
+          && s.cycle <= share.MAX_LINK_CYCLE
+          && (s.view === null || typeof s.view === 'string') && Number.isSafeInteger(s.lane) && s.lane >= -1;
         if (valid) ok++; else bad.push(`garbage: ${JSON.stringify(s).slice(0, 200)}`);
       } catch (err) {
         if (err instanceof Error && typeof err.message === 'string' && err.message.length > 10) { errors++; messages.add(err.message.replace(/\d+/g, 'N').slice(0, 60)); } else bad.push(`not an Error: ${String(err)}`);
@@ -253,5 +254,38 @@ test('a long replay to a linked cycle shows its progress and Space stops it', as
   expect(at).toBeLessThan(10_000_000);
   await page.waitForTimeout(300);
   expect(await cycle(page)).toBe(at);
+  expect(problems).toEqual([]);
+});
+
+test('a link keeps the enlarged panel and the Why? panel\'s lane; bad ones are named', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  // The default example (one warp of 4 lanes): enlarge the Why? panel and ask about lane 2.
+  await page.evaluate(() => {
+    const app = window.warpstep.app;
+    app.session.step(40);
+    app.selectLane(2);
+    app.toggleFocus(document.getElementById('view-why'));
+  });
+  const state = await page.evaluate(() => window.warpstep.app.shareState());
+  expect(state).toMatchObject({ view: 'why', lane: 2, cycle: 40 });
+  const make = (extra) => page.evaluate(async (s) => {
+    const { encodeState } = await import('/src/share.js');
+    return encodeState(s);
+  }, { ...state, ...extra });
+  const good = await make({});
+  await open(page, `/#s=${good}`);
+  await expect(page.locator('#cycle')).toHaveText('40');
+  await expect(page.locator('#view-why')).toHaveClass(/focused/);
+  expect(await page.evaluate(() => window.warpstep.app.lane)).toBe(2);
+  await expect(page.locator('#view-why .why-note')).toContainText('lane 2 of warp 0');
+  await open(page, `/#s=${await make({ view: 'nope' })}`);
+  await expect(page.locator('#notice')).toContainText('the link\'s view "nope" is not a panel (panels: pipeline, simt, timeline, why,');
+  await open(page, `/#s=${await make({ lane: 9 })}`);
+  await expect(page.locator('#notice')).toContainText('its lane 9 does not exist (a warp has 4 lanes)');
+  // Without them, nothing is enlarged and the whole warp is explained.
+  await open(page, `/#s=${await make({ view: undefined, lane: undefined })}`);
+  await expect(page.locator('.view.focused')).toHaveCount(0);
+  expect(await page.evaluate(() => window.warpstep.app.lane)).toBe(-1);
   expect(problems).toEqual([]);
 });

@@ -170,6 +170,8 @@ export class App {
       }
       if (state.sm >= session.numSms()) throw new Error(`its SM ${state.sm} does not exist (the machine has ${session.numSms()} SM${session.numSms() === 1 ? '' : 's'})`);
       if (state.warp >= session.warpSlots()) throw new Error(`its warp ${state.warp} does not exist (an SM has ${session.warpSlots()} warp slots)`);
+      const warpSize = JSON.parse(session.config()).core.warp_size;
+      if (state.lane >= warpSize) throw new Error(`its lane ${state.lane} does not exist (a warp has ${warpSize} lanes)`);
       if (state.ab) {
         try {
           b = new Session(state.ptx, state.launch, state.preset, [...state.sets, ...state.ab]);
@@ -195,7 +197,12 @@ export class App {
     if (b) this.ab.build(state.ab, state.abPanels || undefined, b);
     this.sm = state.sm;
     this.warp = state.warp;
+    this.lane = state.lane;
     $('sm-select').value = this.sm;
+    // The panel the link's author had enlarged.
+    const focus = state.view ? this.views.find((v) => v.id === state.view) : null;
+    if (focus && this.focused !== focus.el) this.toggleFocus(focus.el);
+    else if (!focus && this.focused) this.toggleFocus(this.focused);
     this.runTo(state.cycle);
     return true;
   }
@@ -277,6 +284,7 @@ export class App {
     $('launch-effective').textContent = `In effect: kernel ${l.kernel}, grid ${l.grid.join(',')}, block ${l.block.join(',')}${l.config ? `, config ${l.config.startsWith('{') ? '(JSON)' : l.config}` : ''}.`;
     this.sm = 0;
     this.warp = 0;
+    this.lane = -1;
     this.linked = null;
     this.compare = null;
     this.divergence = null;
@@ -867,7 +875,10 @@ export class App {
 
   shareState() {
     const l = this.loaded;
-    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.clock(), sm: this.sm, warp: this.warp, example: l.example, ...this.ab.shareState() };
+    // The enlarged panel and the Why? panel's lane go with it when there are.
+    const focused = this.focused ? this.views.find((v) => v.el === this.focused) : null;
+    const extra = { ...(focused ? { view: focused.id } : {}), ...(this.lane >= 0 ? { lane: this.lane } : {}) };
+    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.clock(), sm: this.sm, warp: this.warp, example: l.example, ...extra, ...this.ab.shareState() };
   }
 
   share() {

@@ -15,7 +15,7 @@
 // In the A/B mode a link also holds B's overrides (`ab`, checked like `sets`; the model then
 // validates them) and the panels of the two columns (`ab_panels`, known panel names only).
 import { deflateSync, Inflate, strToU8, strFromU8 } from 'fflate';
-import { PANEL_CHOICES } from './views.js';
+import { PANEL_CHOICES, PANEL_IDS } from './views.js';
 
 const VERSION = 1;
 
@@ -31,7 +31,7 @@ export const MAX_LINK_CYCLE = 10_000_000; // the most cycles opening a link repl
 export const MAX_INDEX = 1_000_000; // SM and warp indices (the app checks them against the machine)
 
 // The keys a link may carry, and whether each is required.
-const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false, ab: false, ab_panels: false };
+const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false, ab: false, ab_panels: false, view: false, lane: false };
 const INFLATE_CHUNK = 1024; // input bytes per streaming step: at most ~1 MB of output each
 
 export function encodeState(state) {
@@ -158,8 +158,19 @@ export function decodeState(encoded) {
   const sm = whole(state, 'sm', MAX_INDEX, 0);
   const warp = whole(state, 'warp', MAX_INDEX, 0);
   const example = 'example' in state ? text(state, 'example', MAX_NAME_CHARS) : '';
+  // The enlarged panel, and the lane the Why? panel explains (checked against the warp size
+  // once the machine is known).
+  const view = 'view' in state ? panelId(state.view) : null;
+  const lane = 'lane' in state ? whole(state, 'lane', MAX_INDEX, 0) : -1;
   // The A/B keys only when the link has them.
-  return { ptx, launch, preset, sets, cycle, sm, warp, example, ...(ab ? { ab, abPanels } : {}) };
+  return { ptx, launch, preset, sets, cycle, sm, warp, example, view, lane, ...(ab ? { ab, abPanels } : {}) };
+}
+
+// A link's enlarged panel: one of the app's panel ids.
+function panelId(v) {
+  if (typeof v !== 'string') throw new Error(`the link's view is ${describe(v)}, not a panel name`);
+  if (!PANEL_IDS.includes(v)) throw new Error(`the link's view ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)} is not a panel (panels: ${PANEL_IDS.join(', ')})`);
+  return v;
 }
 
 // A list of key=value texts (`sets`, or B's `ab`), each checked for type and length.

@@ -43,6 +43,8 @@ export function createViews(container, app) {
 }
 
 // The panels a set of side-by-side columns may show (the A/B mode), by id, with titles.
+// Every panel's id, in order (a link's `view`).
+export const PANEL_IDS = PANELS.map((p) => p.id);
 export const PANEL_CHOICES = PANELS.filter((p) => !['hash', 'search'].includes(p.id)).map((p) => ({ id: p.id, title: p.title }));
 
 // One panel of `PANELS` (or the one with id `p`) in `container`: its section (id `view-<id>`, or
