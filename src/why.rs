@@ -400,7 +400,10 @@ impl Ctx<'_> {
         }
         let log = ldst.request_log(tag);
         if let Some(log) = log {
-            links.push(self.requests_link(log, in_mem0.is_some()));
+            links.push(self.requests_link(log, in_mem0.map(|m| m.cycles_left)));
+            if log.in_mrpb() > 0 {
+                self.mrpb_links(tag, links);
+            }
             if let Some(r) = &log.last_refusal {
                 let recent = in_mem0.is_some() && ldst.stalled().is_some();
                 self.refusal_links(r, recent, links);
@@ -476,7 +479,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn requests_link(&self, log: &RequestLog, in_mem0: bool) -> Link {
+    /// `unsent`: when the instruction is still in MEM0, its requests not yet sent.
+    fn requests_link(&self, log: &RequestLog, unsent: Option<u32>) -> Link {
         let mut parts = Vec::new();
         for (n, one, many) in [
             (log.hits, "L1D hit", "L1D hits"),
@@ -487,7 +491,6 @@ impl Ctx<'_> {
                 "merges into other misses' MSHR entries",
             ),
             (log.stores, "store", "stores"),
-            (log.queued, "put in the MRPB", "put in the MRPB"),
             (
                 log.bypassed,
                 "sent past the L1D by the MRPB",
@@ -507,6 +510,9 @@ impl Ctx<'_> {
             "Its {}: {taken}.",
             count(log.requests, "request", "requests")
         );
+        if log.queued > 0 {
+            text.push_str(&format!(" {} went through the MRPB.", log.queued));
+        }
         let refused = log.refused();
         if refused > 0 {
             let [assoc, mshr, queue] = log.refusals;
@@ -526,11 +532,11 @@ impl Ctx<'_> {
                 why.join(", ")
             ));
         }
-        if in_mem0 {
-            let sent = log.hits + log.misses + log.merges + log.stores + log.queued + log.bypassed;
+        if let Some(unsent) = unsent {
             text.push_str(&format!(
                 " It is still in MEM0 with {} of {} sent.",
-                sent, log.requests
+                log.requests.saturating_sub(unsent),
+                log.requests
             ));
         }
         let mut link = Link::new("requests", text);
@@ -538,6 +544,30 @@ impl Ctx<'_> {
             link = link.at_cycle(c);
         }
         link
+    }
+
+    /// Where a load's requests wait in the MRPB: the queue, how many, how far from its head.
+    fn mrpb_links(&self, tag: u64, links: &mut Vec<Link>) {
+        let Some(mrpb) = self.sm.ldst().mrpb() else {
+            return;
+        };
+        for (q, queue) in mrpb.queues().iter().enumerate() {
+            let mine: Vec<usize> = queue
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.tag == tag)
+                .map(|(i, _)| i)
+                .collect();
+            let Some(&first) = mine.first() else { continue };
+            links.push(Link::new(
+                "mrpb",
+                format!(
+                    "{} in MRPB queue {q} ({} entries; the first of them at position {first}, 0 being the head), waiting for their turn at the L1D.",
+                    count(mine.len() as u32, "request waits", "requests wait"),
+                    queue.len()
+                ),
+            ));
+        }
     }
 
     /// A refusal of the L1D and, for an associativity failure, who holds the set.

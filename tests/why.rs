@@ -169,6 +169,42 @@ fn lg_throttle_names_the_instruction_holding_mem0() {
     assert!(!link(&why, "set").warps.is_empty());
 }
 
+/// With MRPB on, a load's requests wait in its warp's queue: the chain says how many.
+#[test]
+fn requests_in_the_mrpb_are_named() {
+    let mut f = flags(ATAX);
+    f.extend(["--set", "mrpb.enabled=true"]);
+    let mut s = sim(&data("kernels/polybench.sm_52.ptx"), &f);
+    let why = loop {
+        let why = until_state(&mut s, "long_scoreboard", 30_000);
+        if why.links.iter().any(|l| l.kind == "mrpb") {
+            break why;
+        }
+    };
+    let text = &link(&why, "mrpb").text;
+    let n: usize = text.split(' ').next().unwrap().parse().unwrap();
+    let q: usize = text
+        .split("MRPB queue ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mrpb = s.sms()[0].ldst().mrpb().expect("MRPB on");
+    // The queue named holds that many requests of this warp's load.
+    let queue = &mrpb.queues()[q];
+    assert!(
+        queue.iter().filter(|r| r.from.warp == why.warp).count() >= n,
+        "{text}"
+    );
+    assert!(n >= 1);
+    assert!(link(&why, "requests")
+        .text
+        .contains("went through the MRPB"));
+}
+
 /// The transpose's column read: 32 passes in MEM0, 31 of them the conflict's.
 #[test]
 fn a_bank_conflict_stall_names_the_passes() {

@@ -789,6 +789,7 @@ impl LdstUnit {
                 }
                 b.count_bypass(reason);
                 self.journal.attempt(r.tag, now, Attempt::Bypassed);
+                self.journal.left_mrpb(r.tag);
                 L1Outcome::Pending
             }
             L1Outcome::Fail(reason) => {
@@ -805,6 +806,7 @@ impl LdstUnit {
                     _ => attempt_of(taken, merges_so_far(l1d) > merges),
                 };
                 self.journal.attempt(r.tag, now, how);
+                self.journal.left_mrpb(r.tag);
                 taken
             }
         };

@@ -45,6 +45,8 @@ pub struct RequestLog {
     pub stores: u32,
     /// Requests put into the MRPB (taken from it later).
     pub queued: u32,
+    /// Of those, the ones the MRPB has handed on (to the L1D, or past it).
+    pub left_mrpb: u32,
     /// Requests the MRPB sent past the L1D to the L2 after a refusal.
     pub bypassed: u32,
     /// Refusals by reason: associativity, MSHR, miss queue (the `l1d.reservation_fails` order).
@@ -86,6 +88,7 @@ impl RequestLog {
             merges: 0,
             stores: 0,
             queued: 0,
+            left_mrpb: 0,
             bypassed: 0,
             refusals: [0; 3],
             port_busy: 0,
@@ -94,6 +97,11 @@ impl RequestLog {
             last_reply: None,
             last_refusal: None,
         }
+    }
+
+    /// Requests waiting in the MRPB now.
+    pub fn in_mrpb(&self) -> u32 {
+        self.queued.saturating_sub(self.left_mrpb)
     }
 
     /// Refusals of every reason.
@@ -175,6 +183,13 @@ impl RequestJournal {
         l.last_refusal = Some(refusal);
     }
 
+    /// The MRPB handed one of `tag`'s requests on.
+    pub fn left_mrpb(&mut self, tag: u64) {
+        if let Some(l) = self.log(tag) {
+            l.left_mrpb += 1;
+        }
+    }
+
     /// `tag`'s last request was taken in cycle `now`.
     pub fn left_mem0(&mut self, tag: u64, now: u64) {
         if let Some(l) = self.log(tag) {
@@ -223,6 +238,10 @@ mod tests {
         j.attempt(5, 13, Attempt::Miss);
         j.attempt(5, 14, Attempt::Merge);
         j.left_mem0(5, 14);
+        j.attempt(5, 14, Attempt::Queued);
+        assert_eq!(j.get(5).unwrap().in_mrpb(), 1);
+        j.left_mrpb(5);
+        assert_eq!(j.get(5).unwrap().in_mrpb(), 0);
         j.replied(5, 40);
         let l = j.get(5).unwrap();
         assert_eq!((l.first_try, l.left_mem0), (Some(10), Some(14)));
