@@ -21,10 +21,10 @@ const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
 // The large panel's magnification: as large as fits the height above the caption, at most
 // MAX_ZOOM, and no narrower a layout than MIN_LAYOUT_W CSS pixels before magnifying (the width a
 // page at 150% zoom leaves the views; below it the views shorten more of their labels). At
-// 1280x720 that is 1.45 or more (the 14 px canvas font at 20 px or more) for most views; a view
-// too tall for that (a bank grid of 32 passes, the Elastic back end, the Stats view) shrinks to
-// fit, down to MIN_ZOOM, rather than hide its lower part. + and - scale it by USER_STEP.
-const MIN_ZOOM = 1.1;
+// 1280x720 that is 1.45 or more (the 14 px canvas font at 20 px or more). A view too tall for
+// that (the Elastic back end, the Stats view) stays at MIN_ZOOM = 1.45 and scrolls: readable
+// from the back of the room first, whole on screen second. + and - scale it by USER_STEP.
+const MIN_ZOOM = 1.45;
 const MAX_ZOOM = 2.4;
 const MIN_LAYOUT_W = 600;
 // The other chosen panels are drawn as they would lay out SIDE_LAYOUT_W pixels wide, shrunk to
