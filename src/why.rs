@@ -236,7 +236,11 @@ impl Ctx<'_> {
             | WarpCycle::LgThrottle
             | WarpCycle::BankConflict
             | WarpCycle::MrpbFull => self.mem0_links(links),
-            WarpCycle::Drain => self.drain_links(slot, links),
+            WarpCycle::Drain | WarpCycle::Barrel => self.drain_links(slot, links),
+            WarpCycle::SchedulingFail => self.mask_links(links),
+            WarpCycle::MrpbDrain => self.mrpb_drain_links(slot, links),
+            WarpCycle::Inactive => self.inactive_links(slot, links),
+            WarpCycle::WritebackConflict => self.writeback_links(links),
             _ => {}
         }
     }
@@ -899,6 +903,101 @@ impl Ctx<'_> {
         for f in mine.iter().take(3) {
             self.producer_links(*f, links);
         }
+    }
+
+    /// The bank-conflict-aware scheduler's mask (Elastic §4.3): how long memory warps stay
+    /// masked, and the prediction that masked them.
+    fn mask_links(&self, links: &mut Vec<Link>) {
+        let Some(mask) = self.sm.issue_stage().mask() else {
+            return;
+        };
+        let mut text = format!(
+            "The bank-conflict-aware scheduler masks every warp whose next instruction accesses memory for {} more cycles.",
+            mask.countdown()
+        );
+        let mut link = Link::new("scheduler", String::new());
+        if let Some(l) = mask.last_lookup() {
+            text.push_str(&format!(
+                " The last shared access issued, {}, was predicted {} extra cycles of bank conflicts by the conflict history cache ({}).",
+                self.instr(l.pc),
+                l.predicted,
+                if l.hit { "a hit" } else { "a miss" }
+            ));
+            link = link.at_line(self.line(l.pc));
+        }
+        link.text = text;
+        links.push(link);
+    }
+
+    /// A barrier or fence under MRPB: the warp's requests still in the buffer.
+    fn mrpb_drain_links(&self, slot: u32, links: &mut Vec<Link>) {
+        let Some(mrpb) = self.sm.ldst().mrpb() else {
+            return;
+        };
+        let held: Vec<(usize, usize)> = mrpb
+            .queues()
+            .iter()
+            .enumerate()
+            .map(|(q, queue)| (q, queue.iter().filter(|r| r.from.warp == slot).count()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        let text = if held.is_empty() {
+            "Its memory requests are on their way to the MRPB (in a collector unit or MEM0): none may be reordered across the barrier or fence.".to_string()
+        } else {
+            let parts: Vec<String> = held
+                .iter()
+                .map(|(q, n)| format!("{} in queue {q}", count(*n as u32, "request", "requests")))
+                .collect();
+            format!(
+                "The MRPB still holds {}: the barrier or fence waits until they have left, so none is reordered across it.",
+                parts.join(", ")
+            )
+        };
+        links.push(Link::new("mrpb", text));
+    }
+
+    /// The two-level scheduler's active set, which the warp is not in.
+    fn inactive_links(&self, slot: u32, links: &mut Vec<Link>) {
+        let schedulers = self.sm.schedulers();
+        let Some(s) = schedulers.get(slot as usize % schedulers.len().max(1)) else {
+            return;
+        };
+        let active = s.active_set().to_vec();
+        links.push(
+            Link::new(
+                "scheduler",
+                format!(
+                    "The two-level scheduler's active set holds {}; warp {slot} waits outside it until one of them leaves on a long-latency load or finishes.",
+                    warp_list(&active)
+                ),
+            )
+            .naming(active),
+        );
+    }
+
+    /// A rigid pipeline stopped behind a result that lost writeback.
+    fn writeback_links(&self, links: &mut Vec<Link>) {
+        let waiting: Vec<InFlight> = self
+            .sm
+            .nonmem_waiting()
+            .iter()
+            .filter_map(|&t| self.in_flight(t))
+            .collect();
+        let Some(first) = waiting.first() else {
+            return;
+        };
+        links.push(
+            Link::new(
+                "data",
+                format!(
+                    "{} of warp {} finished and waits for a writeback port, taken by data from the memory stages; the in-order pipeline stands still behind it.",
+                    self.instr(first.pc),
+                    first.warp
+                ),
+            )
+            .at_line(self.line(first.pc))
+            .naming(vec![first.warp]),
+        );
     }
 
     /// Explains `lane` of `slot`: returns whether the lane is active (then the warp's chain

@@ -356,3 +356,46 @@ fn bad_requests_are_named() {
         "no lane 4: a warp has 4 lanes"
     );
 }
+
+/// The scheduler-made states name their scheduler's state: the bank-conflict-aware mask's
+/// countdown and prediction (Elastic §4.3), the two-level scheduler's active set, and strict
+/// barrel processing's instruction still in flight.
+#[test]
+fn scheduler_states_name_the_scheduler() {
+    let with = |set: &str| {
+        let mut f = flags(TRANSPOSE);
+        f.extend(["--set", set]);
+        sim(&data("kernels/transpose.sm_52.ptx"), &f)
+    };
+    let mut s = with("core.scheduler=bank_conflict_aware");
+    let why = until_state(&mut s, "scheduling_fail", 30_000);
+    let mask = s.sms()[0].issue_stage().mask().expect("the mask");
+    let text = &link(&why, "scheduler").text;
+    assert!(
+        text.contains(&format!("for {} more cycles", mask.countdown())),
+        "{text}"
+    );
+    let l = mask.last_lookup().expect("a lookup");
+    assert!(
+        text.contains(&format!("was predicted {} extra cycles", l.predicted)),
+        "{text}"
+    );
+
+    let mut s = with("core.scheduler=two_level");
+    let why = until_state(&mut s, "inactive", 30_000);
+    let set = &link(&why, "scheduler");
+    let sched = &s.sms()[0].schedulers()[why.warp as usize % s.sms()[0].schedulers().len()];
+    assert_eq!(set.warps, sched.active_set().to_vec());
+    assert!(!set.warps.contains(&why.warp));
+
+    let mut s = with("core.strict_barrel=true");
+    let why = until_state(&mut s, "barrel", 30_000);
+    let instr = link(&why, "instruction");
+    let mine: Vec<_> = s.sms()[0]
+        .in_flight()
+        .iter()
+        .filter(|f| f.warp == why.warp)
+        .map(|f| f.issued)
+        .collect();
+    assert!(mine.contains(&instr.cycle.unwrap()), "{instr:?}");
+}
