@@ -14,7 +14,7 @@ import { element, button } from './dom.js';
 import { attachTooltips } from './tooltip.js';
 
 // Short labels of the panels a column may show.
-const PANEL_LABEL = { pipeline: 'Pipeline', simt: 'SIMT', timeline: 'Timeline', banks: 'Banks', memory: 'Memory', unified: 'Unified', stats: 'Stats', energy: 'Energy', mrpb: 'MRPB' };
+const PANEL_LABEL = { pipeline: 'Pipeline', simt: 'SIMT', timeline: 'Timeline', why: 'Why?', banks: 'Banks', memory: 'Memory', unified: 'Unified', stats: 'Stats', energy: 'Energy', mrpb: 'MRPB' };
 const DEFAULT_PANELS = ['pipeline', 'simt', 'banks', 'memory', 'mrpb', 'stats'];
 // The diff table follows a run at most this often (each pairing serialises both reports).
 const RUNNING_MS = 250;
