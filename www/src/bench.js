@@ -3,16 +3,18 @@
 // and the app's pacing (pacing.js), and reports simulated cycles/s, frames/s, one-step-and-redraw time, and the time to
 // step back one cycle at cycle 1,000,000. Results also land in body[data-results] as JSON.
 // The views redraw as in the app (only panels on screen, only when their inputs changed); with
-// `?all` every panel draws every frame, on screen or not.
+// `?all` every panel draws every frame, on screen or not. `?smoke` is the e2e test's short run
+// (e2e/bench.spec.js): one kernel for a fraction of a second, step-back at cycle 20,000.
 import init, { Session, tables, benchCases, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
 import { nextBudget } from './pacing.js';
 import { historyPoints } from './views/stats.js';
 
-const SECONDS = 3;
 const $ = (id) => document.getElementById(id);
 
 const FORCE_ALL = new URLSearchParams(location.search).has('all');
+const SMOKE = new URLSearchParams(location.search).has('smoke');
+const SECONDS = SMOKE ? 0.3 : 3;
 
 let views;
 let tab;
@@ -26,7 +28,8 @@ function frameOf(session, running) {
   let lines = null;
   const hash = { ok: true, spec: 'mod', fn: JSON.parse(bankFunction('mod', 32, 49152, 4)) };
   return {
-    snap, prev: null, warp: 0, sm: 0, tables: tab, config: null, running, now: performance.now(), build: builds,
+    snap, prev: null, warp: 0, lane: -1, sm: 0, tables: tab, config: null, running, now: performance.now(), build: builds,
+    why: () => JSON.parse(session.why(0, 0, -1)),
     get history() {
       history ||= historyPoints(session.rateHistory());
       return history;
@@ -153,7 +156,7 @@ async function run() {
   $('bench-status').textContent = 'Running…';
   document.body.dataset.done = 'false';
   const cases = JSON.parse(benchCases());
-  const plan = [
+  const plan = SMOKE ? [[cases[0], 'fermi', '']] : [
     ...cases.map((c) => [c, 'fermi', '']),
     [cases.find((c) => c.name === 'vector_add'), 'teaching', '--grid 384 --block 32'],
     [cases.find((c) => c.name === 'reduction'), 'teaching', '--grid 384 --block 32'],
@@ -168,7 +171,7 @@ async function run() {
     const tr = body.insertRow();
     for (const v of [r.case, r.preset, r.warps, fmt(r.cycles), fmt(r.cyclesPerSec), fmt(r.fps, 1), `${fmt(r.frameAvg, 1)} / ${fmt(r.frameMax, 1)} (sim ${fmt(r.simAvg, 1)}, draw ${fmt(r.drawAvg, 1)})`, `${fmt(r.stepAvg, 2)} / ${fmt(r.stepMax, 2)}`, r.warps >= 48 ? 'yes' : '']) tr.insertCell().textContent = v;
   }
-  const back = await backStep(cases, 1_000_000);
+  const back = await backStep(cases, SMOKE ? 20_000 : 1_000_000);
   const tr = document.querySelector('#backstep tbody').insertRow();
   for (const v of ['vector_add, fermi, 48 warps', fmt(back.at), `${fmt(back.avg, 1)} / ${fmt(back.max, 1)}`, back.checkpoints, fmt(back.memoryMB, 1), fmt(back.reach, 1)]) tr.insertCell().textContent = v;
   $('bench-status').textContent = 'Done.';
