@@ -629,8 +629,12 @@ impl Ctx<'_> {
             )
             .naming(owners),
         );
-        // The set frees a way when one of those fills arrives: where the first one is.
+        // While MEM0 still waits for the set, it frees a way when one of those fills arrives:
+        // where the first one is.
         let l1d = &self.sim.memory().l1ds()[self.sm_id as usize];
+        if !now {
+            return;
+        }
         if let (Some(first), Some(cache)) = (reserved.first(), l1d.cache()) {
             let key = cache.mshr_key(first.block);
             let places = self.sim.memory().locate(self.sm_id, key, false);

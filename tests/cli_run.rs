@@ -459,3 +459,53 @@ fn compare_puts_two_configurations_side_by_side() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("compare does not take --functional"));
 }
+
+/// `warpstep why`: the chain of one warp at a cycle (the column walk's refused load), every
+/// occupied slot by default, JSON with --json, and a slot that does not exist named (exit 2).
+#[test]
+fn why_prints_the_models_chain() {
+    let file = data("mem/column_walk.ptx");
+    let launch = [
+        "--config",
+        "tesla-c2050-s",
+        "--block",
+        "32",
+        "--arg",
+        "f32[32768]=rand:1",
+        "--arg",
+        "f32[32]=0",
+        "--arg",
+        "1024",
+        "--arg",
+        "16",
+        "--cycle",
+        "1500",
+    ];
+    let mut args = vec!["why", file.as_str()];
+    args.extend(launch);
+    let o = warpstep(&[&args[..], &["--warp", "0"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("cycle 1500 (running)\n\nSM 0 warp 0: long_scoreboard\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("<- refusal     L1D set 0 had every way reserved"),
+        "{out}"
+    );
+    // Every occupied slot (one warp here), and the same chain as JSON.
+    let all = stdout(&warpstep(&args));
+    assert_eq!(all, out);
+    let json: Value =
+        serde_json::from_str(&stdout(&warpstep(&[&args[..], &["--json"]].concat()))).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
+    assert_eq!(json[0]["links"][4]["kind"], "refusal");
+    let bad = warpstep(&[&args[..], &["--warp", "7"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("warp slot 7 of SM 0 holds no warp"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -14,6 +14,7 @@ mod hash_search_cmd;
 mod occupancy_cmd;
 mod report_out;
 mod run_cmd;
+mod why_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +38,9 @@ enum Command {
     /// The same kernel under two configurations (A, B: presets or JSON files), counters side by
     /// side and the outputs compared.
     Compare(Box<compare_cmd::CompareArgs>),
+    /// Why each warp (or one warp, or one lane) is not issuing at a cycle: the model's chain of
+    /// causes, as the app's Why? panel shows it.
+    Why(Box<why_cmd::WhyArgs>),
     /// Simulated cycles and warp instructions per second on the standard kernels.
     Bench(bench_cmd::BenchArgs),
     /// Show, list and check configurations (presets, JSON files, --set overrides).
@@ -71,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Config { command } => config_cmd::run(command),
         Command::Run(args) => run_cmd::run(*args),
         Command::Compare(args) => compare_cmd::run(*args),
+        Command::Why(args) => why_cmd::run(*args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Correlate(args) => correlate_cmd::run(args),
         Command::Experiment { command } => experiment_cmd::run(command),

@@ -115,6 +115,24 @@ pub(super) fn timing_run_with_config(
     Ok((timing_report(&sim, &buffers), sim))
 }
 
+/// The kernel and launch `args` describe, prepared for a timing run with warp states recorded
+/// (`warpstep why`), refusing the flags that only a whole run takes.
+pub(super) fn timing_sim(args: &RunArgs) -> Result<Sim, String> {
+    let refused = [
+        (args.functional, "--functional"),
+        (args.trace.is_some(), "--trace"),
+        (args.perfetto.is_some(), "--perfetto"),
+        (!args.dump_files.is_empty(), "--dump-file"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        return Err(format!("why does not take {flag}"));
+    }
+    let prepared = prepare_file(&args.file, command_line_flags(args)?)?;
+    let mut sim = prepared.into_sim(&[]).map_err(|e| e.to_string())?;
+    sim.set_record_warp_states(true);
+    Ok(sim)
+}
+
 /// Whether `--json` was given.
 pub(super) fn wants_json(args: &RunArgs) -> bool {
     args.json
