@@ -27,6 +27,7 @@ use crate::core::warp_slot::WarpSlot;
 use crate::core::{UnitKind, WarpCycle};
 use crate::exec::convergence_state::ThreadState;
 use crate::exec::Reconvergence;
+use crate::mem::data_cache::owner_parts;
 use crate::mem::dram::DramPlace;
 use crate::mem::l1d::CacheName;
 use crate::mem::l2::SlicePlace;
@@ -202,23 +203,19 @@ impl Ctx<'_> {
     }
 
     fn in_flight(&self, tag: u64) -> Option<InFlight> {
-        self.sm.in_flight().iter().find(|f| f.tag == tag).copied()
+        self.sm.in_flight_instr(tag)
     }
 
     /// The warp slot holding warp `warp_in_cta` of the CTA launched `block`-th (a cache line's
     /// owner), if it is on this SM.
     fn owner_slot(&self, owner: u64) -> Option<u32> {
-        if owner == 0 {
-            return None;
-        }
-        let block = (owner >> 8).checked_sub(1)?;
-        let wic = (owner & 0xff) as usize;
+        let (block, wic) = owner_parts(owner)?;
         self.sm
             .ctas()
             .iter()
             .flatten()
             .find(|c| c.index == block)
-            .and_then(|c| c.warp_slots.get(wic).copied())
+            .and_then(|c| c.warp_slots.get(wic as usize).copied())
     }
 
     fn warp_links(&self, slot: u32, w: &WarpSlot, links: &mut Vec<Link>) {
@@ -637,15 +634,12 @@ impl Ctx<'_> {
         }
         if let (Some(first), Some(cache)) = (reserved.first(), l1d.cache()) {
             let key = cache.mshr_key(first.block);
-            let places = self.sim.memory().locate(self.sm_id, key, false);
-            if !places.is_empty() {
-                let texts: Vec<String> = places.iter().map(|p| self.place_text(*p)).collect();
+            if let Some(places) = self.places_text(key, false) {
                 links.push(Link::new(
                     "below",
                     format!(
-                        "The fill of {:#x} frees a way first when it comes back; it is {}.",
-                        first.block,
-                        texts.join("; then ")
+                        "The fill of {:#x} frees a way first when it comes back; it is {places}.",
+                        first.block
                     ),
                 ));
             }
@@ -654,15 +648,17 @@ impl Ctx<'_> {
 
     /// Where a request is below the L1D.
     fn below_links(&self, token: u64, bypass: bool, links: &mut Vec<Link>) {
-        let places = self.sim.memory().locate(self.sm_id, token, bypass);
-        if places.is_empty() {
-            return;
+        if let Some(places) = self.places_text(token, bypass) {
+            links.push(Link::new("below", format!("Below the L1D: {places}.")));
         }
+    }
+
+    /// Where this SM's requests carrying `token` are below the L1D, as one phrase (`None`:
+    /// nowhere, e.g. the fill has arrived).
+    fn places_text(&self, token: u64, bypass: bool) -> Option<String> {
+        let places = self.sim.memory().locate(self.sm_id, token, bypass);
         let texts: Vec<String> = places.iter().map(|p| self.place_text(*p)).collect();
-        links.push(Link::new(
-            "below",
-            format!("Below the L1D: {}.", texts.join("; then ")),
-        ));
+        (!texts.is_empty()).then(|| texts.join("; then "))
     }
 
     fn place_text(&self, p: RequestPlace) -> String {
@@ -810,7 +806,7 @@ impl Ctx<'_> {
             Some(other) => format!(
                 "It was ready, but its scheduler ({s} of {}) issued warp {other}: the {} policy ordered warp {other} first.",
                 schedulers.len(),
-                serde_json::to_value(policy).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+                config_name(policy)
             ),
             None => format!("It was ready, but its scheduler ({s}) issued nothing this cycle."),
         };
@@ -1042,7 +1038,7 @@ impl Ctx<'_> {
                     Some((ThreadState::Ready, pc, _)) => format!(
                         "Lane {lane}'s thread is ready at {} but in another warp split: the warp runs one split at a time ({} policy).",
                         self.instr(*pc),
-                        serde_json::to_value(b.policy()).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+                        config_name(b.policy())
                     ),
                     Some((ThreadState::Blocked(id), pc, _)) => format!(
                         "Lane {lane}'s thread waits at WAIT B{} before {} for the other threads of its barrier.",
@@ -1097,6 +1093,14 @@ impl Ctx<'_> {
             .at_line(self.line(e.pc)),
         );
     }
+}
+
+/// A configuration value as the configuration file spells it (`gto`, `round_robin`).
+fn config_name(value: impl Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
 }
 
 fn dedup(mut v: Vec<u32>) -> Vec<u32> {

@@ -874,6 +874,11 @@ impl Sm {
         self.in_flight.as_slice()
     }
 
+    /// The in-flight instruction tagged `tag`, if it has not written back.
+    pub fn in_flight_instr(&self, tag: u64) -> Option<InFlight> {
+        self.in_flight.get(tag)
+    }
+
     /// The fetch latch (instruction fetched last cycle, decoded this one).
     pub fn fetch_latch(&self) -> Option<FetchLatch> {
         self.front.latch()

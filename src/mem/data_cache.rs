@@ -116,6 +116,12 @@ pub fn owner_id(block: u64, warp_in_cta: u32) -> u64 {
     ((block + 1) << 8) | u64::from(warp_in_cta & 0xff)
 }
 
+/// The CTA launch index and warp-in-CTA an [`owner_id`] encodes (`None` for 0: nobody).
+pub fn owner_parts(owner: u64) -> Option<(u64, u32)> {
+    let block = (owner >> 8).checked_sub(1)?;
+    Some((block, (owner & 0xff) as u32))
+}
+
 /// Misses that pushed a valid line out, by who had brought that line in (MRPB §2.2, Fig. 4):
 /// the same warp (intra-warp), another warp of the same CTA, or a warp of another CTA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -932,6 +938,9 @@ mod tests {
         // One set, one way: every miss after the first pushes the previous line out.
         let mut c = cache("N:1:128:1,L:L:m:N:L,A:8:8,8");
         let w0 = owner_id(3, 0);
+        assert_eq!(owner_parts(w0), Some((3, 0)));
+        assert_eq!(owner_parts(owner_id(0, 7)), Some((0, 7)));
+        assert_eq!(owner_parts(0), None);
         let w1 = owner_id(3, 1);
         let other_block = owner_id(4, 0);
         for (t, (addr, owner)) in [

@@ -534,18 +534,6 @@ export class LessonPlayer {
     }
     const question = document.createElement('input');
     question.id = 'rec-question';
-    const add = document.createElement('button');
-    add.id = 'rec-add';
-    add.textContent = 'Add step';
-    add.title = 'Add the current example and cycle, with this text, view and question, as a step';
-    const exp = document.createElement('button');
-    exp.id = 'rec-export';
-    exp.textContent = 'Export lesson';
-    exp.title = 'Download the recorded steps as a lesson file (put it in lessons/ as <id>.json)';
-    const copy = document.createElement('button');
-    copy.id = 'rec-link-copy';
-    copy.textContent = 'Copy link';
-    copy.title = 'Put the recorded lesson in a link (copied, and shown below) that opens it in the app, like a bundled lesson';
     const link = document.createElement('input');
     link.id = 'rec-link';
     link.readOnly = true;
@@ -555,16 +543,17 @@ export class LessonPlayer {
     const note = document.createElement('p');
     note.id = 'rec-note';
     note.className = 'muted';
-    add.addEventListener('click', () => {
+    const withId = (el, id) => { el.id = id; return el; };
+    const add = withId(button('', 'Add step', 'Add the current example and cycle, with this text, view and question, as a step', () => {
       const r = this.recordStep({ text: text.value, view: view.value, question: question.value });
       note.textContent = r.error || `${this.recorded.length} step${this.recorded.length === 1 ? '' : 's'} recorded (last: cycle ${r.step.cycle}).`;
       if (!r.error) { text.value = ''; question.value = ''; }
-    });
-    exp.addEventListener('click', () => {
+    }), 'rec-add');
+    const exp = withId(button('', 'Export lesson', 'Download the recorded steps as a lesson file (put it in lessons/ as <id>.json)', () => {
       const r = this.exportLesson(title.value);
       note.textContent = r.error || `Saved ${r.name}: put it in lessons/ of the repository.`;
-    });
-    copy.addEventListener('click', () => {
+    }), 'rec-export');
+    const copy = withId(button('', 'Copy link', 'Put the recorded lesson in a link (copied, and shown below) that opens it in the app, like a bundled lesson', () => {
       const r = this.lessonLink(title.value);
       if (r.error) {
         note.textContent = r.error;
@@ -578,7 +567,7 @@ export class LessonPlayer {
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(r.url).then(() => { note.textContent = `Link to the ${steps} copied (${r.url.length} characters; it is below too).`; }, () => {});
       }
-    });
+    }), 'rec-link-copy');
     d.append(sum, field('Title', title), field('Step text', text), field('View', view), field('Question (optional)', question), add, exp, copy, note, link);
     tab.append(d);
   }
