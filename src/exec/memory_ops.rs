@@ -211,18 +211,29 @@ fn call_parameters_unsupported(env: &Env, warp: &WarpState, pc: Pc, exec: LaneMa
 }
 
 /// The lane's address in `space`, with generic addresses resolved to their window's space.
+///
+/// Computed in the widths the PTX ISA gives ("Addresses as Operands"): `[reg+imm]` adds in the
+/// register's width (a `.u32` register wraps at 2^32, as the hardware's 32-bit address adder
+/// does: nvcc relies on it when it folds `temp - 64*tx` into one register and adds the row
+/// offset as an immediate), and the result is truncated to the state space's address width
+/// (32 bits for `.shared`, `.local`, `.const` and `.param`, whose windows are 32-bit; 64 bits
+/// for global and generic addresses). A wrapped address that lands outside every allocation
+/// is still a fault, reported with the wrapped address.
 fn resolve(env: &Env, warp: &WarpState, space: Space, op: &Operand, lane: u32) -> Target {
     let Operand::Addr(Address { base, offset }) = *op else {
         return Target { space, addr: 0 };
     };
     let offset = offset as i64 as u64;
     let addr = match base {
-        AddrBase::Reg(r) => warp.reg(r.index(), lane).wrapping_add(offset),
+        AddrBase::Reg(r) => {
+            let width = env.reg_masks.get(r.index()).copied().unwrap_or(u64::MAX);
+            warp.reg(r.index(), lane).wrapping_add(offset) & width
+        }
         AddrBase::Absolute => offset,
         AddrBase::Var(var) => {
             let own = env.image.var_address(var).unwrap_or(0).wrapping_add(offset);
             if space == Space::Generic {
-                space::to_generic(var.space, own)
+                space::to_generic(var.space, own & space_width(var.space))
             } else {
                 own
             }
@@ -232,7 +243,19 @@ fn resolve(env: &Env, warp: &WarpState, space: Space, op: &Operand, lane: u32) -
         let (space, addr) = space::decode_generic(addr);
         Target { space, addr }
     } else {
-        Target { space, addr }
+        Target {
+            space,
+            addr: addr & space_width(space),
+        }
+    }
+}
+
+/// The address width of a state space: 32 bits for the windowed spaces (PTX ISA "Addresses as
+/// Operands": an address wider than its space's is truncated), 64 for global memory.
+fn space_width(space: Space) -> u64 {
+    match space {
+        Space::Shared | Space::Local | Space::Const | Space::Param => u64::from(u32::MAX),
+        _ => u64::MAX,
     }
 }
 

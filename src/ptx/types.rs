@@ -183,14 +183,17 @@ pub enum Space {
 }
 
 impl Space {
-    /// The space named by a modifier without its dot.
+    /// The space named by a modifier without its dot. `.shared::cta` is `.shared` (PTX ISA 7.8
+    /// "State Spaces": the CTA's own window, the default sub-qualifier) and `.param::entry` /
+    /// `.param::func` are `.param`; `.shared::cluster` (another CTA's shared memory, sm_90) is
+    /// not modelled and stays unknown, so the instruction is reported as unsupported.
     pub fn from_name(name: &str) -> Option<Space> {
         match name {
             "global" => Some(Space::Global),
-            "shared" => Some(Space::Shared),
+            "shared" | "shared::cta" => Some(Space::Shared),
             "const" => Some(Space::Const),
             "local" => Some(Space::Local),
-            "param" => Some(Space::Param),
+            "param" | "param::entry" | "param::func" => Some(Space::Param),
             _ => None,
         }
     }
