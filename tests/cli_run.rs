@@ -509,3 +509,39 @@ fn why_prints_the_models_chain() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_output_without_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // About 800 KB of JSON, far more than a pipe holds, so most of it is written after the
+    // reader has gone.
+    let vector_add = data("kernels/vector_add.sm_52.ptx");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpstep"))
+        .args(["run", &vector_add, "--grid", "1", "--block", "32"])
+        .args([
+            "--arg",
+            "f32[100000]=iota",
+            "--arg",
+            "f32[32]=0",
+            "--arg",
+            "f32[32]=0",
+        ])
+        .args(["--arg", "32", "--functional", "--dump", "0", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("warpstep starts");
+    let mut first = [0u8; 1];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("one byte");
+    // stdout is dropped here: the reader has gone, as `| head -c 1` does.
+    let out = child.wait_with_output().expect("warpstep ends");
+    assert_eq!(first[0], b'{');
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
