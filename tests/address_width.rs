@@ -66,7 +66,7 @@ fn shared_cta_is_the_shared_window_and_shared_cluster_is_named_as_unsupported() 
     let p = run_ok(&ptx, &[]);
     assert_eq!(i32s(&p, 0), (100..108).collect::<Vec<_>>());
     let ptx = wrap_ptx().replace("ld.shared.u32 %r2", "ld.shared::cluster.u32 %r2");
-    let e = warpstep::ptx::load(&ptx).err().expect("an error");
+    let e = warpstep::ptx::load(&ptx).expect_err("an error");
     let line = ptx
         .lines()
         .position(|l| l.contains("shared::cluster"))

@@ -115,9 +115,8 @@ const LAUNCHES: &[(&str, &str)] = &[
 /// Every pair of switches that set different things, in a fixed-seed shuffled order.
 fn shuffled_pairs() -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
-    for a in 0..SWITCHES.len() {
-        for b in a + 1..SWITCHES.len() {
-            let (sa, sb) = (&SWITCHES[a], &SWITCHES[b]);
+    for (a, sa) in SWITCHES.iter().enumerate() {
+        for (b, sb) in SWITCHES.iter().enumerate().skip(a + 1) {
             if !sa.sets_what.iter().any(|w| sb.sets_what.contains(w)) {
                 pairs.push((a, b));
             }
