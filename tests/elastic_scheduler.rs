@@ -31,8 +31,12 @@ fn the_history_learns_each_shared_instruction_and_never_overpredicts_a_regular_o
     assert_eq!(h.over, 0);
     assert!(h.under >= 1 && h.under < 32, "{h:?}");
     assert_eq!(h.exact, 256 - h.under);
-    // Misses: the first row write and the under-predicted column reads.
-    assert_eq!(h.hits, h.lookups - 1 - h.under);
+    // Misses: the under-predicted column reads and, likewise, the first CTA's row writes issued
+    // before the first one left MEM0 (predicted 0 on the miss: exact). With GPGPU-Sim's three
+    // cycles from issue to the LD/ST unit on `fermi` (`regfile.issue_latch`,
+    // `regfile.dispatch_latency`) two row writes issue before the first resolves.
+    let row_write_misses = h.lookups - h.hits - h.under;
+    assert!((1..=2).contains(&row_write_misses), "{h:?}");
     // Memory warps held back while a column read holds MEM0, and nothing else to issue.
     let fails = stats.stalls.get("scheduling_fail").copied().unwrap_or(0);
     assert!(fails > 0, "{:?}", stats.stalls);

@@ -46,6 +46,8 @@ fn regfile(layout: RegLayout, sp: u32, others: u32, read_ports: u32) -> RegFileC
         },
         collector_read_ports: read_ports,
         writeback_width: 1,
+        issue_latch: 0,
+        dispatch_latency: 0,
     }
 }
 
@@ -331,6 +333,8 @@ fn random_config(rng: &mut XorShift) -> RegFileConfig {
         },
         collector_read_ports: 1 + rng.below(4) as u32,
         writeback_width: 1,
+        issue_latch: 0,
+        dispatch_latency: 0,
     }
 }
 

@@ -117,6 +117,8 @@ pub(super) fn fermi() -> Config {
             }, // mem: default 2
             collector_read_ports: 1,     // GPGPU-Sim: one bank per collector unit per cycle
             writeback_width: 2,          // EX_WB width in -gpgpu_pipeline_widths
+            issue_latch: 1,              // the ID_OC_* pipeline registers
+            dispatch_latency: 2,         // dispatch_ready_cu a step later, then OC_EX_*
         },
         units: fermi_units(),
         shmem: SharedMemConfig {
@@ -263,9 +265,10 @@ fn fermi_units() -> UnitsConfig {
         int: arith([4, 13, 4, 5, 145], [1, 2, 2, 1, 8]),
         fp32: arith([4, 13, 4, 5, 39], [1, 2, 1, 1, 4]),
         fp64: arith([8, 19, 8, 8, 330], [8, 16, 8, 8, 130]),
-        sfu: t(8, 8),   // GPGPU-Sim defaults -ptx_opcode_latency_sfu / initiation_sfu
-        shfl: t(32, 4), // sixth entry of -ptx_opcode_latency_int / initiation_int
-        other: t(1, 1), // GPGPU-Sim's default for every other ALU op
+        sfu: t(8, 8),    // GPGPU-Sim defaults -ptx_opcode_latency_sfu / initiation_sfu
+        shfl: t(32, 4),  // sixth entry of -ptx_opcode_latency_int / initiation_int
+        other: t(1, 1),  // GPGPU-Sim's default for every other ALU op
+        result_latch: 1, // the EX_WB pipeline register
     }
 }
 
@@ -397,6 +400,10 @@ pub(super) fn elastic_cf11() -> Config {
     k.scheduler = SchedulerPolicy::Lrr; // Table 3 "Round-robin"
     c.regfile.reg_banks = 8; // GPGPU-Sim default -gpgpu_num_reg_banks
     c.regfile.writeback_width = 1; // GPGPU-Sim default pipeline widths
+                                   // The paper's own pipeline timing (Figs. 4 and 6), not GPGPU-Sim 4's pipeline registers.
+    c.regfile.issue_latch = 0;
+    c.regfile.dispatch_latency = 0;
+    c.units.result_latch = 0;
     c.units.sp_units = 1;
     c.shmem.size_bytes = 16 * 1024;
     c.shmem.banks = 8;
@@ -475,6 +482,10 @@ pub(super) fn unified_micro12() -> Config {
     c.regfile.reg_banks = 4;
     c.regfile.layout = RegLayout::Naive;
     c.regfile.writeback_width = 1;
+    // The paper's own SM simulator, not GPGPU-Sim's pipeline registers.
+    c.regfile.issue_latch = 0;
+    c.regfile.dispatch_latency = 0;
+    c.units.result_latch = 0;
     c.units.sp_units = 1;
     c.units.int = uniform(8, 1); // ALU latency 8 for every ALU class
     c.units.fp32 = uniform(8, 1);
@@ -564,6 +575,10 @@ pub(super) fn teaching() -> Config {
         },
         collector_read_ports: 1,
         writeback_width: 1,
+        // The book's figures: read the cycle after issue, dispatched in the cycle of the last
+        // read, written back the cycle after the last stage.
+        issue_latch: 0,
+        dispatch_latency: 0,
     };
     c.units = teaching_units();
     c.shmem.size_bytes = 4096;
@@ -634,6 +649,7 @@ fn teaching_units() -> UnitsConfig {
         sfu: t(4, 2),
         shfl: t(2, 1),
         other: t(1, 1),
+        result_latch: 0, // the book's figures
     }
 }
 

@@ -205,6 +205,27 @@ pub struct RegFileConfig {
     /// Results written back per cycle; excess results wait (MODEL.md section 6; GPGPU-Sim EX_WB
     /// pipeline width).
     pub writeback_width: u32,
+    /// Cycles an issued instruction spends in the pipeline register between the issue stage and
+    /// its collector unit before the unit starts reading banks. GPGPU-Sim: 1, its ID_OC_*
+    /// registers (`-gpgpu_pipeline_widths`): `shader_core_ctx::issue_warp` writes them,
+    /// `opndcoll_rfu_t::allocate_cu` takes the instruction into a collector unit the next cycle,
+    /// and `opndcoll_rfu_t::step` runs `allocate_reads` before `allocate_cu`, so the first read
+    /// is two cycles after issue. 0: reads start the cycle after issue (the book's Figs. 3.14
+    /// and 3.17). MODEL.md section 5 is silent; warpstep counts the collector unit as taken at
+    /// issue, which GPGPU-Sim's register plus one cycle's earlier release balance.
+    #[serde(default)]
+    pub issue_latch: u32,
+    /// Cycles from an instruction's last operand read until its execution unit takes it (the
+    /// cycle an ALU instruction is dispatched, a memory instruction enters MEM0). GPGPU-Sim: 2:
+    /// `opndcoll_rfu_t::dispatch_ready_cu` runs at the start of the next step, before
+    /// `allocate_reads`, moving the instruction into the OC_EX_* register, and
+    /// `shader_core_ctx::execute` moves it into the unit's `m_dispatch_reg` the cycle after.
+    /// The collector unit is free once the instruction leaves it; on the way the instruction
+    /// holds one of `dispatch_latency` places per execution unit of its kind (the OC_EX
+    /// register and the dispatch register). 0: dispatched in the cycle of the last read (the
+    /// book's Fig. 3.17: w1 reads its last operand in cycle 2 and executes in cycle 3).
+    #[serde(default)]
+    pub dispatch_latency: u32,
 }
 
 /// Latency and initiation interval of one opcode class (MODEL.md section 6).
@@ -259,4 +280,13 @@ pub struct UnitsConfig {
     pub shfl: OpTiming,
     /// Every other ALU instruction (mov, logic, setp, cvt, ...): GPGPU-Sim gives them 1 and 1.
     pub other: OpTiming,
+    /// Pipeline registers an SP, SFU or DP result passes after the unit's last stage before it
+    /// is written back. GPGPU-Sim: 1, the EX_WB register: `pipelined_simd_unit::cycle` moves a
+    /// finished result from `m_pipeline_reg[0]` into its result port (EX_WB) and
+    /// `shader_core_ctx::writeback` writes it the next cycle, so a result is written back
+    /// `latency + 2` cycles after the instruction entered `m_dispatch_reg`. (The LD/ST unit's
+    /// shared path has the same shape already: MEM0, `shmem.latency`, then `m_next_wb`.)
+    /// 0: written back the cycle after the last stage (the book's Figs. 3.14 and 3.17).
+    #[serde(default)]
+    pub result_latch: u32,
 }

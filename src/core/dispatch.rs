@@ -5,6 +5,16 @@
 //! lost writeback and a conflicting shared access whose own later sub-warps cannot follow it
 //! into MEM0. [`DispatchStage::exe_stall`] says why.
 //!
+//! With `regfile.dispatch_latency` = L > 0 (GPGPU-Sim: 2) an instruction whose last operand
+//! was read in cycle t leaves its collector unit at once and reaches its unit in cycle t + L:
+//! GPGPU-Sim's `opndcoll_rfu_t::dispatch_ready_cu` moves it into the OC_EX_* register a step
+//! after the read, and `shader_core_ctx::execute` into the unit's `m_dispatch_reg` a cycle
+//! later. On the way it holds one of L places per execution unit of its kind; a collector unit
+//! whose kind has no place left keeps its instruction (GPGPU-Sim's `collector_unit_t::ready`
+//! wants a free OC_EX slot). One that arrives while its unit cannot take it waits there, and
+//! in a rigid pipeline stops issue as one in EXE does. `units.result_latch` adds GPGPU-Sim's
+//! EX_WB register after the SP, SFU and DP pipelines.
+//!
 //! Within a cycle the SM calls [`DispatchStage::begin_cycle`], then (after writeback)
 //! [`DispatchStage::hold_nonmem`], (after the LD/ST unit's cycle) [`DispatchStage::hold_subwarps`],
 //! then [`DispatchStage::cycle`]; the issue stage reads the stall.
@@ -19,6 +29,19 @@ use super::units::{pipe_index, Pipeline, UnitKind};
 use super::writeback::Writeback;
 use crate::config::Config;
 use crate::mem::mrpb::Requester;
+use serde::Serialize;
+
+/// An instruction between its collector unit and its execution unit
+/// (`regfile.dispatch_latency`; GPGPU-Sim's OC_EX register and the unit's `m_dispatch_reg`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OnTheWay {
+    /// The SM's tag for the instruction.
+    pub tag: u64,
+    /// The execution unit it goes to.
+    pub kind: UnitKind,
+    /// The first cycle its unit may take it.
+    pub at: u64,
+}
 
 /// The parts of the back end an instruction leaving EXE can go to.
 pub struct BackEnd<'a> {
@@ -42,12 +65,24 @@ pub struct DispatchStage {
     exe_stall: Option<WarpCycle>,
     /// Reused each cycle: collector units ready to dispatch (unit, tag).
     ready: Vec<(usize, u64)>,
+    /// `regfile.dispatch_latency`: cycles from the last operand read to the execution unit.
+    latency: u32,
+    /// Places on the way per unit kind (indexed by [`UnitKind::index`]): the latency times the
+    /// units of the kind.
+    places: [usize; 4],
+    /// Instructions on their way from a collector unit to their execution unit, oldest first.
+    on_the_way: Vec<OnTheWay>,
+    /// `units.result_latch`: registers an ALU result passes before writeback.
+    result_latch: u32,
 }
 
 impl DispatchStage {
     pub fn new(config: &Config) -> DispatchStage {
         let mode = PipelineMode::of(config);
         let passes = (config.core.warp_size / config.core.simd_width.max(1)).max(1);
+        let latency = config.regfile.dispatch_latency;
+        let u = &config.units;
+        let units = [u.sp_units, u.sfu_units, u.dp_units, u.ldst_units];
         DispatchStage {
             mode,
             mem_stages: config.elastic.mem_stages,
@@ -55,6 +90,10 @@ impl DispatchStage {
             premem: Premem::new(mode.premem_depth(passes), passes - 1),
             exe_stall: None,
             ready: Vec::new(),
+            latency,
+            places: units.map(|n| (latency * n) as usize),
+            on_the_way: Vec::new(),
+            result_latch: config.units.result_latch,
         }
     }
 
@@ -142,10 +181,23 @@ impl DispatchStage {
                 enter_mem0(ldst, in_flight, tag, &requester);
             }
         }
+        if self.latency > 0 {
+            self.arrive(
+                now,
+                (&mut *ldst, &mut *pipelines),
+                in_flight,
+                decoded,
+                &requester,
+            );
+        }
         let mut ready = std::mem::take(&mut self.ready);
         ready.clear();
         ready.extend(collector.ready().map(|r| (r.unit, r.tag)));
         for &(unit, tag) in &ready {
+            if self.latency > 0 {
+                self.leave_collector(now, collector, in_flight, unit, tag);
+                continue;
+            }
             let Some(f) = in_flight.get(tag) else {
                 collector.release(unit);
                 continue;
@@ -160,6 +212,72 @@ impl DispatchStage {
             }
         }
         self.ready = ready;
+    }
+
+    /// Instructions on the way whose time has come enter their units, oldest first; one whose
+    /// unit cannot take it waits (and stops a rigid pipeline's issue).
+    fn arrive(
+        &mut self,
+        now: u64,
+        (ldst, pipelines): (&mut LdstUnit, &mut [Pipeline]),
+        in_flight: &InFlightTable,
+        decoded: &[Decoded],
+        requester: &impl Fn(u32) -> Requester,
+    ) {
+        let mut i = 0;
+        while i < self.on_the_way.len() {
+            let w = self.on_the_way[i];
+            if w.at > now {
+                i += 1;
+                continue;
+            }
+            let Some(f) = in_flight.get(w.tag) else {
+                self.on_the_way.remove(i);
+                continue;
+            };
+            let to = (&mut *ldst, &mut *pipelines);
+            match self.dispatch(now, &f, to, in_flight, decoded, requester) {
+                Ok(()) => {
+                    self.on_the_way.remove(i);
+                }
+                Err(reason) => {
+                    if self.mode.rigid() {
+                        self.exe_stall.get_or_insert(reason);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The instruction in collector unit `unit`, all its operands read this cycle or earlier,
+    /// leaves it for its execution unit if a place on the way is free.
+    fn leave_collector(
+        &mut self,
+        now: u64,
+        collector: &mut OperandCollector,
+        in_flight: &InFlightTable,
+        unit: usize,
+        tag: u64,
+    ) {
+        let Some(f) = in_flight.get(tag) else {
+            collector.release(unit);
+            return;
+        };
+        let taken = self.on_the_way.iter().filter(|w| w.kind == f.unit).count();
+        if taken < self.places[f.unit.index()] {
+            self.on_the_way.push(OnTheWay {
+                tag,
+                kind: f.unit,
+                at: now + u64::from(self.latency),
+            });
+            collector.release(unit);
+        }
+    }
+
+    /// Instructions between their collector unit and their execution unit, oldest first.
+    pub fn on_the_way(&self) -> &[OnTheWay] {
+        &self.on_the_way
     }
 
     /// Sends instruction `f` on from EXE, or says why it must stay.
@@ -189,7 +307,7 @@ impl DispatchStage {
                     return Err(self.exe_stall.unwrap_or(WarpCycle::WritebackConflict));
                 }
                 let timing = decoded[f.pc as usize].timing;
-                let path = self.mode.nonmem_stages(self.mem_stages);
+                let path = self.mode.nonmem_stages(self.mem_stages) + self.result_latch;
                 match pipe.accept(now, f.tag, timing, self.passes, path) {
                     true => Ok(()),
                     false => Err(WarpCycle::MathPipeThrottle),

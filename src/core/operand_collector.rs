@@ -23,9 +23,13 @@
 //!    in cycle t+1.
 //!
 //! GPGPU-Sim's `opndcoll_rfu_t::step` runs `dispatch_ready_cu` *before* `allocate_reads`, so
-//! there an instruction leaves its unit one cycle after its last read. The book's figures
-//! dispatch in the cycle of the last read (Fig. 3.17: w1 reads its last operand in cycle 2 and
-//! executes in cycle 3), and warpstep follows the book.
+//! there an instruction leaves its unit one cycle after its last read, and an issued
+//! instruction first waits a cycle in the ID_OC register. The book's figures read the cycle
+//! after issue and dispatch in the cycle of the last read (Fig. 3.17: w1 reads its last operand
+//! in cycle 2 and executes in cycle 3). Both are configured: `regfile.issue_latch` read cycles
+//! a new instruction waits before its first read (here), and `regfile.dispatch_latency` cycles
+//! from the last read to the execution unit (the dispatch stage, `super::dispatch`); 0 and 0 is
+//! the book, 1 and 2 GPGPU-Sim (the `fermi` preset).
 //!
 //! # Arbitration order
 //! Register writes first (they claim their banks before the reads run). Then the collector
@@ -193,6 +197,9 @@ pub struct CollectorUnit {
     warp: u32,
     tag: u64,
     operands: Vec<Operand>,
+    /// Read cycles the instruction still spends in the issue-to-collector register
+    /// (`regfile.issue_latch`) before the unit reads banks for it.
+    latched: u32,
 }
 
 impl CollectorUnit {
@@ -203,6 +210,7 @@ impl CollectorUnit {
             warp: 0,
             tag: 0,
             operands: Vec::with_capacity(4),
+            latched: 0,
         }
     }
 
@@ -228,14 +236,16 @@ impl CollectorUnit {
 
     /// True if the unit holds an instruction whose operands are all read.
     pub fn is_ready(&self) -> bool {
-        self.busy && self.operands.iter().all(|o| o.read)
+        self.busy && self.latched == 0 && self.operands.iter().all(|o| o.read)
     }
 
-    /// Take an instruction: its distinct source registers, each with its bank.
-    fn fill(&mut self, warp: u32, srcs: &[u32], tag: u64, map: BankMap) {
+    /// Take an instruction: its distinct source registers, each with its bank; its reads wait
+    /// `latched` read cycles first.
+    fn fill(&mut self, warp: u32, srcs: &[u32], tag: u64, map: BankMap, latched: u32) {
         self.busy = true;
         self.warp = warp;
         self.tag = tag;
+        self.latched = latched;
         self.operands.clear();
         for &reg in srcs {
             if !self.operands.iter().any(|o| o.reg == reg) {
@@ -272,6 +282,7 @@ impl CollectorUnit {
 
     fn clear(&mut self) {
         self.busy = false;
+        self.latched = 0;
         self.warp = 0;
         self.tag = 0;
         self.operands.clear();
@@ -298,6 +309,8 @@ pub struct Ready {
 pub struct OperandCollector {
     map: BankMap,
     read_ports: u32,
+    /// `regfile.issue_latch`: read cycles a new instruction waits before its first read.
+    issue_latch: u32,
     units: Vec<CollectorUnit>,
     /// First unit index of each pool, and one past the last, indexed by `UnitKind::index`.
     pools: [(usize, usize); 4],
@@ -330,6 +343,7 @@ impl OperandCollector {
         Self {
             map: BankMap::new(cfg.layout, cfg.reg_banks),
             read_ports: cfg.collector_read_ports.max(1),
+            issue_latch: cfg.issue_latch,
             order: Vec::with_capacity(units.len()),
             units,
             pools,
@@ -359,10 +373,11 @@ impl OperandCollector {
     /// An issued instruction takes the lowest-numbered free unit of its pool. `srcs` are its
     /// source registers (a register named twice is read once; predicate registers stay out:
     /// they live in a separate predicate file); `tag` is the SM's id for the instruction.
-    /// `None` if the pool is full. Its reads start at the next [`Self::read_cycle`].
+    /// `None` if the pool is full. Its reads start at the next [`Self::read_cycle`], or
+    /// `regfile.issue_latch` read cycles later (GPGPU-Sim's ID_OC register).
     pub fn allocate(&mut self, kind: UnitKind, warp: u32, srcs: &[u32], tag: u64) -> Option<usize> {
         let unit = self.free_unit(kind)?;
-        self.units[unit].fill(warp, srcs, tag, self.map);
+        self.units[unit].fill(warp, srcs, tag, self.map, self.issue_latch);
         self.order.push(unit);
         Some(unit)
     }
@@ -398,10 +413,18 @@ impl OperandCollector {
             ..
         } = self;
         for &unit in order.iter() {
+            if units[unit].latched > 0 {
+                // Still in the issue-to-collector register: no reads, no conflicts.
+                continue;
+            }
             let read = units[unit].collect(unit as u32, *read_ports, arbiter);
             self.register_reads += u64::from(read);
         }
         self.count_conflicts();
+        for &unit in self.order.iter() {
+            let u = &mut self.units[unit];
+            u.latched = u.latched.saturating_sub(1);
+        }
     }
 
     /// Units whose operands are all read, oldest first.
@@ -482,6 +505,9 @@ impl OperandCollector {
 
     fn count_conflicts(&mut self) {
         for &unit in &self.order {
+            if self.units[unit].latched > 0 {
+                continue;
+            }
             for op in self.units[unit].operands.iter().filter(|o| !o.read) {
                 match self.arbiter.cells()[op.bank as usize] {
                     BankActivity::Idle => {}
@@ -544,6 +570,8 @@ mod tests {
             },
             collector_read_ports: ports,
             writeback_width: 1,
+            issue_latch: 0,
+            dispatch_latency: 0,
         }
     }
 

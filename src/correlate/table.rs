@@ -41,9 +41,15 @@ pub fn summary_line(s: &Summary) -> String {
         s.cycles_within_tolerance,
         s.cases,
         s.tolerance * 100.0,
-        identical_text(s.l1d_accesses_identical, s.cases, &s.l1d_accesses_differ),
+        identical_text(
+            s.l1d_accesses_identical,
+            s.l1d_accesses_compared,
+            s.cases,
+            &s.l1d_accesses_differ
+        ),
         identical_text(
             s.bank_conflict_cycles_identical,
+            s.bank_conflict_cycles_compared,
             s.cases,
             &s.bank_conflict_cycles_differ
         ),
@@ -59,12 +65,18 @@ pub fn summary_line(s: &Summary) -> String {
 }
 
 /// "6 of 6", or "4 of 6 (not saxpy, 1 SM; ...)".
-fn identical_text(identical: usize, cases: usize, differ: &[String]) -> String {
-    if differ.is_empty() {
-        format!("{identical} of {cases}")
+/// "6 of 6", "5 of 6 (not saxpy, 1 SM)", and "... of the 6 GPGPU-Sim counted" when some cases'
+/// records lack the counter.
+fn identical_text(identical: usize, compared: usize, cases: usize, differ: &[String]) -> String {
+    let mut text = if compared < cases {
+        format!("{identical} of the {compared} GPGPU-Sim counted")
     } else {
-        format!("{identical} of {cases} (not {})", differ.join("; "))
+        format!("{identical} of {cases}")
+    };
+    if !differ.is_empty() {
+        text.push_str(&format!(" (not {})", differ.join("; ")));
     }
+    text
 }
 
 fn header(report: &Report) -> String {

@@ -6,14 +6,20 @@ use super::*;
 use crate::mem::l2::L2Stats;
 
 #[test]
-fn the_embedded_reference_has_six_runs_of_three_kernels_on_1_and_15_sms() {
+fn the_embedded_reference_has_eight_runs_of_five_kernels() {
     let set = reference();
     assert_eq!(set.preset, "fermi");
     let cases = set.cases;
-    assert_eq!(cases.len(), 6);
+    assert_eq!(cases.len(), 8);
     assert_eq!(
         case_names(&cases),
-        ["saxpy", "transpose_naive", "transpose_padded"]
+        [
+            "saxpy",
+            "transpose_naive",
+            "transpose_padded",
+            "stride_loop_1",
+            "stride_loop_32"
+        ]
     );
     for name in case_names(&cases) {
         let sms: Vec<u32> = cases
@@ -21,7 +27,12 @@ fn the_embedded_reference_has_six_runs_of_three_kernels_on_1_and_15_sms() {
             .filter(|c| c.name == name)
             .map(|c| c.sms)
             .collect();
-        assert_eq!(sms, REFERENCE_SMS, "{name}");
+        // The stride loops are one CTA: GPGPU-Sim gives the same numbers on 1 and 15 SMs.
+        let expected: &[u32] = match name.starts_with("stride_loop") {
+            true => &[1],
+            false => &REFERENCE_SMS,
+        };
+        assert_eq!(sms, expected, "{name}");
     }
     for c in &cases {
         let ptx = c.ptx_text().unwrap_or_else(|| panic!("{}: PTX", c.title()));
@@ -34,12 +45,19 @@ fn the_embedded_reference_has_six_runs_of_three_kernels_on_1_and_15_sms() {
     }
     let saxpy = &cases[0];
     assert_eq!(saxpy.gpgpusim.cycles, 27_283);
-    assert_eq!(saxpy.gpgpusim.l1d_accesses, 6_144);
+    assert_eq!(saxpy.gpgpusim.l1d_accesses, Some(6_144));
     assert_eq!(saxpy.gpgpusim.wall_seconds, Some(WallSeconds::One(1.88)));
     assert_eq!(cases[1].gpgpusim.wall_seconds, None);
     assert_eq!(
         cases[4].gpgpusim.wall_seconds,
         Some(WallSeconds::Range([30.0, 31.5]))
+    );
+    // The stride loops' record has cycles, thread instructions and bank conflicts only.
+    let stride = &cases[7].gpgpusim;
+    assert_eq!((stride.cycles, stride.bank_conflict_cycles), (7_787, 4_030));
+    assert_eq!(
+        (stride.warp_instructions, stride.l1d_accesses),
+        (None, None)
     );
 }
 
@@ -64,7 +82,8 @@ fn select_filters_by_name_and_sm_count_and_names_a_bad_flag() {
         ]
     );
     assert_eq!(titles(&["transpose_padded", "saxpy"], None).len(), 4);
-    assert_eq!(titles(&[], None).len(), 6);
+    assert_eq!(titles(&[], None).len(), 8);
+    assert_eq!(titles(&["stride_loop_32"], Some(15)).len(), 0);
 
     let bad_name = select(&cases, &["sgemm".to_string()], None).unwrap_err();
     assert!(bad_name.starts_with("--case sgemm:"), "{bad_name}");
@@ -97,9 +116,9 @@ fn gpgpusim(bank_conflict_cycles: u64, wall: Option<WallSeconds>) -> GpgpuSimNum
     GpgpuSimNumbers {
         cycles: 1_000,
         thread_instructions: 64_000,
-        warp_instructions: 2_000,
-        l1d_accesses: 100,
-        l1d_misses: 50,
+        warp_instructions: Some(2_000),
+        l1d_accesses: Some(100),
+        l1d_misses: Some(50),
         bank_conflict_cycles,
         wall_seconds: wall,
     }
@@ -216,6 +235,25 @@ fn three_case_report() -> Report {
         &measured(950, 120, 992, 12.5),
     );
     Report::new("fermi", &[], vec![within, outside, differ])
+}
+
+#[test]
+fn a_counter_gpgpusim_did_not_record_is_left_out_of_the_identical_counts() {
+    let mut numbers = gpgpusim(0, None);
+    numbers.l1d_accesses = None;
+    let unrecorded = CaseReport::new(&case("c", 1, numbers), &measured(1_000, 7, 0, 0.01));
+    let mut cases = three_case_report().cases;
+    cases.push(unrecorded);
+    let s = Summary::of(&cases);
+    assert_eq!((s.l1d_accesses_identical, s.l1d_accesses_compared), (2, 3));
+    assert_eq!(s.l1d_accesses_differ, ["b, 1 SM"]);
+    assert_eq!(s.bank_conflict_cycles_compared, 4);
+    assert!(
+        summary_line(&s)
+            .contains("L1D accesses identical in 2 of the 3 GPGPU-Sim counted (not b, 1 SM)"),
+        "{}",
+        summary_line(&s)
+    );
 }
 
 #[test]

@@ -23,7 +23,8 @@ use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Args)]
 pub struct CorrelateArgs {
-    /// Run only this case (repeatable): saxpy, transpose_naive, transpose_padded.
+    /// Run only this case (repeatable): saxpy, transpose_naive, transpose_padded,
+    /// stride_loop_1, stride_loop_32.
     #[arg(long = "case", value_name = "NAME")]
     cases: Vec<String>,
     /// Run only the cases on this many SMs: 1 or 15 (GPGPU-Sim's runs).
