@@ -3,7 +3,7 @@
 //! `--json` or `--markdown`, optionally with a scatter plot (`--plot FILE.svg`). Wall time is
 //! measured here, around each simulation's run (not its preparation), as the model has no clock.
 //!
-//! Exit status: 0 when every case completed, whether or not it is within 10% (it is a report);
+//! Exit status: 0 when every case completed, whether or not it is within 5% (it is a report);
 //! 1 when a case faulted or deadlocked; 2 on bad input (case, SM count, configuration, plot path).
 
 use super::config_cmd::load_config;

@@ -1,5 +1,5 @@
 //! `warpstep correlate --plot FILE.svg`: warpstep's cycles (y) against GPGPU-Sim's (x) on
-//! log-log axes, with the y = x line and the ±10% band, one point per case labelled by name and
+//! log-log axes, with the y = x line and the ±5% band, one point per case labelled by name and
 //! marked by SM count (a circle for 1 SM, a triangle for more), as Accel-Sim draws its
 //! correlation. Labels are placed beside their points where they overlap nothing drawn before.
 
@@ -98,7 +98,7 @@ fn draw(root: &DrawingArea<SVGBackend, Shift>, report: &Report) -> DrawResult<()
     Ok(())
 }
 
-/// The ±10% band (shaded) and the y = x line.
+/// The ±5% band (shaded) and the y = x line.
 fn draw_band_and_diagonal(chart: &mut Chart, low: f64, high: f64) -> DrawResult<()> {
     let (under, over) = (1.0 - CYCLE_TOLERANCE, 1.0 + CYCLE_TOLERANCE);
     let band = vec![
