@@ -108,6 +108,7 @@ impl Lower<'_> {
             Some((self.body.reg_for(&ret), ret.clone()))
         };
         let exit = self.body.label();
+        let snap = self.body.snapshot();
         let mutated = mutated_names(&f.body);
         let saved_mutated = std::mem::replace(&mut self.mutated, mutated);
         let saved_func = std::mem::replace(&mut self.func_name, f.name.clone());
@@ -125,6 +126,7 @@ impl Lower<'_> {
                 self.body
                     .ins(format!("mov.{} \t{r}, {}", v.ty.mov(), v.text()));
                 self.var_regs.insert(r.clone());
+                self.mutable_regs.insert(r.clone());
                 self.bind(&p.name, Binding::Var(r, v.ty));
             } else {
                 if let Op::Reg(r) = &v.op {
@@ -160,6 +162,7 @@ impl Lower<'_> {
             self.body.lines.pop();
         }
         self.body.place(&exit);
+        self.body.restore(&snap, &std::collections::HashSet::new());
         Ok(match result {
             Some((r, t)) => Val::reg(r, t),
             None => Val::int(0, CType::Void),

@@ -50,6 +50,8 @@ pub struct Lower<'a> {
     pub switches: Vec<(Vec<String>, usize, Option<String>)>,
     pub func_name: String,
     pub expr_depth: usize,
+    /// Registers of variables that assignments change.
+    pub mutable_regs: HashSet<String>,
 }
 
 /// Lowers every kernel (and every requested or explicitly instantiated template instance).
@@ -170,6 +172,7 @@ fn lower_kernel(
         switches: Vec::new(),
         func_name: f.name.clone(),
         expr_depth: 0,
+        mutable_regs: HashSet::new(),
     };
     l.bind_globals()?;
     l.scopes.push(HashMap::new());
@@ -241,6 +244,7 @@ fn lower_kernel(
                 continue;
             };
             l.var_regs.insert(r.clone());
+            l.mutable_regs.insert(r.clone());
             l.bind(&p.name, Binding::Var(r, ty));
         } else {
             l.bind(&p.name, Binding::Value(v));
@@ -623,6 +627,7 @@ impl Lower<'_> {
                 .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
         }
         self.var_regs.insert(r.clone());
+        self.mutable_regs.insert(r.clone());
         self.bind(&d.name, Binding::Var(r, ty));
         Ok(())
     }
@@ -674,19 +679,41 @@ impl Lower<'_> {
                     return Ok(());
                 }
                 let lelse = self.body.label();
+                let snap = self.body.snapshot();
+                let none = HashSet::new();
                 self.branch(c, false, &lelse)?;
                 self.scoped(|l| l.stmt(t))?;
                 if let Some(e) = e {
                     let lend = self.body.label();
                     self.body.ins(format!("bra.uni \t{lend}"));
                     self.body.place(&lelse);
+                    self.body.restore(&snap, &none);
                     self.scoped(|l| l.stmt(e))?;
                     self.body.place(&lend);
+                    self.body.restore(&snap, &none);
                 } else {
                     self.body.place(&lelse);
+                    self.body.restore(&snap, &none);
                 }
             }
             StmtKind::For(init, cond, step, body) => {
+                let plan = super::unroll::plan(
+                    init.as_deref(),
+                    cond.as_ref(),
+                    step.as_ref(),
+                    body,
+                    &|e| self.const_int(e).ok(),
+                );
+                if let Some(plan) = plan {
+                    return self.unrolled(
+                        plan,
+                        init.as_deref(),
+                        cond.as_ref(),
+                        step.as_ref(),
+                        body,
+                        s.pos,
+                    );
+                }
                 self.scopes.push(HashMap::new());
                 if let Some(i) = init {
                     self.stmt(i)?;
@@ -787,6 +814,7 @@ impl Lower<'_> {
         let lend = self.body.label();
         let lcont = self.body.label();
         let lbody = self.body.label();
+        let snap = self.body.snapshot();
         let konst = cond.map(|c| self.const_int(c).ok());
         if guard {
             match konst {
@@ -802,12 +830,16 @@ impl Lower<'_> {
                 _ => {}
             }
         }
+        let header = self.body.lines.len();
         self.body.place(&lbody);
+        let unstable = self.mutable_regs.clone();
+        self.body.restore(&snap, &unstable);
         self.loops.push((lend.clone(), Some(lcont.clone())));
         let r = self.scoped(|l| l.stmt(body));
         self.loops.pop();
         r?;
         self.body.place(&lcont);
+        self.body.restore(&snap, &unstable);
         self.body.loc(pos);
         if let Some(st) = step {
             self.effect(st)?;
@@ -817,8 +849,81 @@ impl Lower<'_> {
             (_, Some(Some(0))) => {}
             _ => self.body.ins(format!("bra.uni \t{lbody}")),
         }
+        let mutable = self.mutable_regs.clone();
+        self.body.hoist(header, &mutable);
         self.body.place(&lend);
+        self.body.restore(&snap, &HashSet::new());
         Ok(())
+    }
+
+    /// A loop unrolled as `plan` says (see [`super::unroll`]).
+    fn unrolled(
+        &mut self,
+        plan: super::unroll::Plan,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        pos: Pos,
+    ) -> Res<()> {
+        use super::unroll::{shift_stmt, Plan};
+        match plan {
+            Plan::Full(var, values) => {
+                for v in values {
+                    self.scopes.push(HashMap::new());
+                    self.bind(&var, Binding::Value(Val::int(v, super::types::INT)));
+                    let r = self.scoped(|l| l.stmt(body));
+                    self.scopes.pop();
+                    r?;
+                }
+                Ok(())
+            }
+            Plan::ByFour(var, bound) => {
+                self.scopes.push(HashMap::new());
+                let r = (|| {
+                    if let Some(i) = init {
+                        self.stmt(i)?;
+                    }
+                    self.body.loc(pos);
+                    let ident = Expr {
+                        kind: ExprKind::Ident(var.clone()),
+                        pos,
+                    };
+                    let int = |k: u64| Expr {
+                        kind: ExprKind::Int(k, Scalar::Int(32, true)),
+                        pos,
+                    };
+                    let cond4 = Expr {
+                        kind: ExprKind::Binary(
+                            BinOp::Lt,
+                            Box::new(Expr {
+                                kind: ExprKind::Binary(
+                                    BinOp::Add,
+                                    Box::new(ident.clone()),
+                                    Box::new(int(3)),
+                                ),
+                                pos,
+                            }),
+                            Box::new(bound),
+                        ),
+                        pos,
+                    };
+                    let step4 = Expr {
+                        kind: ExprKind::Assign(Some(BinOp::Add), Box::new(ident), Box::new(int(4))),
+                        pos,
+                    };
+                    let copies: Vec<Stmt> = (0..4).map(|k| shift_stmt(body, &var, k)).collect();
+                    let block = Stmt {
+                        kind: StmtKind::Block(copies),
+                        pos: body.pos,
+                    };
+                    self.lower_loop(Some(&cond4), Some(&step4), &block, true, pos)?;
+                    self.lower_loop(cond, step, body, true, pos)
+                })();
+                self.scopes.pop();
+                r
+            }
+        }
     }
 
     fn lower_switch(&mut self, c: &Expr, body: &Stmt, pos: Pos) -> Res<()> {

@@ -29,10 +29,10 @@ impl Lower<'_> {
     pub fn effect(&mut self, e: &Expr) -> Res<()> {
         match &e.kind {
             ExprKind::Unary(UnOp::PostInc, a) => {
-                self.incdec(a, 1, false, e.pos)?;
+                self.incdec(a, 1, true, e.pos)?;
             }
             ExprKind::Unary(UnOp::PostDec, a) => {
-                self.incdec(a, -1, false, e.pos)?;
+                self.incdec(a, -1, true, e.pos)?;
             }
             ExprKind::Comma(a, b) => {
                 self.effect(a)?;
@@ -147,6 +147,8 @@ impl Lower<'_> {
                 let (ta, tb) = (self.ty_of(a)?, self.ty_of(b)?);
                 if ta.is_arith() && tb.is_arith() {
                     common(&ta, &tb)
+                } else if let CType::Array(el, _) = ta {
+                    CType::Ptr(el, self.space_of(a).unwrap_or(Space::Generic), false)
                 } else {
                     ta
                 }
@@ -439,6 +441,16 @@ impl Lower<'_> {
         let k = if negate { k.wrapping_neg() } else { k };
         addr.off = addr.off.wrapping_add(k.wrapping_mul(size));
         let Some(var) = var else { return Ok(addr) };
+        // `p[x + y]` as `(p + x) + y` (signed indices or 32-bit addresses): a loop-invariant
+        // `x` then moves out of the loop and `y * size` is shared with other accesses.
+        if let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), x, y) = &var.kind {
+            let ok = (narrow || self.ty_of(var)?.is_signed()) && !self.loops.is_empty();
+            let both_int = self.ty_of(x)?.is_int() && self.ty_of(y)?.is_int();
+            if ok && both_int && self.pure(x) && self.pure(y) {
+                let addr = self.index_add(addr, el, x, negate)?;
+                return self.index_add(addr, el, y, negate != (*op == BinOp::Sub));
+            }
+        }
         let v = self.rv(var)?;
         let v = if v.ty.is_int() {
             v
@@ -634,18 +646,11 @@ impl Lower<'_> {
         match place {
             LVal::Reg(r, t) => {
                 if let Op::Reg(tmp) = &v.op {
-                    if !self.var_regs.contains(tmp) {
-                        let prefix = format!(" \t{tmp}, ");
-                        if let Some(last) = self.body.lines.last_mut() {
-                            if last.starts_with('\t')
-                                && !last.starts_with("\t.")
-                                && last.contains(&prefix)
-                                && last.find(&prefix) == last.find(" \t")
-                            {
-                                *last = last.replacen(&prefix, &format!(" \t{r}, "), 1);
-                                return Val::reg(r.clone(), t.clone());
-                            }
-                        }
+                    if !self.var_regs.contains(tmp)
+                        && !self.var_regs.contains(&self.body.canonical(tmp))
+                        && self.body.retarget_last(tmp, r)
+                    {
+                        return Val::reg(r.clone(), t.clone());
                     }
                 }
                 self.body
@@ -868,6 +873,12 @@ impl Lower<'_> {
         let (ta, tb) = (self.ty_of(a)?, self.ty_of(b)?);
         let ty = if ta.is_arith() && tb.is_arith() {
             common(&ta, &tb)
+        } else if let CType::Array(el, _) = &ta {
+            CType::Ptr(
+                el.clone(),
+                self.space_of(a).unwrap_or(Space::Generic),
+                false,
+            )
         } else {
             ta.clone()
         };
@@ -891,6 +902,8 @@ impl Lower<'_> {
         }
         let r = self.body.reg_for(&ty);
         let lelse = self.body.label();
+        let snap = self.body.snapshot();
+        let none = std::collections::HashSet::new();
         let lend = self.body.label();
         self.branch(c, false, &lelse)?;
         let x = self.rv(a)?;
@@ -903,11 +916,13 @@ impl Lower<'_> {
             .ins(format!("mov.{} \t{r}, {}", ty.mov(), x.text()));
         self.body.ins(format!("bra.uni \t{lend}"));
         self.body.place(&lelse);
+        self.body.restore(&snap, &none);
         let y = self.rv(b)?;
         let y = self.assign_convert(y, &ty, pos)?;
         self.body
             .ins(format!("mov.{} \t{r}, {}", ty.mov(), y.text()));
         self.body.place(&lend);
+        self.body.restore(&snap, &none);
         Ok(Val::reg(r, ty_out))
     }
 
@@ -928,6 +943,9 @@ impl Lower<'_> {
         }
         match &e.kind {
             ExprKind::Unary(UnOp::Not, a) => return self.branch(a, !when, label),
+            // Pure operands combine as predicates (`and.pred`) and branch once: fewer places
+            // for a warp to diverge, as nvcc does for cheap conditions.
+            ExprKind::Binary(BinOp::And | BinOp::Or, a, b) if self.pure(a) && self.pure(b) => {}
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
                 let is_and = *op == BinOp::And;
                 if when != is_and {

@@ -25,6 +25,7 @@ pub mod parser;
 pub mod preprocess;
 pub mod stmt_parser;
 pub mod types;
+pub mod unroll;
 pub mod values;
 
 pub use error::CudaError;

@@ -8,7 +8,7 @@ use super::error::{err, Pos, Res};
 use super::lexer::{Tok, Token};
 use std::collections::{HashMap, HashSet};
 
-pub(crate) const MAX_NESTING: usize = 200;
+pub(crate) const MAX_NESTING: usize = 96;
 
 pub struct Parser {
     pub(crate) toks: Vec<Token>,
@@ -596,6 +596,20 @@ impl Parser {
         if self.is_punct("&") {
             return err(self.pos(), "references are not supported");
         }
+        // `T (*name)[N]`: a pointer to an array.
+        let mut inner_ptrs = 0;
+        if self.is_punct("(") && self.peek_at(1) == &Tok::Punct("*") {
+            self.i += 1;
+            while self.eat("*") {
+                inner_ptrs += 1;
+                while self.is_word("const")
+                    || self.is_word("__restrict__")
+                    || self.is_word("volatile")
+                {
+                    self.i += 1;
+                }
+            }
+        }
         let name = match self.peek().clone() {
             Tok::Ident(s) => {
                 self.i += 1;
@@ -603,6 +617,9 @@ impl Parser {
             }
             _ => String::new(),
         };
+        if inner_ptrs > 0 {
+            self.expect(")", "after the pointer declarator")?;
+        }
         if self.eat("(") {
             let mut params = Vec::new();
             if self.is_word("void") && self.peek_at(1) == &Tok::Punct(")") {
@@ -633,6 +650,9 @@ impl Parser {
         }
         for d in dims.into_iter().rev() {
             ty = Ty::Array(Box::new(ty), d);
+        }
+        for _ in 0..inner_ptrs {
+            ty = Ty::Ptr(Box::new(ty), Quals::default());
         }
         Ok((name, ty, None))
     }

@@ -1,0 +1,185 @@
+//! Issue 29: the kernels of tests/data/kernels compiled by warpstep's CUDA compiler and by
+//! nvcc 11.8 (the committed `.sm_52.ptx`), run on the same inputs: every buffer ends with the
+//! same bytes (floats bit for bit: both contract `a*b+c` to `fma.rn`), the timing runs complete
+//! on fermi with the functional results, and warpstep's code runs within 1.5x of nvcc's warp
+//! instructions. Also a golden PTX test and the compiler's error messages.
+
+mod common;
+
+use common::{data, run_ok, run_report};
+use warpstep::cuda::compile;
+
+/// (source, nvcc PTX, launch flags).
+const CASES: &[(&str, &str, &str)] = &[
+    ("vector_add", "vector_add", "--grid 3 --block 64 --arg f32[150]=rand:1 --arg f32[150]=rand:2 --arg f32[192]=0 --arg 150"),
+    ("divergence", "divergence", "--block 16 --arg u32[64]=rand:3:0:1 --arg u32[64]=rand:4:0:1 --arg 4 --arg u32[16]=0 --arg u32[16]=0 --arg u32[16]=0"),
+    ("histogram", "histogram", "--grid 3 --block 32 --arg u8[700]=rand:5 --arg 700 --arg u32[64]=0"),
+    ("reduction", "reduction", "--grid 4 --block 32 --arg s32[128]=rand:6:-100:100 --arg s32[4]=0 --arg 128"),
+    ("vote", "vote", "--block 32 --arg s32[32]=rand:7:0:99 --arg 50 --arg 29 --arg u32[1]=0 --arg s32[1]=0 --arg s32[1]=0 --arg s32[32]=-7"),
+    ("shuffle_reduce", "shuffle_reduce", "--kernel warp_sum --grid 2 --block 32 --arg f32[64]=rand:8 --arg f32[2]=0"),
+    ("shuffle_reduce", "shuffle_reduce", "--kernel shuffle_modes --grid 2 --block 32 --arg s32[64]=rand:9:-50:50 --arg s32[64]=0 --arg s32[64]=0 --arg s32[64]=0"),
+    ("transpose", "transpose", "--kernel transpose_naive --grid 2,2 --block 32,8 --arg f32[4096]=iota --arg f32[4096]=0 --arg 64 --arg 64"),
+    ("transpose", "transpose", "--kernel transpose_padded --grid 2,2 --block 32,8 --arg f32[4096]=iota --arg f32[4096]=0 --arg 64 --arg 64"),
+    ("spinlock", "spinlock", "--grid 4 --block 1 --arg s32[1]=0 --arg s32[1]=0"),
+    ("flags", "flags", "--kernel first_match --grid 2 --block 40 --arg s32[768]=rand:10:-2:9 --arg 12 --arg 64 --arg 5 --arg 0 --arg s32[64]=7 --arg u8[64]=9"),
+    ("flags", "flags", "--kernel first_match --grid 2 --block 40 --arg s32[768]=rand:10:-2:9 --arg 12 --arg 64 --arg 5 --arg 1 --arg s32[64]=7 --arg u8[64]=9"),
+    ("flags", "flags", "--kernel all_positive --grid 2 --block 64 --arg f32[512]=rand:11:-0.1:1 --arg 512 --arg 1 --arg u8[512]=rand:12:0:1 --arg u8[128]=0 --arg s32[1]=0 --arg s32[2]=-1 --arg s32[2]=-1"),
+    ("flags", "flags", "--kernel sort_rows --block 32 --arg s32[256]=rand:13:-99:99 --arg 8 --arg s32[32]=0"),
+    ("flags", "flags", "--kernel search_around --grid 2 --block 32 --arg s32[40]=rand:14:0:24 --arg 40 --arg 7 --arg s32[64]=0"),
+    ("polybench", "polybench", "--kernel atax_1 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=0 --arg 64"),
+    ("polybench", "polybench", "--kernel atax_2 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=rand:3 --arg 64"),
+    ("polybench", "polybench", "--kernel bicg_1 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=0 --arg 64"),
+    ("polybench", "polybench", "--kernel bicg_2 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=0 --arg 64"),
+    ("polybench", "polybench", "--kernel mvt_1 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=rand:2 --arg 64"),
+    ("polybench", "polybench", "--kernel mvt_2 --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[64]=rand:10 --arg f32[64]=rand:2 --arg 64"),
+    ("polybench", "polybench", "--kernel gesummv --grid 1 --block 64 --arg f32[4096]=rand:9 --arg f32[4096]=rand:4 --arg f32[64]=rand:10 --arg f32[64]=0 --arg f32[64]=0 --arg 1.5 --arg 0.5 --arg 64"),
+    ("polybench", "polybench", "--kernel conv2d --grid 2,8 --block 32,8 --arg f32[4096]=rand:16 --arg f32[4096]=0 --arg 64 --arg 64"),
+    ("polybench", "polybench", "--kernel syrk --grid 2,8 --block 32,8 --arg 1.5 --arg 0.5 --arg f32[4096]=rand:11 --arg f32[4096]=rand:12 --arg 64 --arg 64"),
+    ("polybench", "polybench", "--kernel syr2k --grid 2,8 --block 32,8 --arg 1.5 --arg 0.5 --arg f32[4096]=rand:11 --arg f32[4096]=rand:5 --arg f32[4096]=rand:12 --arg 64 --arg 64"),
+    ("polybench", "polybench", "--kernel gemm --grid 2,8 --block 32,8 --arg 1.5 --arg 0.5 --arg f32[4096]=rand:13 --arg f32[4096]=rand:14 --arg f32[4096]=rand:15 --arg 64 --arg 64 --arg 64"),
+    ("nw_tiles", "nw_tiles", "--kernel nw_upper --grid 2 --block 16 --arg s32[1089]=rand:20:-4:11 --arg s32[1089]=rand:21:-9:9 --arg 33 --arg 10 --arg 2"),
+    ("nw_tiles", "nw_tiles", "--kernel nw_lower --grid 1 --block 16 --arg s32[1089]=rand:20:-4:11 --arg s32[1089]=rand:21:-9:9 --arg 33 --arg 10 --arg 1 --arg 2"),
+];
+
+fn tokens(flags: &str) -> Vec<&str> {
+    flags.split_whitespace().collect()
+}
+
+#[test]
+fn kernels_compiled_by_warpstep_match_nvcc() {
+    let mut rows = Vec::new();
+    for (src, ptx, flags) in CASES {
+        let cu = data(&format!("kernels/{src}.cu"));
+        let nv = data(&format!("kernels/{ptx}.sm_52.ptx"));
+        let f = tokens(flags);
+        eprintln!("{src} {flags}");
+        let ours = run_ok(&cu, &f);
+        let theirs = run_ok(&nv, &f);
+        for b in &theirs.image.buffers {
+            assert!(
+                ours.buffer_bytes(b.index) == theirs.buffer_bytes(b.index),
+                "{src} {flags}: buffer argument {} differs from nvcc's",
+                b.index
+            );
+        }
+        let (_, ro) = run_report(&cu, &f);
+        let (_, rn) = run_report(&nv, &f);
+        rows.push((
+            format!("{src} {}", ro.kernel),
+            ro.warp_instructions,
+            rn.warp_instructions,
+        ));
+    }
+    for (name, ours, theirs) in &rows {
+        eprintln!(
+            "{name:40} warpstep {ours:8} nvcc {theirs:8} ratio {:.2}",
+            *ours as f64 / *theirs as f64
+        );
+    }
+    for (name, ours, theirs) in &rows {
+        assert!(
+            (*ours as f64) <= 1.5 * (*theirs as f64),
+            "{name}: {ours} warp instructions against nvcc's {theirs}"
+        );
+    }
+}
+
+#[test]
+fn plain_names_find_mangled_kernels() {
+    let src = "__global__ void scale(float *x, float a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= a;\n}\n";
+    let c = compile(src, "scale.cu").expect("compiles");
+    assert_eq!(c.kernels[0].ptx, "_Z5scalePffi");
+    assert_eq!(c.resolve_kernel("scale"), Some("_Z5scalePffi"));
+    let p = run_ok(
+        src,
+        &tokens("--kernel scale --block 32 --arg f32[32]=2 --arg 1.5 --arg 20"),
+    );
+    let out = common::f32s(&p, 0);
+    assert_eq!(&out[..21], &[[3.0f32; 20].as_slice(), &[2.0]].concat()[..]);
+}
+
+#[test]
+fn template_instances_are_named_on_launch() {
+    let src = "template <int S>\n__global__ void stride(int *x) {\n  x[threadIdx.x * S] = S;\n}\n";
+    let p = run_ok(src, &tokens("--kernel stride<2> --block 4 --arg s32[8]=0"));
+    assert_eq!(common::i32s(&p, 0), vec![2, 0, 2, 0, 2, 0, 2, 0]);
+    let explicit = format!("{src}template __global__ void stride<3>(int *);\n");
+    let c = compile(&explicit, "t.cu").expect("compiles");
+    assert_eq!(c.kernels[0].ptx, "_Z6strideILi3EEvPi");
+}
+
+#[test]
+fn golden_ptx_of_a_small_kernel() {
+    let src = "extern \"C\" __global__ void axpy(float a, const float *x, float *y) {\n  int i = threadIdx.x;\n  y[i] = a * x[i] + y[i];\n}\n";
+    let c = compile(src, "axpy.cu").expect("compiles");
+    let body: Vec<&str> = c
+        .ptx
+        .lines()
+        .skip_while(|l| !l.starts_with(".visible"))
+        .collect();
+    let want = "\
+.visible .entry axpy(
+\t.param .f32 axpy_param_0,
+\t.param .u64 axpy_param_1,
+\t.param .u64 axpy_param_2
+)
+{
+\t.reg .b32 \t%r<2>;
+\t.reg .b64 \t%rd<11>;
+\t.reg .f32 \t%f<5>;
+
+\t.loc\t1 1 12
+\tld.param.f32 \t%f1, [axpy_param_0];
+\tld.param.u64 \t%rd1, [axpy_param_1];
+\tcvta.to.global.u64 \t%rd2, %rd1;
+\tld.param.u64 \t%rd3, [axpy_param_2];
+\tcvta.to.global.u64 \t%rd4, %rd3;
+\t.loc\t1 2 7
+\tmov.u32 \t%r1, %tid.x;
+\t.loc\t1 3 3
+\tmul.wide.s32 \t%rd5, %r1, 4;
+\tadd.s64 \t%rd6, %rd4, %rd5;
+\tadd.s64 \t%rd8, %rd2, %rd5;
+\tld.global.f32 \t%f2, [%rd8];
+\tld.global.f32 \t%f3, [%rd6];
+\tfma.rn.f32 \t%f4, %f1, %f2, %f3;
+\tst.global.f32 \t[%rd6], %f4;
+$L__BB0_1:
+\tret;
+}";
+    assert_eq!(body.join("\n").trim_end(), want, "got:\n{}", c.ptx);
+}
+
+fn error_of(src: &str) -> String {
+    compile(src, "bad.cu")
+        .expect_err("must not compile")
+        .to_string()
+}
+
+#[test]
+fn errors_name_the_place_and_what_was_expected() {
+    let e = error_of("__global__ void k(int *x) {\n  x[0] = 1\n}\n");
+    assert_eq!(
+        e,
+        "bad.cu:3:1: error: expected `;` after the expression, found `}`"
+    );
+    let e = error_of("__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *x) { x[0] = f(3); }\n");
+    assert!(
+        e.starts_with("bad.cu:1:") && e.contains("recursion is not supported: `f` calls itself"),
+        "{e}"
+    );
+    let e = error_of("class A { int x; };\n__global__ void k(int *x) {}\n");
+    assert_eq!(e, "bad.cu:1:1: error: classes are not supported");
+    let e = error_of("__global__ void k(int *x) {\n  x[0] = y;\n}\n");
+    assert_eq!(e, "bad.cu:2:10: error: use of undeclared identifier `y`");
+}
+
+#[test]
+fn host_code_and_includes_are_skipped_with_notes() {
+    let src = "#include <cstdio>\n// warpstep: --block 4 --arg s32[4]=0\nextern \"C\" __global__ void k(int *x) { x[threadIdx.x] = 7; }\nint main() { k<<<1, 4>>>(nullptr); return 0; }\n";
+    let c = compile(src, "host.cu").expect("compiles");
+    assert_eq!(c.notes.len(), 2, "{:?}", c.notes);
+    assert!(c.ptx.starts_with("// warpstep: --block 4"));
+    let p = run_ok(src, &[]);
+    assert_eq!(common::i32s(&p, 0), vec![7; 4]);
+}
