@@ -67,6 +67,28 @@ impl Lower<'_> {
             );
         }
         let mut scope = HashMap::new();
+        let mut deduced = Vec::new();
+        if let (Some(tp), true) = (&f.template, targs.is_empty()) {
+            // Deduce integer template arguments from array bounds (`int (*s)[N]`).
+            let mut found = HashMap::new();
+            for (p, a) in f.params.iter().zip(args) {
+                let t = self.ty_of(a)?;
+                deduce(&p.ty, &t, &mut found);
+            }
+            for (n, _) in tp {
+                if let Some(v) = found.get(n) {
+                    deduced.push(Expr {
+                        kind: ExprKind::Int(*v, Scalar::Int(64, true)),
+                        pos,
+                    });
+                }
+            }
+        }
+        let targs = if deduced.is_empty() {
+            targs
+        } else {
+            &deduced[..]
+        };
         if let Some(tp) = &f.template {
             if tp.len() != targs.len() {
                 return err(
@@ -111,7 +133,11 @@ impl Lower<'_> {
         let snap = self.body.snapshot();
         let mutated = mutated_names(&f.body);
         let saved_mutated = std::mem::replace(&mut self.mutated, mutated);
-        let saved_func = std::mem::replace(&mut self.func_name, f.name.clone());
+        let mut instance = f.name.clone();
+        for a in targs {
+            instance.push_str(&format!("_{}", self.const_int(a)?));
+        }
+        let saved_func = std::mem::replace(&mut self.func_name, instance);
         // The callee sees only globals, its template parameters and its parameters.
         let saved_scopes = std::mem::take(&mut self.scopes);
         let globals = saved_scopes.first().cloned().unwrap_or_default();
@@ -167,5 +193,20 @@ impl Lower<'_> {
             Some((r, t)) => Val::reg(r, t),
             None => Val::int(0, CType::Void),
         })
+    }
+}
+
+/// Template arguments from an argument's type: the bounds of arrays a parameter names by a
+/// template parameter.
+fn deduce(param: &Ty, arg: &CType, out: &mut HashMap<String, u64>) {
+    match (param, arg) {
+        (Ty::Ptr(p, _), CType::Ptr(a, ..) | CType::Array(a, _)) => deduce(p, a, out),
+        (Ty::Array(p, Some(n)), CType::Array(a, len)) => {
+            if let ExprKind::Ident(name) = &n.kind {
+                out.insert(name.clone(), *len);
+            }
+            deduce(p, a, out);
+        }
+        _ => {}
     }
 }
