@@ -239,3 +239,59 @@ fn host_code_and_includes_are_skipped_with_notes() {
     let p = run_ok(src, &[]);
     assert_eq!(common::i32s(&p, 0), vec![7; 4]);
 }
+
+#[test]
+fn structs_switch_constants_typedefs_and_device_functions() {
+    let src = "struct P { int a; float b; };
+typedef unsigned int u32;
+__constant__ float coef[3] = {0.5f, 1.0f, 2.0f};
+__device__ float twice(float x) { return 2.0f * x; }
+extern \"C\" __global__ void k(P *ps, float *out, u32 n) {
+  u32 i = threadIdx.x;
+  if (i >= n) return;
+  float s = 0.0f;
+  switch (ps[i].a % 3) {
+    case 0: s = coef[0]; break;
+    case 1: s = coef[1]; break;
+    default: s = coef[2];
+  }
+  ps[i].a += 1;
+  out[i] = twice(s) + ps[i].b + (float)sqrtf(4.0f) + fmaxf(1.0f, -1.0f) + (i > 2 ? 1 : 0);
+}
+";
+    // P { a = 2i, b = the float with bits 2i + 1 (a denormal, ~0) }.
+    let p = run_ok(
+        src,
+        &tokens("--block 8 --arg u32[16]=iota --arg f32[8]=0 --arg 6"),
+    );
+    assert_eq!(
+        common::f32s(&p, 1),
+        vec![4.0, 7.0, 5.0, 5.0, 8.0, 6.0, 0.0, 0.0]
+    );
+    let a: Vec<u32> = common::u32s(&p, 0).into_iter().step_by(2).collect();
+    assert_eq!(a, vec![1, 3, 5, 7, 9, 11, 12, 14]);
+}
+
+#[test]
+fn a_loader_error_on_generated_ptx_says_so() {
+    // `--kernel` naming no kernel is a launch error, not a PTX line.
+    let src = "extern \"C\" __global__ void k(int *x) { x[0] = 1; }\n";
+    let flags =
+        warpstep::launch::LaunchFlags::parse_tokens(&["--kernel", "nope", "--arg", "s32[1]=0"])
+            .expect("flags");
+    let config_for = |n: &str| warpstep::config::Config::preset(n).map_err(|e| e.to_string());
+    let e =
+        warpstep::run::prepare_source(src, "k.cu", flags, &config_for, &|_| Err("no files".into()))
+            .map(|_| ())
+            .expect_err("no such kernel");
+    assert!(e.to_string().contains("nope"), "{e}");
+    let bad = warpstep::run::InputError::GeneratedPtx {
+        file: "k.cu".into(),
+        error: warpstep::ptx::load("bogus").expect_err("not PTX"),
+    };
+    assert!(
+        bad.to_string()
+            .contains("the PTX that warpstep compiled from k.cu"),
+        "{bad}"
+    );
+}

@@ -79,8 +79,6 @@ impl Addr {
         };
         if self.off == 0 {
             format!("[{b}]")
-        } else if self.off > 0 {
-            format!("[{b}+{}]", self.off)
         } else {
             format!("[{b}+{}]", self.off)
         }

@@ -31,6 +31,9 @@ pub struct KernelName {
     pub ptx: String,
 }
 
+/// An inlined call: (function name, exit label, result register and type).
+pub type InlineFrame = (String, String, Option<(String, CType)>);
+
 /// A function being lowered: its body, scopes, loops and the inlining stack.
 pub struct Lower<'a> {
     pub unit: &'a Unit,
@@ -39,7 +42,7 @@ pub struct Lower<'a> {
     /// (break label, continue label) of the enclosing loops and switches.
     pub loops: Vec<(String, Option<String>)>,
     /// The inlined calls: (function name, exit label, result register).
-    pub calls: Vec<(String, String, Option<(String, CType)>)>,
+    pub calls: Vec<InlineFrame>,
     /// Names assigned somewhere in the functions being lowered.
     pub mutated: HashSet<String>,
     /// Registers that belong to variables (not temporaries).

@@ -754,7 +754,9 @@ impl Lower<'_> {
                             rt,
                             CType::F32 | CType::F64 | CType::Int(32, _) | CType::Int(64, _)
                         )
-                        && !(op == BinOp::Sub && !rt.is_float());
+                        // nvcc contracts `a*b + c`, not `a*b - c` nor `c - a*b` (its DCT
+                        // code keeps those as mul and sub).
+                        && op == BinOp::Add;
                     if contract && to.is_arith() {
                         let xv = self.rv(x)?;
                         let yv = self.rv(y)?;

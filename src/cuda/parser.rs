@@ -246,7 +246,8 @@ impl Parser {
             k += 1;
         }
         let konst = self.is_word("const") || self.is_word("constexpr") || self.is_word("static");
-        if !device && !(konst && self.toks.get(k).map(|t| &t.tok) == Some(&Tok::Punct(";"))) {
+        let const_decl = konst && self.toks.get(k).map(|t| &t.tok) == Some(&Tok::Punct(";"));
+        if !device && !const_decl {
             return self.skip_host(unit);
         }
         let mut template = None;

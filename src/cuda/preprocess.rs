@@ -95,7 +95,7 @@ pub fn preprocess(src: &str) -> Res<Preprocessed> {
             text.push_str(raw[i]);
         }
         i += 1;
-        let active = conds.last().is_none_or(|c| c.0);
+        let active = conds.last().map_or(true, |c| c.0);
         let trimmed = text.trim_start();
         if let Some(directive) = trimmed.strip_prefix('#') {
             let indent = (text.len() - trimmed.len()) as u32;
