@@ -177,6 +177,14 @@ impl Lower<'_> {
 
     /// Lowers a call of a built-in or a device function.
     pub fn call(&mut self, name: &str, args: &[Expr], targs: &[Expr], pos: Pos) -> Res<Val> {
+        // No store is forwarded across a call (atomics, barriers, fences, shuffles).
+        self.forward = None;
+        let r = self.call_inner(name, args, targs, pos);
+        self.forward = None;
+        r
+    }
+
+    fn call_inner(&mut self, name: &str, args: &[Expr], targs: &[Expr], pos: Pos) -> Res<Val> {
         if let Some(f) = self.device_fn(name) {
             let f = f.clone();
             return self.inline_call(&f, args, targs, pos);

@@ -110,6 +110,8 @@ pub struct Body {
     defined: HashSet<String>,
     /// Registers redefined, in order (for [`Body::restore`]).
     redefs: Vec<String>,
+    /// Labels placed so far.
+    pub places: usize,
 }
 
 /// The value numbering at a point, to restore at a join that this point dominates.
@@ -302,6 +304,7 @@ impl Body {
         format!("$L__BB{}_{}", self.kernel_index, self.labels)
     }
     pub fn place(&mut self, label: &str) {
+        self.places += 1;
         self.lines.push(format!("{label}:"));
         self.cache.clear();
     }

@@ -55,6 +55,9 @@ pub struct Lower<'a> {
     pub expr_depth: usize,
     /// Registers of variables that assignments change.
     pub mutable_regs: HashSet<String>,
+    /// The last store (address text, type, value) while no label, call or other store
+    /// intervened: a load of the same place reads the value (store-to-load forwarding).
+    pub forward: Option<(String, CType, Val, usize)>,
 }
 
 /// Lowers every kernel (and every requested or explicitly instantiated template instance).
@@ -176,6 +179,7 @@ fn lower_kernel(
         func_name: f.name.clone(),
         expr_depth: 0,
         mutable_regs: HashSet::new(),
+        forward: None,
     };
     l.bind_globals()?;
     l.scopes.push(HashMap::new());

@@ -67,6 +67,19 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether `e` names a variable that some assignment changes.
+    fn varies(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => self.mutated.contains(n),
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, ..) => {
+                self.varies(a)
+            }
+            ExprKind::Binary(_, a, b) => self.varies(a) || self.varies(b),
+            ExprKind::Cond(a, b, c) => self.varies(a) || self.varies(b) || self.varies(c),
+            _ => false,
+        }
+    }
+
     /// The static type of `e` (no code emitted).
     pub fn ty_of(&self, e: &Expr) -> Res<CType> {
         Ok(match &e.kind {
@@ -441,14 +454,48 @@ impl Lower<'_> {
         let k = if negate { k.wrapping_neg() } else { k };
         addr.off = addr.off.wrapping_add(k.wrapping_mul(size));
         let Some(var) = var else { return Ok(addr) };
+        // `(k + c) * m` as `k * m + c * m` (signed): `k * m` is shared by unrolled copies and
+        // `c * m` leaves the loop.
+        if let ExprKind::Binary(BinOp::Mul, p, q) = &var.kind {
+            for (sum, m) in [(p, q), (q, p)] {
+                if let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), x, c) = &sum.kind {
+                    if self.const_int(c).is_ok()
+                        && self.ty_of(var)?.is_signed()
+                        && !self.loops.is_empty()
+                        && self.pure(m)
+                        && self.pure(x)
+                    {
+                        let mul = |a: &Expr, b: &Expr| Expr {
+                            kind: ExprKind::Binary(
+                                BinOp::Mul,
+                                Box::new(a.clone()),
+                                Box::new(b.clone()),
+                            ),
+                            pos: var.pos,
+                        };
+                        let e = Expr {
+                            kind: ExprKind::Binary(*op, Box::new(mul(x, m)), Box::new(mul(c, m))),
+                            pos: var.pos,
+                        };
+                        return self.index_add(addr, el, &e, negate);
+                    }
+                }
+            }
+        }
         // `p[x + y]` as `(p + x) + y` (signed indices or 32-bit addresses): a loop-invariant
         // `x` then moves out of the loop and `y * size` is shared with other accesses.
         if let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), x, y) = &var.kind {
             let ok = (narrow || self.ty_of(var)?.is_signed()) && !self.loops.is_empty();
             let both_int = self.ty_of(x)?.is_int() && self.ty_of(y)?.is_int();
             if ok && both_int && self.pure(x) && self.pure(y) {
+                // The part no assignment changes first, so it can leave the loop.
+                let y_negate = negate != (*op == BinOp::Sub);
+                if self.varies(x) && !self.varies(y) {
+                    let addr = self.index_add(addr, el, y, y_negate)?;
+                    return self.index_add(addr, el, x, negate);
+                }
                 let addr = self.index_add(addr, el, x, negate)?;
-                return self.index_add(addr, el, y, negate != (*op == BinOp::Sub));
+                return self.index_add(addr, el, y, y_negate);
             }
         }
         let v = self.rv(var)?;

@@ -451,6 +451,20 @@ impl Lower<'_> {
                 "struct values are not supported: access a member",
             );
         }
+        if let Some((a, t, v, places)) = &self.forward {
+            if !volatile
+                && *a == addr.text()
+                && t == ty
+                && *places == self.body.places
+                && addr.space != Space::Generic
+            {
+                if let Op::Reg(r) = &v.op {
+                    if !self.mutable_regs.contains(r) {
+                        return Ok(v.clone());
+                    }
+                }
+            }
+        }
         let vol = if volatile { ".volatile" } else { "" };
         let load_ty = if *ty == CType::Bool {
             CType::Int(8, false)
@@ -479,7 +493,17 @@ impl Lower<'_> {
         } else {
             v
         };
-        let src = self.reg_text(v);
+        let v = self.materialize(v);
+        let src = v.text();
+        let base_fixed = match &addr.base {
+            Base::Reg(r) => !self.mutable_regs.contains(r),
+            Base::Sym(_) => true,
+        };
+        self.forward = if !volatile && *ty != CType::Bool && base_fixed {
+            Some((addr.text(), ty.clone(), v, self.body.places))
+        } else {
+            None
+        };
         let vol = if volatile { ".volatile" } else { "" };
         self.body.ins(format!(
             "st{vol}{}.{} \t{}, {src}",
