@@ -16,7 +16,7 @@ pub enum Plan {
 }
 
 const FULL_TRIPS: i64 = 32;
-const FULL_NODES: usize = 1500;
+const FULL_NODES: usize = 4000;
 const BODY_NODES: usize = 48;
 
 fn count_expr(e: &Expr) -> usize {
