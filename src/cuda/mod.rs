@@ -5,14 +5,18 @@
 //! Plain Rust: no I/O, nothing that panics on user input, nesting capped.
 //!
 //! - [`preprocess`]: `#define`, `#if`..., `#include` skipped, `// warpstep:` lines kept;
-//! - [`lexer`], [`parser`], [`stmt_parser`], [`expr_parser`]: tokens to the [`ast`];
+//! - [`lexer`], [`parser`], [`decl_parser`], [`stmt_parser`], [`expr_parser`]: tokens to the
+//!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
-//! - [`lower`], [`lower_expr`], [`values`], [`calls`], [`builtins`]: PTX through [`emit`];
+//! - [`lower`] (kernels), [`variables`], [`statements`], [`lower_expr`], [`addressing`],
+//!   [`operators`], [`values`], [`calls`], [`builtins`], [`unroll`]: PTX through [`emit`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
+pub mod addressing;
 pub mod ast;
 pub mod builtins;
 pub mod calls;
+pub mod decl_parser;
 pub mod emit;
 pub mod error;
 pub mod expr_parser;
@@ -21,12 +25,15 @@ pub mod lexer;
 pub mod lower;
 pub mod lower_expr;
 pub mod mangle;
+pub mod operators;
 pub mod parser;
 pub mod preprocess;
+pub mod statements;
 pub mod stmt_parser;
 pub mod types;
 pub mod unroll;
 pub mod values;
+pub mod variables;
 
 pub use error::CudaError;
 pub use lower::KernelName;
