@@ -217,7 +217,7 @@ fn errors_name_the_place_and_what_was_expected() {
     let e = error_of("__global__ void k(int *x) {\n  x[0] = 1\n}\n");
     assert_eq!(
         e,
-        "bad.cu:3:1: error: expected `;` after the expression, found `}`"
+        "bad.cu:3:1: expected `;` after the expression, found `}`"
     );
     let e = error_of("__device__ int f(int n) { return n ? f(n - 1) : 0; }\n__global__ void k(int *x) { x[0] = f(3); }\n");
     assert!(
@@ -225,9 +225,9 @@ fn errors_name_the_place_and_what_was_expected() {
         "{e}"
     );
     let e = error_of("class A { int x; };\n__global__ void k(int *x) {}\n");
-    assert_eq!(e, "bad.cu:1:1: error: classes are not supported");
+    assert_eq!(e, "bad.cu:1:1: classes are not supported");
     let e = error_of("__global__ void k(int *x) {\n  x[0] = y;\n}\n");
-    assert_eq!(e, "bad.cu:2:10: error: use of undeclared identifier `y`");
+    assert_eq!(e, "bad.cu:2:10: use of undeclared identifier `y`");
 }
 
 #[test]
@@ -294,4 +294,68 @@ fn a_loader_error_on_generated_ptx_says_so() {
             .contains("the PTX that warpstep compiled from k.cu"),
         "{bad}"
     );
+}
+
+#[test]
+fn cli_prints_ptx_and_runs_cuda() {
+    let exe = env!("CARGO_BIN_EXE_warpstep");
+    let file = format!(
+        "{}/tests/data/kernels/vector_add.cu",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = std::process::Command::new(exe)
+        .args(["ptx", &file])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let ptx = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        ptx.contains(".visible .entry vector_add(") && ptx.contains(".loc\t1 4 "),
+        "{ptx}"
+    );
+    let run = std::process::Command::new(exe)
+        .args([
+            "run",
+            &file,
+            "--grid",
+            "2",
+            "--block",
+            "32",
+            "--arg",
+            "f32[64]=1",
+            "--arg",
+            "f32[64]=2",
+        ])
+        .args([
+            "--arg",
+            "f32[64]=0",
+            "--arg",
+            "64",
+            "--dump",
+            "2",
+            "--functional",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("arg 2: [3.0, 3.0"));
+    let dir = std::env::temp_dir().join(format!("warpstep-cuda-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.cu");
+    std::fs::write(&bad, "__global__ void k(int *x) {\n  x[0] = ;\n}\n").expect("write");
+    let out = std::process::Command::new(exe)
+        .args(["run", bad.to_str().unwrap_or("")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.cu:2:10: expected an expression, found `;`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

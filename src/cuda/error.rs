@@ -4,6 +4,7 @@
 use std::fmt;
 
 /// An error in a `.cu` source; `line` and `col` are 1-based (0 when the place is unknown).
+/// Displayed as `file:line:col: message` (the CLI puts `error: ` in front).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CudaError {
     pub file: String,
@@ -16,7 +17,7 @@ impl fmt::Display for CudaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}:{}:{}: error: {}",
+            "{}:{}:{}: {}",
             self.file, self.line, self.col, self.message
         )
     }
