@@ -244,3 +244,24 @@ fn deep_nesting_is_refused_not_overflowed() {
         assert!(r.is_ok(), "panicked");
     }
 }
+
+#[test]
+fn extreme_sizes_and_values_are_errors_or_code_not_panics() {
+    for src in [
+        "struct S { int a[16777216]; int b[16777216][16777216]; };\n__global__ void k(S *s) { s->b[1][2] = 1; }",
+        "__global__ void k(int *x) { int a[16777216][16777216] = {1, 2}; x[0] = a[1][1]; }",
+        "template <int N> __global__ void k(int *x) { x[N] = N; }\ntemplate __global__ void k<-9223372036854775807>(int *);",
+        "__global__ void k(int *x) { x[0] = __shfl_sync(0xffffffff, x[1], 0, -9223372036854775807); }",
+        "__global__ void k(int *x) { x[0] = 9223372036854775807 * 2 + (1 << 63) / -1 % 0; }",
+        "__global__ void k(double *x) { double (*p)[16777216] = 0; p++; x[0] = sizeof(*p); }",
+        "__global__ void k(int *x) { for (int i = -2147483647; i < 2147483647; i++) x[i] = i; }",
+        "__global__ void k(char *x) { x[0] = '\\xff' + \"\u{e9}\"[0]; } \u{e9}",
+    ] {
+        let r = catch_unwind(|| {
+            if let Ok(c) = warpstep::cuda::compile(src, "extreme.cu") {
+                let _ = warpstep::ptx::load(&c.ptx);
+            }
+        });
+        assert!(r.is_ok(), "panicked on {src}");
+    }
+}

@@ -270,6 +270,12 @@ impl Lower<'_> {
                     Some(w) => self.const_int(w)?,
                     None => 32,
                 };
+                if !matches!(width, 1 | 2 | 4 | 8 | 16 | 32) {
+                    return err(
+                        pos,
+                        format!("the width of `{name}` must be a power of two up to 32"),
+                    );
+                }
                 let (mode, c) = match name {
                     "__shfl_sync" => ("idx", ((32 - width) << 8) | 0x1f),
                     "__shfl_up_sync" => ("up", (32 - width) << 8),

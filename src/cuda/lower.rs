@@ -418,13 +418,13 @@ impl Lower<'_> {
                 for (n, ft) in fields {
                     let ct = self.resolve(ft, pos)?;
                     let a = ct.align();
-                    off = off.div_ceil(a) * a;
+                    off = off.div_ceil(a).saturating_mul(a);
                     let sz = ct.size();
                     out.push((n.clone(), ct, off));
-                    off += sz;
+                    off = off.saturating_add(sz);
                 }
                 let a = out.iter().map(|f| f.1.align()).max().unwrap_or(1);
-                CType::Struct(name.clone(), out, off.div_ceil(a) * a)
+                CType::Struct(name.clone(), out, off.div_ceil(a).saturating_mul(a))
             }
         })
     }

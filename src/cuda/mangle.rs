@@ -115,7 +115,7 @@ pub fn mangle(
         out.push('I');
         for ((_, s), v) in tp.iter().zip(targs) {
             let v = if *v < 0 {
-                format!("n{}", -v)
+                format!("n{}", v.unsigned_abs())
             } else {
                 v.to_string()
             };

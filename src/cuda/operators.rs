@@ -113,7 +113,7 @@ impl Lower<'_> {
             self.body.ins(format!(
                 "{add} \t{r}, {}, {}",
                 old.text(),
-                delta * el.size() as i64
+                delta.wrapping_mul(el.size() as i64)
             ));
             Val::reg(r, ty.clone())
         } else {

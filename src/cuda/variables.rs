@@ -67,7 +67,13 @@ impl Lower<'_> {
                 }
                 let sz = el.size() as usize;
                 for (k, it) in items.iter().enumerate() {
-                    self.fill(it, el, at + k * sz, out)?;
+                    let Some(pos) = k.checked_mul(sz).and_then(|o| o.checked_add(at)) else {
+                        break;
+                    };
+                    if pos >= out.len() && sz > 0 {
+                        break;
+                    }
+                    self.fill(it, el, pos, out)?;
                 }
             }
             (_, t) if t.is_arith() => {
@@ -224,7 +230,9 @@ impl Lower<'_> {
             (ExprKind::List(items), CType::Array(el, _)) => {
                 for (k, it) in items.iter().enumerate() {
                     let a = Addr {
-                        off: addr.off + (k as u64 * el.size()) as i64,
+                        off: addr
+                            .off
+                            .wrapping_add((k as u64).wrapping_mul(el.size()) as i64),
                         ..addr.clone()
                     };
                     self.init_memory(it, el, a)?;
