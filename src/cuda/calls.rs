@@ -164,6 +164,7 @@ impl Lower<'_> {
         self.calls
             .push((f.name.clone(), exit.clone(), result.clone()));
         let saved_loops = std::mem::take(&mut self.loops);
+        let saved_body = std::mem::replace(&mut self.fn_body, f.body.clone());
         let mut r = Ok(());
         for s in &f.body {
             r = self.stmt(s);
@@ -172,6 +173,7 @@ impl Lower<'_> {
             }
         }
         self.loops = saved_loops;
+        self.fn_body = saved_body;
         self.calls.pop();
         self.scopes = saved_scopes;
         self.scopes.pop();

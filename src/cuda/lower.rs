@@ -20,6 +20,9 @@ pub enum Binding {
     Value(Val),
     /// A variable in memory (arrays, `__shared__`/`__constant__`/`__device__` scalars).
     Mem(Addr, CType, bool),
+    /// A local array every access of which has a constant index (after full unrolling): one
+    /// register per element, as nvcc keeps `double acc[16]` in registers.
+    RegArray(Vec<String>, CType),
 }
 
 /// One kernel in the generated PTX.
@@ -58,6 +61,8 @@ pub struct Lower<'a> {
     /// The last store (address text, type, value) while no label, call or other store
     /// intervened: a load of the same place reads the value (store-to-load forwarding).
     pub forward: Option<(String, CType, Val, usize)>,
+    /// The body of the function being lowered (kernel or inlined device function).
+    pub fn_body: Vec<Stmt>,
 }
 
 /// Lowers every kernel (and every requested or explicitly instantiated template instance).
@@ -180,6 +185,7 @@ fn lower_kernel(
         expr_depth: 0,
         mutable_regs: HashSet::new(),
         forward: None,
+        fn_body: f.body.clone(),
     };
     l.bind_globals()?;
     l.scopes.push(HashMap::new());

@@ -87,6 +87,9 @@ impl Lower<'_> {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Binding::Var(_, t)) | Some(Binding::Mem(_, t, _)) => t.clone(),
                 Some(Binding::Value(v)) => v.ty.clone(),
+                Some(Binding::RegArray(regs, el)) => {
+                    CType::Array(Box::new(el.clone()), regs.len() as u64)
+                }
                 None if n == "warpSize" => INT,
                 None => return err(e.pos, format!("use of undeclared identifier `{n}`")),
             },
@@ -236,6 +239,10 @@ impl Lower<'_> {
                 Some(Binding::Var(r, t)) => Ok(Val::reg(r, t)),
                 Some(Binding::Value(v)) => Ok(v),
                 Some(Binding::Mem(a, t, vol)) => self.load(&a, &t, vol),
+                Some(Binding::RegArray(..)) => err(
+                    pos,
+                    format!("`{n}` is kept in registers: index it with constants"),
+                ),
                 None if n == "warpSize" => Ok(Val::int(32, INT)),
                 None => err(pos, format!("use of undeclared identifier `{n}`")),
             },
@@ -309,10 +316,21 @@ impl Lower<'_> {
             ExprKind::Ident(n) => match self.lookup(n).cloned() {
                 Some(Binding::Var(r, t)) => Ok(LVal::Reg(r, t)),
                 Some(Binding::Mem(a, t, vol)) => Ok(LVal::Mem(a, t, vol)),
-                Some(Binding::Value(_)) => err(e.pos, format!("`{n}` cannot be assigned here")),
+                Some(Binding::Value(_)) | Some(Binding::RegArray(..)) => {
+                    err(e.pos, format!("`{n}` cannot be assigned here"))
+                }
                 None => err(e.pos, format!("use of undeclared identifier `{n}`")),
             },
             ExprKind::Index(a, i) => {
+                if let ExprKind::Ident(n) = &a.kind {
+                    if let Some(Binding::RegArray(regs, el)) = self.lookup(n).cloned() {
+                        let k = self.const_int(i)?;
+                        return match usize::try_from(k).ok().and_then(|k| regs.get(k)) {
+                            Some(r) => Ok(LVal::Reg(r.clone(), el)),
+                            None => err(i.pos, format!("index {k} is outside `{n}`")),
+                        };
+                    }
+                }
                 let (addr, el, vol) = self.ptr(a)?;
                 let addr = self.index_add(addr, &el, i, false)?;
                 Ok(LVal::Mem(addr, el, vol))

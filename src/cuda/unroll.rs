@@ -229,3 +229,110 @@ pub fn shift_stmt(s: &Stmt, var: &str, k: i64) -> Stmt {
     };
     Stmt { kind, pos: s.pos }
 }
+
+/// Whether every use of the local array `name` in `body` indexes it directly with a constant
+/// once fully unrolled loops are unrolled (their variables are then constants), so the array
+/// can live in registers.
+pub fn static_indices(body: &[Stmt], name: &str, konst: &dyn Fn(&Expr) -> Option<i64>) -> bool {
+    let mut vars = Vec::new();
+    body.iter().all(|s| stmt_static(s, name, konst, &mut vars))
+}
+
+fn stmt_static(
+    s: &Stmt,
+    name: &str,
+    konst: &dyn Fn(&Expr) -> Option<i64>,
+    vars: &mut Vec<String>,
+) -> bool {
+    let e = |x: &Expr, vars: &mut Vec<String>| expr_static(x, name, konst, vars);
+    match &s.kind {
+        StmtKind::Decl(ds) => ds
+            .iter()
+            .all(|d| d.init.as_ref().is_none_or_static(|x| e(x, vars))),
+        StmtKind::Expr(x) | StmtKind::Case(x) => e(x, vars),
+        StmtKind::Return(x) => x.as_ref().is_none_or_static(|x| e(x, vars)),
+        StmtKind::If(c, a, b) => {
+            e(c, vars)
+                && stmt_static(a, name, konst, vars)
+                && b.as_ref()
+                    .is_none_or_static(|b| stmt_static(b, name, konst, vars))
+        }
+        StmtKind::For(i, c, st, b) => {
+            let full = match plan(i.as_deref(), c.as_ref(), st.as_ref(), b, konst) {
+                Some(Plan::Full(v, _)) => Some(v),
+                _ => None,
+            };
+            let heads = i
+                .as_ref()
+                .is_none_or_static(|i| stmt_static(i, name, konst, vars))
+                && c.as_ref().is_none_or_static(|c| e(c, vars))
+                && st.as_ref().is_none_or_static(|x| e(x, vars));
+            if let Some(v) = &full {
+                vars.push(v.clone());
+            }
+            let ok = heads && stmt_static(b, name, konst, vars);
+            if full.is_some() {
+                vars.pop();
+            }
+            ok
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
+            e(c, vars) && stmt_static(b, name, konst, vars)
+        }
+        StmtKind::Block(ss) => ss.iter().all(|s| stmt_static(s, name, konst, vars)),
+        _ => true,
+    }
+}
+
+fn expr_static(
+    e: &Expr,
+    name: &str,
+    konst: &dyn Fn(&Expr) -> Option<i64>,
+    vars: &mut Vec<String>,
+) -> bool {
+    match &e.kind {
+        ExprKind::Ident(n) => n != name,
+        ExprKind::Index(a, i) if is_var(a, name) => {
+            let mut used = std::collections::HashSet::new();
+            names(i, &mut used);
+            pure_expr(i)
+                && used.iter().all(|u| {
+                    vars.contains(u)
+                        || konst(&Expr {
+                            kind: ExprKind::Ident(u.clone()),
+                            pos: e.pos,
+                        })
+                        .is_some()
+                })
+        }
+        ExprKind::Unary(_, a) | ExprKind::Member(a, ..) | ExprKind::Cast(_, a) => {
+            expr_static(a, name, konst, vars)
+        }
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Index(a, b)
+        | ExprKind::Comma(a, b) => {
+            expr_static(a, name, konst, vars) && expr_static(b, name, konst, vars)
+        }
+        ExprKind::Cond(a, b, c) => {
+            expr_static(a, name, konst, vars)
+                && expr_static(b, name, konst, vars)
+                && expr_static(c, name, konst, vars)
+        }
+        ExprKind::Call(_, a, _) | ExprKind::List(a) => {
+            a.iter().all(|x| expr_static(x, name, konst, vars))
+        }
+        _ => true,
+    }
+}
+
+/// `Option::is_none_or` for the crate's MSRV.
+trait NoneOr<T> {
+    fn is_none_or_static(&self, f: impl FnOnce(&T) -> bool) -> bool;
+}
+
+impl<T> NoneOr<T> for Option<T> {
+    fn is_none_or_static(&self, f: impl FnOnce(&T) -> bool) -> bool {
+        self.as_ref().map_or(true, f)
+    }
+}

@@ -160,6 +160,37 @@ impl Lower<'_> {
         {
             ty = CType::Array(el.clone(), items.len() as u64);
         }
+        if let CType::Array(el, n) = &ty {
+            let items_ok = match d.init.as_ref().map(|i| &i.kind) {
+                None => true,
+                Some(ExprKind::List(items)) => items.len() as u64 <= *n,
+                _ => false,
+            };
+            if el.is_arith()
+                && (1..=64).contains(n)
+                && items_ok
+                && super::unroll::static_indices(&self.fn_body, &d.name, &|e| {
+                    self.const_int(e).ok()
+                })
+            {
+                let regs: Vec<String> = (0..*n).map(|_| self.body.reg_for(el)).collect();
+                for r in &regs {
+                    self.var_regs.insert(r.clone());
+                    self.mutable_regs.insert(r.clone());
+                }
+                if let Some(ExprKind::List(items)) = d.init.as_ref().map(|i| &i.kind) {
+                    self.body.loc(d.pos);
+                    for (it, r) in items.iter().zip(&regs) {
+                        let v = self.rv(it)?;
+                        let v = self.assign_convert(v, el, it.pos)?;
+                        self.body
+                            .ins(format!("mov.{} \t{r}, {}", el.mov(), v.text()));
+                    }
+                }
+                self.bind(&d.name, Binding::RegArray(regs, (**el).clone()));
+                return Ok(());
+            }
+        }
         if matches!(ty, CType::Array(..) | CType::Struct(..)) {
             let name = format!("__local_{}_{}", d.name, self.local_decls.len());
             self.local_decls.push(format!(
