@@ -13,6 +13,7 @@ pub mod config;
 pub mod core;
 pub mod correlate;
 pub mod counter_history;
+pub mod cuda;
 pub mod energy;
 pub mod exec;
 pub mod experiment;

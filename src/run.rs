@@ -25,6 +25,13 @@ pub const DEFAULT_MAX_CYCLES: u64 = 100_000_000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputError {
     Ptx(PtxError),
+    /// The CUDA source does not compile.
+    Cuda(crate::cuda::CudaError),
+    /// The PTX compiled from a CUDA source does not load: a gap in warpstep's CUDA compiler.
+    GeneratedPtx {
+        file: String,
+        error: PtxError,
+    },
     Launch(LaunchError),
     Config(String),
 }
@@ -33,6 +40,11 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InputError::Ptx(e) => write!(f, "{e}"),
+            InputError::Cuda(e) => write!(f, "{e}"),
+            InputError::GeneratedPtx { file, error } => write!(
+                f,
+                "the PTX that warpstep compiled from {file} does not load (`warpstep ptx {file}` prints it): in the generated PTX, {error}"
+            ),
             InputError::Launch(e) => write!(f, "{e}"),
             InputError::Config(e) => write!(f, "{e}"),
         }
@@ -61,7 +73,75 @@ pub fn prepare(
     config_for: &dyn Fn(&str) -> Result<Config, String>,
     read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Prepared, InputError> {
-    let program = Rc::new(ptx::load(ptx_text).map_err(InputError::Ptx)?);
+    prepare_source(ptx_text, "kernel.cu", overrides, config_for, read_file)
+}
+
+/// The `--kernel` values in the `// warpstep:` lines of a source.
+fn source_kernel_names(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("// warpstep:") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        while let Some(w) = words.next() {
+            if w == "--kernel" {
+                if let Some(k) = words.next() {
+                    out.push(k.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Compiles a CUDA source (issue 29) for a launch: template instances named by `--kernel` in
+/// `overrides` or the source's `// warpstep:` lines are instantiated, and `--kernel` is
+/// resolved to the `.entry` name (a plain name finds a mangled kernel).
+pub fn compile_cuda(
+    source: &str,
+    file_name: &str,
+    overrides: &mut LaunchFlags,
+) -> Result<crate::cuda::Compiled, InputError> {
+    let mut names = source_kernel_names(source);
+    names.extend(overrides.kernel.clone());
+    let compiled =
+        crate::cuda::compile_kernels(source, file_name, &names).map_err(InputError::Cuda)?;
+    if let Some(name) = names.last() {
+        if let Some(entry) = compiled.resolve_kernel(name) {
+            overrides.kernel = Some(entry.to_string());
+        }
+    }
+    Ok(compiled)
+}
+
+/// Like [`prepare`]; a CUDA source ([`crate::cuda::is_cuda`]) is compiled to PTX first, its
+/// errors naming `file_name`.
+pub fn prepare_source(
+    text: &str,
+    file_name: &str,
+    mut overrides: LaunchFlags,
+    config_for: &dyn Fn(&str) -> Result<Config, String>,
+    read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
+) -> Result<Prepared, InputError> {
+    let compiled;
+    let ptx_text = if crate::cuda::is_cuda(text) {
+        compiled = compile_cuda(text, file_name, &mut overrides)?;
+        compiled.ptx.as_str()
+    } else {
+        text
+    };
+    let loaded = ptx::load(ptx_text).map_err(|error| {
+        if ptx_text.as_ptr() == text.as_ptr() {
+            InputError::Ptx(error)
+        } else {
+            InputError::GeneratedPtx {
+                file: file_name.to_string(),
+                error,
+            }
+        }
+    })?;
+    let program = Rc::new(loaded);
     let comments: Vec<(u32, &str)> = program
         .launch_comments
         .iter()

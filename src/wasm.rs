@@ -204,6 +204,8 @@ pub fn bench_cases() -> String {
 fn input_error(e: &InputError) -> JsValue {
     let (kind, line) = match e {
         InputError::Ptx(p) => ("ptx", Some(p.line)),
+        InputError::Cuda(c) => ("cuda", Some(c.line)),
+        InputError::GeneratedPtx { .. } => ("ptx", None),
         InputError::Launch(LaunchError::AtLine { line, .. }) => ("launch", Some(*line)),
         InputError::Launch(_) => ("launch", None),
         InputError::Config(_) => ("config", None),

@@ -12,6 +12,7 @@ mod experiment_plot;
 mod experiment_unified_plot;
 mod hash_search_cmd;
 mod occupancy_cmd;
+mod ptx_cmd;
 mod report_out;
 mod run_cmd;
 mod why_cmd;
@@ -33,8 +34,11 @@ struct Cli {
 enum Command {
     /// Print warpstep's version.
     Version,
-    /// Run a PTX kernel on data you describe and report the results.
+    /// Run a PTX kernel (or a CUDA `.cu` kernel, compiled first) on data you describe and
+    /// report the results.
     Run(Box<run_cmd::RunArgs>),
+    /// Compile the device code of a CUDA `.cu` file and print its PTX.
+    Ptx(ptx_cmd::PtxArgs),
     /// The same kernel under two configurations (A, B: presets or JSON files), counters side by
     /// side and the outputs compared.
     Compare(Box<compare_cmd::CompareArgs>),
@@ -74,6 +78,7 @@ pub fn main() -> ExitCode {
         }
         Command::Config { command } => config_cmd::run(command),
         Command::Run(args) => run_cmd::run(*args),
+        Command::Ptx(args) => ptx_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(*args),
         Command::Why(args) => why_cmd::run(*args),
         Command::Bench(args) => bench_cmd::run(args),

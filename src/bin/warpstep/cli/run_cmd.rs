@@ -8,7 +8,9 @@ use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
-use warpstep::run::{buffer_bytes, prepare, timing_report, Prepared, Report, DEFAULT_MAX_CYCLES};
+use warpstep::run::{
+    buffer_bytes, prepare_source, timing_report, Prepared, Report, DEFAULT_MAX_CYCLES,
+};
 use warpstep::sim::Sim;
 use warpstep::trace::merge_lines;
 
@@ -143,7 +145,11 @@ fn prepare_file(file: &str, overrides: LaunchFlags) -> Result<Prepared, String> 
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read `{file}`: {e}"))?;
     let config_for = |source: &str| load_config(source, &[]);
     let read_file = |path: &str| std::fs::read(path).map_err(|e| e.to_string());
-    prepare(&text, overrides, &config_for, &read_file).map_err(|e| located(file, &e.to_string()))
+    let name = std::path::Path::new(file)
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+    prepare_source(&text, &name, overrides, &config_for, &read_file)
+        .map_err(|e| located(file, &e.to_string()))
 }
 
 /// Runs and prints; `Err` is bad input.
