@@ -117,10 +117,10 @@ test('search panel: search, step through the decisions, apply and re-run', async
   expect(m.step).toBe(2);
   await panel.screenshot({ path: '../target/e2e/view-search-mih.png' });
   await page.click('#view-search .s-apply');
-  await expect(page.locator('#run-status')).toHaveText('completed in 1701 cycles', { timeout: 20_000 });
+  await expect(page.locator('#run-status')).toHaveText('completed in 1755 cycles', { timeout: 20_000 });
   m = await model(page, 'search');
-  expect(m.compare).toEqual({ before: 2350, after: 1701, conflictBefore: 992, conflictAfter: 0 });
-  await expect(page.locator('#view-search .s-result')).toHaveText('cycles 2350 → 1701 · conflict cycles 992 → 0');
+  expect(m.compare).toEqual({ before: 2415, after: 1755, conflictBefore: 992, conflictAfter: 0 });
+  await expect(page.locator('#view-search .s-result')).toHaveText('cycles 2415 → 1755 · conflict cycles 992 → 0');
   await expect(page.locator('#overrides')).toHaveValue('shmem.hash=bwxor:0^5,1^6,2^7,3^8,4^9');
   await panel.screenshot({ path: '../target/e2e/view-search-applied.png' });
   // The exhaustive search steps through its bvxor candidates; a wrong pairing is refused.
