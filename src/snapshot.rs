@@ -362,6 +362,8 @@ pub struct MrpbView {
     pub choice: Option<(u32, Choice)>,
     /// The queue a write waits to see emptied.
     pub flushing: Option<u32>,
+    /// The write held in the write register (flush on), and its queue.
+    pub held_write: Option<(u32, MrpbEntryView)>,
     /// The request that went past the L1D to the L2 this cycle, and the failure that sent it.
     pub bypassed: Option<(FailReason, MrpbEntryView)>,
     pub stats: MrpbStats,
@@ -571,6 +573,7 @@ fn mrpb_view(b: &Mrpb, l1: Option<&L1d>, now: u64) -> MrpbView {
         outbound: b.outbound().map(|(q, r)| (q, entry(r))),
         choice: b.last_choice(),
         flushing: b.flushing(),
+        held_write: b.held_write().map(|(q, r)| (q, entry(r))),
         bypassed: b.bypassed_now().map(|(f, r)| (f, entry(r))),
         stats: b.stats.clone(),
     }

@@ -725,7 +725,8 @@ impl LdstUnit {
     ///
     /// With an MRPB, MEM0 offers its request to the buffer instead (the enqueue half of the
     /// cycle) and the buffer then sends one request to the L1D (the dequeue half), unless MEM0
-    /// used the L1D itself (a constant load, or a write that flushed its queue).
+    /// used the L1D itself (a constant load). A write (flush on) is the buffer's too: it waits
+    /// in the buffer's write register, unqueued (MRPB §3.3), not in MEM0.
     ///
     /// In a unified pool a shared pass or a cache access first claims its banks through `pool`,
     /// after the register file's accesses of the cycle; when one is taken it waits a cycle.
@@ -899,7 +900,7 @@ impl LdstUnit {
             _ => Offer::Direct,
         };
         match offer {
-            Offer::Queued => {
+            Offer::Queued | Offer::Held => {
                 o.queued += 1;
                 self.journal.attempt(m.tag, now, Attempt::Queued);
             }

@@ -53,6 +53,26 @@ const fn polybench(
     }
 }
 
+const POLYBENCH_CI_PTX: &str = include_str!("../../tests/data/kernels/polybench_ci.sm_52.ptx");
+
+/// A cache-insensitive kernel of ours with a PolyBench/GPU port's access pattern and launch
+/// (`tests/data/kernels/polybench_ci.cu`, sizes fixed at 256 as the ports fix theirs).
+const fn polybench_ci(
+    name: &'static str,
+    about: &'static str,
+    flags: &'static [&'static str],
+) -> Case {
+    Case {
+        suite: Suite::PolyBenchCi,
+        launch: BenchCase {
+            name,
+            about,
+            ptx: POLYBENCH_CI_PTX,
+            flags,
+        },
+    }
+}
+
 /// A Rodinia kernel of the PTX corpus (`tests/data/ptx-corpus/`).
 const fn rodinia(launch: BenchCase) -> Case {
     Case {
@@ -177,6 +197,47 @@ pub const CASES: &[Case] = &[
             "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
             "--arg", "f32[65536]=rand:2", "--arg", "f32[65536]=rand:3",
             "--arg", "256", "--arg", "256", "--arg", "256",
+        ],
+    ),
+    polybench_ci(
+        "gemm_ci",
+        "gemm's port: 256 x 256, all 256 blocks of 32 x 8, a store per step (CI)",
+        &[
+            "--kernel", "ci_gemm", "--grid", "8,32", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
+            "--arg", "f32[65536]=rand:2", "--arg", "f32[65536]=rand:3",
+        ],
+    ),
+    polybench_ci(
+        "corr_ci",
+        "correlation's corr kernel: a thread per column, 32 stores 1 KB apart per step (CI)",
+        &[
+            "--kernel", "ci_corr", "--grid", "1", "--block", "256",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
+        ],
+    ),
+    polybench_ci(
+        "covar_ci",
+        "covariance's covar kernel: as corr_ci, j2 from j1 on (CI)",
+        &[
+            "--kernel", "ci_covar", "--grid", "1", "--block", "256",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
+        ],
+    ),
+    polybench_ci(
+        "mean_ci",
+        "correlation's and covariance's column means: coalesced walk, a store per step (CI)",
+        &[
+            "--kernel", "ci_mean", "--grid", "1", "--block", "256",
+            "--arg", "f32[256]=0", "--arg", "f32[65536]=rand:1", "--arg", "256",
+        ],
+    ),
+    polybench_ci(
+        "conv2d_ci",
+        "2dconv's port: 3 x 3 stencil, 256 x 256, 32 x 8 blocks (CI)",
+        &[
+            "--kernel", "ci_conv2d", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
         ],
     ),
     rodinia(PATHFINDER),

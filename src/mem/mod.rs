@@ -32,6 +32,8 @@ pub mod l1d;
 pub mod l2;
 pub mod memory_system;
 pub mod mrpb;
+#[cfg(test)]
+mod mrpb_tests;
 pub mod mshr;
 pub mod request;
 pub mod shared_banks;

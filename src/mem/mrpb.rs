@@ -18,8 +18,18 @@
 //!   request that was ready: warpstep then chooses again rather than idle.)
 //! * **Flush** (MRPB §3.3, on in MRPB's final design): a read that meets a full queue makes
 //!   that queue drain one request first (a full-queue drain); a write or atomic does not enter
-//!   the buffer: its queue is emptied first, one request per cycle ahead of every other queue,
-//!   and then the write goes to the L1D from MEM0. With flush off a full queue stalls MEM0 and
+//!   a queue ("letting the buffer store only read requests"): its queue is emptied first, one
+//!   request per cycle ahead of every other queue, and then the controller "services the
+//!   incoming write request, rather than enqueueing it". §3.3 gives the flush priority for
+//!   emptying the write's queue and says nothing of the write against the other queues' reads.
+//!   warpstep holds the write in one write register beside the queues (MEM0 is free for the
+//!   next request; a write that meets a held write waits in MEM0) and sends it in its queue's
+//!   turn under the drain policy (the write is its queue's next request: the same warp's later
+//!   reads wait behind it), or in the first dequeue slot no queued read is ready for. So a write
+//!   never overtakes the reads the drain policy ranks first and that already waited the buffer
+//!   latency. (Sent ahead of them, as warpstep first did, writes took the L1D's miss queue from
+//!   reads whose warps wait for them: gemm's port lost 20%, `docs/mrpb.md`.) A held write pays
+//!   no buffer latency (it was never queued). With flush off a full queue stalls MEM0 and
 //!   writes queue like reads.
 //! * **Outbound slot** (MRPB §3.1, §6): the request chosen leaves its queue for the outbound
 //!   slot, from which the L1D takes it; one the L1D refuses stays there and is retried every
@@ -76,11 +86,15 @@ pub struct MrpbRequest {
 pub enum Offer {
     /// In its queue.
     Queued,
-    /// A write (flush on) whose queue is empty: MEM0 sends it to the L1D itself, now.
+    /// A write (flush on) whose queue is empty: the buffer holds it in its write register,
+    /// unqueued (MRPB §3.3), and MEM0 is done with it.
+    Held,
+    /// Not the buffer's: MEM0 sends it to the L1D itself (no MRPB, or not a global or local
+    /// access). [`Mrpb::offer`] never answers this.
     Direct,
     /// Its queue is full: MEM0 stalls (`mrpb_full`).
     Full,
-    /// A write (flush on) waiting for its queue to empty.
+    /// A write (flush on) waiting for its queue to empty, or for the write register.
     Flushing,
 }
 
@@ -96,6 +110,8 @@ pub enum Choice {
     Flush,
     /// The outbound request the L1D refused last cycle, tried again.
     Retry,
+    /// The held write (flush on): no queued read was ready.
+    Write,
 }
 
 /// Requests that bypassed the L1D, by the reservation failure that sent them on.
@@ -111,7 +127,7 @@ pub struct Bypassed {
 pub struct MrpbStats {
     /// Requests that entered a queue.
     pub enqueued: u64,
-    /// Requests the L1D took from the buffer (bypassed ones not counted).
+    /// Requests the L1D took from the buffer, held writes included (bypassed ones not counted).
     pub drained: u64,
     pub bypassed: Bypassed,
     /// Writes (and atomics) that found their queue non-empty and flushed it.
@@ -120,11 +136,13 @@ pub struct MrpbStats {
     pub flush_drains: u64,
     /// Requests drained because a read met their queue full.
     pub full_queue_drains: u64,
-    /// Writes sent to the L1D unqueued (flush on).
+    /// Writes the buffer took unqueued into its write register (flush on).
     pub direct_writes: u64,
+    /// Cycles the held write let a ready read of another queue go first.
+    pub write_yields: u64,
     /// MEM0 cycles stalled on a full queue.
     pub full_stall_cycles: u64,
-    /// MEM0 cycles a write waited for its queue to empty.
+    /// MEM0 cycles a write waited for its queue to empty or for the write register.
     pub flush_stall_cycles: u64,
     /// Cycles the outbound request was refused by the L1D and stayed.
     pub refused_cycles: u64,
@@ -144,6 +162,7 @@ impl MrpbStats {
         self.flush_drains += o.flush_drains;
         self.full_queue_drains += o.full_queue_drains;
         self.direct_writes += o.direct_writes;
+        self.write_yields += o.write_yields;
         self.full_stall_cycles += o.full_stall_cycles;
         self.flush_stall_cycles += o.flush_stall_cycles;
         self.refused_cycles += o.refused_cycles;
@@ -164,6 +183,8 @@ pub struct Mrpb {
     per_warp: Vec<u32>,
     /// The request chosen and not yet taken by the L1D.
     outbound: Option<(u32, MrpbRequest)>,
+    /// The write register (flush on): a write whose queue was empty, and that queue.
+    write: Option<(u32, MrpbRequest)>,
     /// The queue a write waits to see emptied.
     flushing: Option<u32>,
     /// The queue a read met full.
@@ -192,6 +213,7 @@ impl Mrpb {
             held: 0,
             per_warp: vec![0; config.core.max_warps_per_sm.max(1) as usize],
             outbound: None,
+            write: None,
             flushing: None,
             full: None,
             greedy: None,
@@ -224,10 +246,23 @@ impl Mrpb {
         let write = access.kind != AccessKind::Read;
         if write && self.config.flush {
             let outbound_from_q = matches!(self.outbound, Some((oq, _)) if oq == q);
-            if queue.is_empty() && !outbound_from_q {
+            if queue.is_empty() && !outbound_from_q && self.write.is_none() {
                 self.flushing = None;
+                let r = MrpbRequest {
+                    access,
+                    tag,
+                    from,
+                    enqueued: now,
+                };
+                self.write = Some((q, r));
+                self.count_in(from);
                 self.stats.direct_writes += 1;
-                return Offer::Direct;
+                return Offer::Held;
+            }
+            if queue.is_empty() && !outbound_from_q {
+                // Its queue is empty, but the write register is taken.
+                self.stats.flush_stall_cycles += 1;
+                return Offer::Flushing;
             }
             if self.flushing != Some(q) {
                 self.stats.flushes += 1;
@@ -250,11 +285,15 @@ impl Mrpb {
             enqueued: now,
         });
         self.held += 1;
+        self.count_in(from);
+        self.stats.enqueued += 1;
+        Offer::Queued
+    }
+
+    fn count_in(&mut self, from: Requester) {
         if let Some(n) = self.per_warp.get_mut(from.warp as usize) {
             *n += 1;
         }
-        self.stats.enqueued += 1;
-        Offer::Queued
     }
 
     fn ready(&self, q: u32, now: u64) -> bool {
@@ -265,16 +304,33 @@ impl Mrpb {
 
     /// The request the L1D should see in cycle `now` (the dequeue half), and why: the refused
     /// outbound request again, else the head of the queue the flush, a full queue or the drain
-    /// policy picks. It stays the buffer's until [`Mrpb::taken`].
+    /// policy picks, else the held write. It stays the buffer's until [`Mrpb::taken`].
     pub fn next(&mut self, now: u64) -> Option<MrpbRequest> {
         if let Some((q, r)) = self.outbound {
             self.last = Some((q, Choice::Retry));
             return Some(r);
         }
-        if self.held == 0 {
-            return None;
+        let chosen = if self.held == 0 {
+            None
+        } else {
+            self.choose(now)
+        };
+        let Some((q, why)) = chosen else {
+            let (q, r) = self.write.take()?;
+            self.outbound = Some((q, r));
+            self.last = Some((q, Choice::Write));
+            return Some(r);
+        };
+        if let Some((wq, w)) = self.write {
+            if wq == q {
+                // Its queue's turn: the write goes ahead of the reads that came after it.
+                self.write = None;
+                self.outbound = Some((q, w));
+                self.last = Some((q, Choice::Write));
+                return Some(w);
+            }
+            self.stats.write_yields += 1;
         }
-        let (q, why) = self.choose(now)?;
         let r = self.queues[q as usize].pop_front()?;
         self.held -= 1;
         self.outbound = Some((q, r));
@@ -285,7 +341,7 @@ impl Mrpb {
                 self.stats.full_queue_drains += 1;
                 self.full = None;
             }
-            Choice::Policy | Choice::Retry => {}
+            Choice::Policy | Choice::Retry | Choice::Write => {}
         }
         Some(r)
     }
@@ -387,7 +443,9 @@ impl Mrpb {
 
     /// End of cycle: the occupancy histogram.
     pub fn end_cycle(&mut self) {
-        let n = (self.held + usize::from(self.outbound.is_some())) as u32;
+        let n =
+            self.held + usize::from(self.outbound.is_some()) + usize::from(self.write.is_some());
+        let n = n as u32;
         *self.stats.occupancy.entry(n).or_insert(0) += 1;
     }
 
@@ -397,9 +455,9 @@ impl Mrpb {
         self.per_warp.get(warp as usize).is_some_and(|&n| n > 0)
     }
 
-    /// Nothing queued and nothing outbound.
+    /// Nothing queued, held or outbound.
     pub fn is_empty(&self) -> bool {
-        self.held == 0 && self.outbound.is_none()
+        self.held == 0 && self.outbound.is_none() && self.write.is_none()
     }
 
     /// The queues, oldest request first.
@@ -422,6 +480,11 @@ impl Mrpb {
         self.bypassed_now.as_ref().map(|(f, r)| (*f, r))
     }
 
+    /// The held write (flush on) and its queue.
+    pub fn held_write(&self) -> Option<(u32, &MrpbRequest)> {
+        self.write.as_ref().map(|(q, r)| (*q, r))
+    }
+
     /// The queue a write waits to see emptied, if any.
     pub fn flushing(&self) -> Option<u32> {
         self.flushing
@@ -429,234 +492,5 @@ impl Mrpb {
 
     pub fn config(&self) -> &MrpbConfig {
         &self.config
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mem::DataSpace;
-
-    fn buffer(edit: impl FnOnce(&mut MrpbConfig)) -> Mrpb {
-        let mut c = Config::preset("tesla-c2050-s").unwrap();
-        c.mrpb.enabled = true;
-        c.mrpb.latency = 0;
-        edit(&mut c.mrpb);
-        Mrpb::new(&c).unwrap()
-    }
-
-    fn warp(w: u32) -> Requester {
-        Requester {
-            warp: w,
-            cta: w / 8,
-            warp_in_cta: w % 8,
-            block: u64::from(w / 8),
-        }
-    }
-
-    fn read(addr: u64) -> Access {
-        Access {
-            addr,
-            size: 128,
-            kind: AccessKind::Read,
-            space: DataSpace::Global,
-            lanes: 1,
-            bytes: 0,
-            sectors: 0xf,
-        }
-    }
-
-    fn write(addr: u64) -> Access {
-        Access {
-            kind: AccessKind::Write,
-            ..read(addr)
-        }
-    }
-
-    /// Drains everything from cycle `now` on, the L1D taking every request; returns the
-    /// (warp, address) order and the cycles they left.
-    fn drain_all(b: &mut Mrpb, mut now: u64) -> Vec<(u32, u64, u64)> {
-        let mut out = Vec::new();
-        while !b.is_empty() {
-            if let Some(r) = b.next(now) {
-                out.push((r.from.warp, r.access.addr, now));
-                b.taken();
-            }
-            now += 1;
-            assert!(now < 10_000);
-        }
-        out
-    }
-
-    #[test]
-    fn signatures_choose_the_queue() {
-        let w = Requester {
-            warp: 13,
-            cta: 2,
-            warp_in_cta: 5,
-            block: 2,
-        };
-        let of = |sig| buffer(|m| m.signature = sig).queue_of(w);
-        assert_eq!(of(MrpbSignature::Warp), 13);
-        assert_eq!(of(MrpbSignature::Block), 2);
-        assert_eq!(of(MrpbSignature::WarpInBlock), 5);
-        assert_eq!(of(MrpbSignature::Single), 0);
-        // Table 4's queue counts on the Tesla presets: 48, 8, 32.
-        let count = |sig| buffer(|m| m.signature = sig).queues().len();
-        assert_eq!(
-            [count(MrpbSignature::Warp), count(MrpbSignature::Block)],
-            [48, 8]
-        );
-        assert_eq!(count(MrpbSignature::WarpInBlock), 32);
-    }
-
-    #[test]
-    fn fixed_order_drains_the_lowest_queue_first_and_keeps_each_queue_fifo() {
-        let mut b = buffer(|_| {});
-        for (t, (w, a)) in [(3, 0x300), (1, 0x100), (3, 0x380), (2, 0x200), (1, 0x180)]
-            .into_iter()
-            .enumerate()
-        {
-            assert_eq!(b.offer(read(a), 0, warp(w), t as u64), Offer::Queued);
-        }
-        let order: Vec<(u32, u64)> = drain_all(&mut b, 5).iter().map(|x| (x.0, x.1)).collect();
-        assert_eq!(
-            order,
-            [(1, 0x100), (1, 0x180), (2, 0x200), (3, 0x300), (3, 0x380)]
-        );
-    }
-
-    #[test]
-    fn a_request_leaves_only_after_the_buffer_latency() {
-        let mut b = buffer(|m| m.latency = 5);
-        b.offer(read(0x100), 0, warp(4), 10);
-        b.offer(read(0x200), 0, warp(1), 12);
-        // Queue 1 is lower but its head is too young at 15: queue 4 goes first.
-        let out = drain_all(&mut b, 10);
-        assert_eq!(
-            out.iter().map(|x| (x.0, x.2)).collect::<Vec<_>>(),
-            [(4, 15), (1, 17)]
-        );
-    }
-
-    #[test]
-    fn round_robin_longest_first_and_greedy_orders() {
-        let fill = |b: &mut Mrpb| {
-            for (w, n) in [(0, 1), (1, 3), (2, 2)] {
-                for k in 0..n {
-                    b.offer(read(0x1000 * w as u64 + 0x80 * k), 0, warp(w), 0);
-                }
-            }
-        };
-        let warps = |drain| {
-            let mut b = buffer(|m| m.drain = drain);
-            fill(&mut b);
-            drain_all(&mut b, 0).iter().map(|x| x.0).collect::<Vec<_>>()
-        };
-        assert_eq!(warps(MrpbDrain::Fixed), [0, 1, 1, 1, 2, 2]);
-        assert_eq!(warps(MrpbDrain::RoundRobin), [0, 1, 2, 1, 2, 1]);
-        // Longest first: 1 (3), then 1 and 2 tie at 2: the lower; ...
-        assert_eq!(warps(MrpbDrain::LongestFirst), [1, 1, 2, 0, 1, 2]);
-        assert_eq!(warps(MrpbDrain::GreedyRoundRobin), [0, 1, 1, 1, 2, 2]);
-        assert_eq!(warps(MrpbDrain::GreedyLongestFirst), [1, 1, 1, 2, 2, 0]);
-        assert_eq!(warps(MrpbDrain::GreedyFixed), [0, 1, 1, 1, 2, 2]);
-    }
-
-    #[test]
-    fn a_write_flushes_its_queue_first_and_then_goes_direct() {
-        let mut b = buffer(|_| {});
-        b.offer(read(0x100), 0, warp(5), 0);
-        b.offer(read(0x180), 0, warp(5), 0);
-        b.offer(read(0x200), 0, warp(2), 0);
-        // Warp 5 stores: its queue must empty first, ahead of the lower queue 2.
-        assert_eq!(b.offer(write(0x900), 1, warp(5), 1), Offer::Flushing);
-        let r = b.next(1).unwrap();
-        assert_eq!(
-            (r.from.warp, b.last_choice()),
-            (5, Some((5, Choice::Flush)))
-        );
-        b.taken();
-        assert_eq!(b.offer(write(0x900), 1, warp(5), 2), Offer::Flushing);
-        assert_eq!(b.next(2).unwrap().access.addr, 0x180);
-        b.taken();
-        assert_eq!(b.offer(write(0x900), 1, warp(5), 3), Offer::Direct);
-        assert_eq!(b.next(3).unwrap().from.warp, 2);
-        assert_eq!((b.stats.flushes, b.stats.flush_drains), (1, 2));
-        assert_eq!(b.stats.direct_writes, 1);
-        // A write to an empty queue goes direct at once, no flush.
-        assert_eq!(b.offer(write(0x900), 1, warp(7), 4), Offer::Direct);
-        assert_eq!(b.stats.flushes, 1);
-    }
-
-    #[test]
-    fn a_read_meeting_a_full_queue_drains_it_first() {
-        let mut b = buffer(|m| m.queue_depth = 2);
-        b.offer(read(0x000), 0, warp(1), 0);
-        b.offer(read(0x100), 0, warp(9), 0);
-        b.offer(read(0x180), 0, warp(9), 0);
-        assert_eq!(b.offer(read(0x200), 0, warp(9), 1), Offer::Full);
-        // Queue 9 goes before the lower queue 1.
-        let r = b.next(1).unwrap();
-        assert_eq!(
-            (r.from.warp, b.last_choice()),
-            (9, Some((9, Choice::FullQueue)))
-        );
-        b.taken();
-        assert_eq!(b.offer(read(0x200), 0, warp(9), 2), Offer::Queued);
-        assert_eq!(b.next(2).unwrap().from.warp, 1);
-        assert_eq!(
-            (b.stats.full_queue_drains, b.stats.full_stall_cycles),
-            (1, 1)
-        );
-    }
-
-    #[test]
-    fn with_flush_off_writes_queue_and_a_full_queue_only_stalls() {
-        let mut b = buffer(|m| {
-            m.flush = false;
-            m.queue_depth = 1;
-        });
-        assert_eq!(b.offer(write(0x100), 0, warp(3), 0), Offer::Queued);
-        assert_eq!(b.offer(read(0x200), 0, warp(3), 0), Offer::Full);
-        b.offer(read(0x300), 0, warp(1), 0);
-        // No full-queue drain: fixed order serves queue 1 first.
-        assert_eq!(b.next(1).unwrap().from.warp, 1);
-        assert_eq!(b.stats.full_queue_drains, 0);
-    }
-
-    #[test]
-    fn a_refused_request_stays_outbound_and_bypass_follows_the_policy() {
-        let mut b = buffer(|_| {});
-        b.offer(read(0x100), 0, warp(2), 0);
-        b.offer(read(0x200), 0, warp(1), 0);
-        let r = b.next(0).unwrap();
-        assert_eq!(r.from.warp, 1);
-        b.refused();
-        // Tried again before anything else.
-        assert_eq!(b.next(1).unwrap().from.warp, 1);
-        assert_eq!(b.last_choice(), Some((1, Choice::Retry)));
-        assert!(b.holds_requests_of(1));
-        b.taken();
-        assert!(!b.holds_requests_of(1) && b.holds_requests_of(2));
-        assert!(b.bypasses(&r, FailReason::Assoc));
-        assert!(!b.bypasses(&r, FailReason::Mshr));
-        let all = buffer(|m| m.bypass = MrpbBypass::All);
-        assert!(all.bypasses(&r, FailReason::MissQueue));
-        let off = buffer(|m| m.bypass = MrpbBypass::Off);
-        assert!(!off.bypasses(&r, FailReason::Assoc));
-        // Local reads and writes never bypass.
-        let local = MrpbRequest {
-            access: Access {
-                space: DataSpace::Local,
-                ..r.access
-            },
-            ..r
-        };
-        assert!(!all.bypasses(&local, FailReason::Assoc));
-        let store = MrpbRequest {
-            access: write(0x100),
-            ..r
-        };
-        assert!(!all.bypasses(&store, FailReason::Assoc));
     }
 }

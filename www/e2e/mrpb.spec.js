@@ -27,7 +27,7 @@ test('MRPB view: queues fill and drain, the served queue is the model\'s, steppi
   const served = JSON.parse(await snapshot(page));
   const mm = await model(page, 'mrpb');
   expect(mm.choice).toEqual({ queue: served.sm.mrpb.choice[0], why: served.sm.mrpb.choice[1] });
-  expect(['policy', 'full_queue', 'flush', 'retry']).toContain(mm.choice.why);
+  expect(['policy', 'full_queue', 'flush', 'retry', 'write']).toContain(mm.choice.why);
   await page.locator('#view-mrpb').screenshot({ path: '../target/e2e/view-mrpb.png' });
 
   // Later the buffer drains (the requests leave for the L1D or the L2) and bypasses happen.

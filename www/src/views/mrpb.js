@@ -21,6 +21,7 @@ const WHY = {
   full_queue: () => 'a full-queue drain: a read met this queue full (flush)',
   flush: () => 'a write flush: a store waits for this queue to empty (flush)',
   retry: () => 'a retry: the L1D refused this request last cycle',
+  write: () => 'the held write: no queued read was ready (flush: writes wait in the write register, unqueued)',
 };
 
 const DRAIN = {
@@ -35,7 +36,7 @@ const DRAIN = {
 export const MRPB_HELP = {
   signature: 'Signature: which queue a request enters. warp: one queue per hardware warp; block: one per thread block; warp_in_block: the i-th warp of every block shares queue i; single: one queue, no reordering.',
   drain: 'Drain policy: which queue sends its head to the L1D each cycle. Fixed order serves the lowest-numbered queue whose head has waited the buffer latency, so one warp\'s requests reach the cache together.',
-  flush: 'Flush: a read that meets a full queue makes that queue drain first; a store does not enter the buffer: its queue empties first, then the store goes to the L1D.',
+  flush: 'Flush: a read that meets a full queue makes that queue drain first; a store does not enter a queue: its queue empties first, then the store waits in the write register until no queued read is ready, and goes to the L1D.',
   bypass: 'Bypass: a global read the L1D refuses (assoc: every way of its set waits for a fill) goes straight to the L2 and fills only registers, instead of stalling the memory stage.',
 };
 
@@ -88,9 +89,10 @@ function drawOff(canvas, on) {
 }
 
 function drawHeader(canvas, ctx, width, m, link) {
-  const held = m.queues.reduce((n, q) => n + q.length, 0);
+  const held = m.queues.reduce((n, q) => n + q.length, 0) + (m.held_write ? 1 : 0);
   const conf = `signature ${m.signature} · ${m.queues.length} queues × ${m.depth} · latency ${m.latency} · drain ${m.drain} · flush ${m.flush ? 'on' : 'off'} · bypass ${m.bypass}`;
-  text(ctx, `MRPB of this SM: ${held} request(s) waiting`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
+  const w = m.held_write ? ` · write register: W${m.held_write[1].warp}'s store (queue ${m.held_write[0]}) waits for the ready reads` : '';
+  text(ctx, `MRPB of this SM: ${held} request(s) waiting${w}`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
   text(ctx, conf, 8, 26, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 16 });
   region(canvas, 0, 18, width, 16, `${GLOSSARY.mrpb}\n\n${MRPB_HELP.signature}\n\n${MRPB_HELP.drain}\n\n${MRPB_HELP.flush}\n\n${MRPB_HELP.bypass}`);
   const why = m.choice ? `This cycle: queue ${m.choice[0]} served, by ${WHY[m.choice[1]](m)}.` : (m.flushing != null ? `This cycle: a store waits for queue ${m.flushing} to empty.` : 'This cycle: no queue served (no head has waited the buffer latency, or MEM0 used the L1D).');
