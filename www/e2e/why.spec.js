@@ -49,7 +49,7 @@ test('Why?: follow a named warp, and ask about an idle lane', async ({ page }) =
   await page.evaluate((w) => window.warpstep.app.selectWarp(w), slot);
   let links = await chain(page);
   const mem0 = links.find((l) => l.kind === 'mem0');
-  expect(mem0.text).toContain('MEM0 holds ld.shared.f32');
+  expect(mem0.text).toMatch(/MEM0 holds (ld|st)\.shared\.f32/);
   const holder = mem0.buttons.find((b) => b.startsWith('warp '));
   await page.locator('#view-why .why-mem0 button', { hasText: holder }).first().click();
   await settle(page);
