@@ -49,29 +49,34 @@ const MATH1: [(&str, &str); 18] = [
     ("rcp", "rcp.rn.{t}"),
 ];
 
+/// Whether `base` (a math name without its `f` suffix) is a math function the compiler knows:
+/// one of [`MATH1`] or one lowered on its own.
+fn is_math_function(base: &str) -> bool {
+    MATH1.iter().any(|(n, _)| *n == base)
+        || matches!(
+            base,
+            "exp"
+                | "log"
+                | "__exp"
+                | "__log"
+                | "pow"
+                | "__pow"
+                | "fmin"
+                | "fmax"
+                | "log10"
+                | "tan"
+                | "__tan"
+                | "fma"
+                | "__fdivide"
+                | "round"
+                | "fmod"
+        )
+}
+
 /// A math name without its `f` suffix, and whether the float form was named.
 fn math_base(name: &str) -> (&str, bool) {
     if let Some(b) = name.strip_suffix('f') {
-        if MATH1.iter().any(|(n, _)| *n == b)
-            || matches!(
-                b,
-                "exp"
-                    | "log"
-                    | "__exp"
-                    | "__log"
-                    | "pow"
-                    | "__pow"
-                    | "fmin"
-                    | "fmax"
-                    | "log10"
-                    | "tan"
-                    | "__tan"
-                    | "fma"
-                    | "__fdivide"
-                    | "round"
-                    | "fmod"
-            )
-        {
+        if is_math_function(b) {
             return (b, true);
         }
     }
@@ -125,25 +130,7 @@ impl Lower<'_> {
             | "__threadfence_system" => CType::Void,
             _ => {
                 let (base, float) = math_base(name);
-                let known = MATH1.iter().any(|(n, _)| *n == base)
-                    || matches!(
-                        base,
-                        "exp"
-                            | "log"
-                            | "__exp"
-                            | "__log"
-                            | "pow"
-                            | "__pow"
-                            | "fmin"
-                            | "fmax"
-                            | "log10"
-                            | "tan"
-                            | "__tan"
-                            | "fma"
-                            | "__fdivide"
-                            | "round"
-                            | "fmod"
-                    );
+                let known = is_math_function(base);
                 if !known {
                     return err(pos, format!("call of undeclared function `{name}`"));
                 }

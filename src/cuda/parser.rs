@@ -40,14 +40,7 @@ pub fn parse_unit(mut toks: Vec<Token>) -> Res<Unit> {
         tok: Tok::Eof,
         pos: end,
     });
-    let mut p = Parser {
-        toks,
-        i: 0,
-        typedefs: HashMap::new(),
-        templates: HashSet::new(),
-        structs: HashSet::new(),
-        depth: 0,
-    };
+    let mut p = Parser::new(toks);
     let mut unit = Unit::default();
     let mut extern_c_blocks = 0;
     loop {
@@ -76,14 +69,7 @@ pub fn parse_unit(mut toks: Vec<Token>) -> Res<Unit> {
 /// Evaluates a `#if` condition (its tokens, macros expanded).
 pub fn eval_pp_condition(mut toks: Vec<Token>, pos: Pos) -> Res<i64> {
     toks.push(Token { tok: Tok::Eof, pos });
-    let mut p = Parser {
-        toks,
-        i: 0,
-        typedefs: HashMap::new(),
-        templates: HashSet::new(),
-        structs: HashSet::new(),
-        depth: 0,
-    };
+    let mut p = Parser::new(toks);
     let e = p.expr()?;
     if *p.peek() != Tok::Eof {
         return err(p.pos(), "expected the end of the #if condition");
@@ -103,6 +89,18 @@ impl Specs {
 }
 
 impl Parser {
+    /// A parser at the first of `toks` (which end with `Eof`), knowing no names yet.
+    fn new(toks: Vec<Token>) -> Parser {
+        Parser {
+            toks,
+            i: 0,
+            typedefs: HashMap::new(),
+            templates: HashSet::new(),
+            structs: HashSet::new(),
+            depth: 0,
+        }
+    }
+
     pub(crate) fn peek(&self) -> &Tok {
         &self.toks[self.i.min(self.toks.len() - 1)].tok
     }
