@@ -62,6 +62,10 @@ pub struct Prepared {
     pub config: Config,
     pub image: KernelImage,
     pub global: GlobalMemory,
+    /// The PTX warpstep compiled, when the input was CUDA (issue 29); `None` for PTX input.
+    pub generated_ptx: Option<Rc<str>>,
+    /// What the CUDA compiler skipped (host code, `#include`s), to show beside the PTX.
+    pub compile_notes: Vec<String>,
 }
 
 /// Loads `ptx`, merges its `// warpstep:` flags with `overrides`, builds the configuration
@@ -124,13 +128,12 @@ pub fn prepare_source(
     config_for: &dyn Fn(&str) -> Result<Config, String>,
     read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Prepared, InputError> {
-    let compiled;
-    let ptx_text = if crate::cuda::is_cuda(text) {
-        compiled = compile_cuda(text, file_name, &mut overrides)?;
-        compiled.ptx.as_str()
+    let compiled = if crate::cuda::is_cuda(text) {
+        Some(compile_cuda(text, file_name, &mut overrides)?)
     } else {
-        text
+        None
     };
+    let ptx_text = compiled.as_ref().map_or(text, |c| c.ptx.as_str());
     let loaded = ptx::load(ptx_text).map_err(|error| {
         if ptx_text.as_ptr() == text.as_ptr() {
             InputError::Ptx(error)
@@ -160,12 +163,16 @@ pub fn prepare_source(
     let image = KernelImage::new(program.clone(), &flags, &mut global, read_file)
         .map_err(InputError::Launch)?;
     check_fits(&config, &image)?;
+    let (generated_ptx, compile_notes) =
+        compiled.map_or((None, Vec::new()), |c| (Some(Rc::from(c.ptx)), c.notes));
     Ok(Prepared {
         program,
         flags,
         config,
         image,
         global,
+        generated_ptx,
+        compile_notes,
     })
 }
 

@@ -13,6 +13,7 @@ use crate::config::{Config, DivergenceMode};
 use crate::core::WarpCycle;
 use crate::launch::{LaunchError, LaunchFlags};
 use crate::mem::BankHash;
+use crate::ptx::SourceLines;
 use crate::run::{prepare, InputError, Prepared, DEFAULT_MAX_CYCLES};
 use crate::sim::{Sim, Status};
 use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
@@ -53,6 +54,13 @@ pub fn start() {
 #[wasm_bindgen]
 pub fn version() -> String {
     crate::VERSION.to_string()
+}
+
+/// Whether `text` is a CUDA source (a `__global__` function and no `.version` directive), which
+/// the Session compiles to PTX before loading; the editor picks its language from it.
+#[wasm_bindgen(js_name = isCuda)]
+pub fn is_cuda(text: &str) -> bool {
+    crate::cuda::is_cuda(text)
 }
 
 /// The presets as a JSON array of `{name, description}`.
@@ -199,13 +207,14 @@ pub fn bench_cases() -> String {
     serde_json::Value::Array(list).to_string()
 }
 
-/// A JS `Error` with the message, plus `kind` (`ptx`, `launch`, `config`) and `line` (the PTX
-/// line, when there is one) properties.
+/// A JS `Error` with the message, plus `kind` (`ptx`, `cuda`, `generated_ptx`, `launch`,
+/// `config`), `line` (the line of the input, or of the generated PTX for `generated_ptx`, when
+/// there is one) and, for `cuda`, `column` properties.
 fn input_error(e: &InputError) -> JsValue {
     let (kind, line) = match e {
         InputError::Ptx(p) => ("ptx", Some(p.line)),
         InputError::Cuda(c) => ("cuda", Some(c.line)),
-        InputError::GeneratedPtx { .. } => ("ptx", None),
+        InputError::GeneratedPtx { error, .. } => ("generated_ptx", Some(error.line)),
         InputError::Launch(LaunchError::AtLine { line, .. }) => ("launch", Some(*line)),
         InputError::Launch(_) => ("launch", None),
         InputError::Config(_) => ("config", None),
@@ -214,6 +223,9 @@ fn input_error(e: &InputError) -> JsValue {
     let _ = js_sys::Reflect::set(&err, &"kind".into(), &kind.into());
     let line = line.map_or(JsValue::UNDEFINED, JsValue::from);
     let _ = js_sys::Reflect::set(&err, &"line".into(), &line);
+    if let InputError::Cuda(c) = e {
+        let _ = js_sys::Reflect::set(&err, &"column".into(), &JsValue::from(c.col));
+    }
     err.into()
 }
 
@@ -241,6 +253,11 @@ pub struct Session {
     prepared: Prepared,
     /// Reused buffer of [`Session::l1_lines`].
     lines: Vec<u32>,
+    /// The CUDA line of each PTX line (`.loc`), for the views and CUDA breakpoints.
+    source: SourceLines,
+    /// The breakpoints by PTX line and by CUDA line, as the editors set them.
+    break_ptx_lines: Vec<u32>,
+    break_source_lines: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -270,6 +287,7 @@ impl Session {
         let sim = prepared.into_sim(&[]).map_err(|e| input_error(&e))?;
         let timeline = Timeline::new(&sim, CHECKPOINT_INTERVAL, CHECKPOINT_DENSE);
         let breakpoints = vec![false; sim.image().func().instrs.len()];
+        let source = SourceLines::of(&pristine.program);
         Ok(Session {
             sim,
             timeline,
@@ -278,6 +296,9 @@ impl Session {
             launch,
             prepared: pristine,
             lines: Vec::new(),
+            source,
+            break_ptx_lines: Vec::new(),
+            break_source_lines: Vec::new(),
         })
     }
 
@@ -384,10 +405,41 @@ impl Session {
         self.run_with(budget, u64::MAX, &bps) as u32
     }
 
-    /// Sets the breakpoint lines `runFor` stops at.
+    /// Sets the breakpoint lines `runFor` stops at (PTX lines; the CUDA lines set with
+    /// `setSourceBreakpoints` stay).
     #[wasm_bindgen(js_name = setBreakpoints)]
     pub fn set_breakpoints(&mut self, lines: Vec<u32>) {
-        self.breakpoints = self.pcs_on_lines(&lines);
+        self.break_ptx_lines = lines;
+        self.update_breakpoints();
+    }
+
+    /// Sets the CUDA source lines `runFor` stops at: every instruction compiled from one of
+    /// them (its `.loc`) is a breakpoint.
+    #[wasm_bindgen(js_name = setSourceBreakpoints)]
+    pub fn set_source_breakpoints(&mut self, lines: Vec<u32>) {
+        self.break_source_lines = lines;
+        self.update_breakpoints();
+    }
+
+    /// Runs at most `budget` cycles until an instruction compiled from CUDA line `line` issues.
+    #[wasm_bindgen(js_name = runToSourceLine)]
+    pub fn run_to_source_line(&mut self, line: u32, budget: u32) -> u32 {
+        let bps = self
+            .source
+            .pcs_on_source_lines(self.sim.image().func(), &[line]);
+        self.run_with(budget, u64::MAX, &bps) as u32
+    }
+
+    /// The PTX warpstep compiled, when the input was CUDA (else `undefined`).
+    #[wasm_bindgen(js_name = generatedPtx)]
+    pub fn generated_ptx(&self) -> Option<String> {
+        self.prepared.generated_ptx.as_deref().map(str::to_string)
+    }
+
+    /// The CUDA line of PTX line `ptx_line` (0: none).
+    #[wasm_bindgen(js_name = sourceLine)]
+    pub fn source_line(&self, ptx_line: u32) -> u32 {
+        self.source.source_line(ptx_line)
     }
 
     /// The line whose instruction stopped the last run at a breakpoint (0: none).
@@ -536,6 +588,10 @@ impl Session {
             "lines": image.program.lines,
             "instr_lines": func.instrs.iter().map(|i| i.line).collect::<Vec<_>>(),
             "placed": placed,
+            "source_lines": self.source.by_ptx_line,
+            "source_file": self.source.file_name,
+            "generated": self.prepared.generated_ptx.is_some(),
+            "compile_notes": self.prepared.compile_notes,
         })
         .to_string()
     }
@@ -675,6 +731,18 @@ impl Session {
                 .find(|f| f.issued == now && bps.get(f.pc as usize) == Some(&true))
                 .and_then(|f| func.instr(f.pc).map(|i| i.line))
         })
+    }
+
+    fn update_breakpoints(&mut self) {
+        let by_source = self
+            .source
+            .pcs_on_source_lines(self.sim.image().func(), &self.break_source_lines);
+        self.breakpoints = self
+            .pcs_on_lines(&self.break_ptx_lines)
+            .iter()
+            .zip(&by_source)
+            .map(|(a, b)| *a || *b)
+            .collect();
     }
 
     fn pcs_on_lines(&self, lines: &[u32]) -> Vec<bool> {

@@ -26,6 +26,7 @@ pub mod operands;
 pub mod ops;
 pub mod parser;
 pub mod postdom;
+pub mod source_lines;
 pub mod types;
 
 pub use cfg::{BasicBlock, BlockId, Cfg};
@@ -39,4 +40,5 @@ pub use loader::load;
 pub use ops::Op;
 pub use parser::parse;
 pub use postdom::{PostDominators, Reconvergence};
+pub use source_lines::SourceLines;
 pub use types::{Space, SpecialReg, Type};
