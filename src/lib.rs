@@ -22,6 +22,7 @@ pub mod mem;
 pub mod perfetto;
 pub mod ptx;
 pub mod run;
+pub mod run_control;
 pub mod search_view;
 pub mod sim;
 pub mod snapshot;

@@ -15,6 +15,7 @@ use crate::launch::{LaunchError, LaunchFlags};
 use crate::mem::BankHash;
 use crate::ptx::SourceLines;
 use crate::run::{prepare, InputError, Prepared, DEFAULT_MAX_CYCLES};
+use crate::run_control::{self, Breakpoints, StopAt, Stopped};
 use crate::sim::{Sim, Status};
 use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
 use wasm_bindgen::prelude::*;
@@ -243,8 +244,8 @@ fn config_for(name: &str) -> Result<Config, String> {
 pub struct Session {
     sim: Sim,
     timeline: Timeline,
-    /// Per PC: whether its line carries a breakpoint.
-    breakpoints: Vec<bool>,
+    /// The breakpoints `runFor` stops at (by PTX and by CUDA line).
+    breakpoints: Breakpoints,
     /// The line of the instruction that stopped the last run at a breakpoint (0: none).
     break_line: u32,
     /// The effective launch (PTX `// warpstep:` lines overlaid by the user's) as JSON.
@@ -255,9 +256,6 @@ pub struct Session {
     lines: Vec<u32>,
     /// The CUDA line of each PTX line (`.loc`), for the views and CUDA breakpoints.
     source: SourceLines,
-    /// The breakpoints by PTX line and by CUDA line, as the editors set them.
-    break_ptx_lines: Vec<u32>,
-    break_source_lines: Vec<u32>,
 }
 
 #[wasm_bindgen]
@@ -286,7 +284,7 @@ impl Session {
         let pristine = prepared.clone();
         let sim = prepared.into_sim(&[]).map_err(|e| input_error(&e))?;
         let timeline = Timeline::new(&sim, CHECKPOINT_INTERVAL, CHECKPOINT_DENSE);
-        let breakpoints = vec![false; sim.image().func().instrs.len()];
+        let breakpoints = Breakpoints::default();
         let source = SourceLines::of(&pristine.program);
         Ok(Session {
             sim,
@@ -297,8 +295,6 @@ impl Session {
             prepared: pristine,
             lines: Vec::new(),
             source,
-            break_ptx_lines: Vec::new(),
-            break_source_lines: Vec::new(),
         })
     }
 
@@ -366,11 +362,13 @@ impl Session {
     /// breakpoints. Returns the cycles run.
     pub fn step(&mut self, n: u32) -> u32 {
         let start = self.sim.cycle();
-        for _ in 0..n {
-            if !self.advance() {
-                break;
-            }
-        }
+        let timeline = &mut self.timeline;
+        run_control::run(
+            &mut self.sim,
+            u64::from(n),
+            &StopAt::default(),
+            &mut |sim| timeline.observe(sim),
+        );
         (self.sim.cycle() - start) as u32
     }
 
@@ -378,10 +376,13 @@ impl Session {
     /// breakpoint line. Returns a stop code (`tables().stop_reasons`).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget: u32) -> u32 {
-        let bps = std::mem::take(&mut self.breakpoints);
-        let stop = self.run_with(budget, u64::MAX, &bps);
-        self.breakpoints = bps;
-        stop as u32
+        let stop = StopAt {
+            cycle: None,
+            breakpoints: std::mem::take(&mut self.breakpoints),
+        };
+        let stopped = self.run_with(budget, &stop);
+        self.breakpoints = stop.breakpoints;
+        stopped as u32
     }
 
     /// Goes to cycle `target`: backwards through the checkpoints when it is behind, forwards
@@ -394,40 +395,42 @@ impl Session {
             self.rewind(target);
             return Stop::Target as u32;
         }
-        self.run_with(budget, target, &[]) as u32
+        let stop = StopAt {
+            cycle: Some(target),
+            ..StopAt::default()
+        };
+        self.run_with(budget, &stop) as u32
     }
 
     /// Runs at most `budget` cycles until an instruction on PTX line `line` issues (the
     /// breakpoints set with `setBreakpoints` are ignored). Returns a stop code.
     #[wasm_bindgen(js_name = runToLine)]
     pub fn run_to_line(&mut self, line: u32, budget: u32) -> u32 {
-        let bps = self.pcs_on_lines(&[line]);
-        self.run_with(budget, u64::MAX, &bps) as u32
+        let stop = self.stop_at_lines(vec![line], Vec::new());
+        self.run_with(budget, &stop) as u32
     }
 
     /// Sets the breakpoint lines `runFor` stops at (PTX lines; the CUDA lines set with
     /// `setSourceBreakpoints` stay).
     #[wasm_bindgen(js_name = setBreakpoints)]
     pub fn set_breakpoints(&mut self, lines: Vec<u32>) {
-        self.break_ptx_lines = lines;
-        self.update_breakpoints();
+        let source_lines = self.breakpoints.source_lines().to_vec();
+        self.breakpoints = self.stop_at_lines(lines, source_lines).breakpoints;
     }
 
     /// Sets the CUDA source lines `runFor` stops at: every instruction compiled from one of
     /// them (its `.loc`) is a breakpoint.
     #[wasm_bindgen(js_name = setSourceBreakpoints)]
     pub fn set_source_breakpoints(&mut self, lines: Vec<u32>) {
-        self.break_source_lines = lines;
-        self.update_breakpoints();
+        let ptx_lines = self.breakpoints.ptx_lines().to_vec();
+        self.breakpoints = self.stop_at_lines(ptx_lines, lines).breakpoints;
     }
 
     /// Runs at most `budget` cycles until an instruction compiled from CUDA line `line` issues.
     #[wasm_bindgen(js_name = runToSourceLine)]
     pub fn run_to_source_line(&mut self, line: u32, budget: u32) -> u32 {
-        let bps = self
-            .source
-            .pcs_on_source_lines(self.sim.image().func(), &[line]);
-        self.run_with(budget, u64::MAX, &bps) as u32
+        let stop = self.stop_at_lines(Vec::new(), vec![line]);
+        self.run_with(budget, &stop) as u32
     }
 
     /// The PTX warpstep compiled, when the input was CUDA (else `undefined`).
@@ -685,74 +688,36 @@ impl Session {
 }
 
 impl Session {
-    /// One cycle and its checkpoint; false when the kernel had already ended.
-    fn advance(&mut self) -> bool {
-        if self.sim.finished() {
-            return false;
-        }
-        self.sim.step();
-        self.timeline.observe(&self.sim);
-        true
-    }
-
-    fn run_with(&mut self, budget: u32, target: u64, bps: &[bool]) -> Stop {
+    /// Runs at most `budget` cycles under `stop` (the model's run control), keeping the
+    /// checkpoints and the line of a breakpoint hit.
+    fn run_with(&mut self, budget: u32, stop: &StopAt) -> Stop {
         self.break_line = 0;
-        let watch = bps.iter().any(|&b| b);
-        for _ in 0..budget {
-            if self.sim.cycle() >= target {
-                return Stop::Target;
+        let timeline = &mut self.timeline;
+        let stopped = run_control::run(&mut self.sim, u64::from(budget), stop, &mut |sim| {
+            timeline.observe(sim)
+        });
+        match stopped {
+            Stopped::Budget => Stop::Budget,
+            Stopped::Breakpoint(hit) => {
+                self.break_line = hit.line;
+                Stop::Breakpoint
             }
-            if !self.advance() {
-                return Stop::Finished;
-            }
-            if watch {
-                if let Some(line) = self.issued_on(bps) {
-                    self.break_line = line;
-                    return Stop::Breakpoint;
-                }
-            }
-        }
-        if self.sim.finished() {
-            Stop::Finished
-        } else if self.sim.cycle() >= target {
-            Stop::Target
-        } else {
-            Stop::Budget
+            Stopped::Finished => Stop::Finished,
+            Stopped::Cycle => Stop::Target,
         }
     }
 
-    /// The line of an instruction issued in the last cycle whose PC is marked in `bps`.
-    fn issued_on(&self, bps: &[bool]) -> Option<u32> {
-        let now = self.sim.cycle().checked_sub(1)?;
-        let func = self.sim.image().func();
-        self.sim.sms().iter().find_map(|sm| {
-            sm.in_flight()
-                .iter()
-                .find(|f| f.issued == now && bps.get(f.pc as usize) == Some(&true))
-                .and_then(|f| func.instr(f.pc).map(|i| i.line))
-        })
-    }
-
-    fn update_breakpoints(&mut self) {
-        let by_source = self
-            .source
-            .pcs_on_source_lines(self.sim.image().func(), &self.break_source_lines);
-        self.breakpoints = self
-            .pcs_on_lines(&self.break_ptx_lines)
-            .iter()
-            .zip(&by_source)
-            .map(|(a, b)| *a || *b)
-            .collect();
-    }
-
-    fn pcs_on_lines(&self, lines: &[u32]) -> Vec<bool> {
-        self.sim
-            .image()
-            .func()
-            .instrs
-            .iter()
-            .map(|i| lines.contains(&i.line))
-            .collect()
+    /// Stop conditions for breakpoints on PTX lines `ptx_lines` and CUDA lines `source_lines`.
+    fn stop_at_lines(&self, ptx_lines: Vec<u32>, source_lines: Vec<u32>) -> StopAt {
+        StopAt {
+            cycle: None,
+            breakpoints: Breakpoints::new(
+                self.sim.image().func(),
+                &self.source,
+                ptx_lines,
+                source_lines,
+            ),
+        }
     }
 
     fn rewind(&mut self, target: u64) {

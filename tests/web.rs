@@ -190,6 +190,43 @@ fn breakpoints_stop_where_the_line_issues() {
 }
 
 #[wasm_bindgen_test]
+fn a_cuda_kernel_shows_its_ptx_and_breaks_on_a_cuda_line() {
+    let cuda = include_str!("data/kernels/vector_add.cu");
+    let launch = "--grid 2 --block 64 --arg f32[128]=rand:1 --arg f32[128]=rand:2 --arg f32[128]=0 --arg 128";
+    assert!(wasm::is_cuda(cuda));
+    let mut s = wasm::Session::new(cuda, launch, "", vec![]).unwrap();
+    let ptx = s.generated_ptx().expect("CUDA input has generated PTX");
+    assert!(ptx.contains(".loc\t1 4"), "{ptx}");
+    let listing: serde_json::Value = serde_json::from_str(&s.listing()).unwrap();
+    assert_eq!(listing["generated"], true);
+    assert_eq!(listing["source_file"], "kernel.cu");
+    let by_line = listing["source_lines"].as_array().unwrap();
+    let first_on_4 = by_line.iter().position(|l| l == 4).unwrap() as u32;
+    assert_eq!(s.source_line(first_on_4), 4);
+    s.set_source_breakpoints(vec![4]);
+    let mut code = s.run_for(10_000);
+    while code == 0 {
+        code = s.run_for(10_000);
+    }
+    assert_eq!(code, 1, "stops at CUDA line 4");
+    assert_eq!(s.source_line(s.break_line()), 4);
+    // Clearing the PTX breakpoints keeps the CUDA ones; clearing both runs to the end.
+    s.set_breakpoints(vec![]);
+    assert_eq!(
+        s.run_for(10_000),
+        1,
+        "the next warp on line 4 stops it again"
+    );
+    s.set_source_breakpoints(vec![]);
+    let mut code = s.run_for(10_000);
+    while code == 0 {
+        code = s.run_for(10_000);
+    }
+    assert_eq!(code, 2, "no breakpoint left: runs to the end");
+    assert!(book().generated_ptx().is_none());
+}
+
+#[wasm_bindgen_test]
 fn ptx_errors_name_their_line() {
     let broken = BOOK.replacen("ld.param.u64", "ld.param.bogus64", 1);
     let line = BOOK

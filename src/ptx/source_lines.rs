@@ -7,7 +7,7 @@
 //! line stops at every instruction compiled from it. One source file is shown: the `.cu` file
 //! most `.loc` lines point at (headers such as `cuda_runtime.h` are not shown).
 
-use super::ir::{Function, Program, SourceLoc};
+use super::ir::{Program, SourceLoc};
 
 /// The CUDA source lines of a program: per PTX line (1-based; 0 where the line holds no
 /// instruction or its instruction has no `.loc` in the shown file).
@@ -57,18 +57,6 @@ impl SourceLines {
             .unwrap_or(0)
     }
 
-    /// Per PC of `func`: whether its instruction was compiled from one of `source_lines` of the
-    /// shown file.
-    pub fn pcs_on_source_lines(&self, func: &Function, source_lines: &[u32]) -> Vec<bool> {
-        func.instrs
-            .iter()
-            .map(|i| {
-                let line = self.source_of(i.loc);
-                line > 0 && source_lines.contains(&line)
-            })
-            .collect()
-    }
-
     /// The shown file's line of a `.loc` position (0: none or another file).
     pub fn source_of(&self, loc: Option<SourceLoc>) -> u32 {
         match (loc, self.file) {
@@ -116,7 +104,7 @@ mod tests {
 "#;
 
     #[test]
-    fn maps_ptx_lines_to_the_cu_file_and_finds_breakpoint_pcs() {
+    fn maps_ptx_lines_and_instructions_to_the_cu_file() {
         let program = crate::ptx::load(PTX).unwrap();
         let s = SourceLines::of(&program);
         assert_eq!(s.file, Some(1));
@@ -131,10 +119,8 @@ mod tests {
         assert_eq!(s.source_line(15), 9, "ret keeps the last .loc");
         assert_eq!(s.source_line(9), 0, "a .loc line holds no instruction");
         let func = program.kernel("k").unwrap();
-        assert_eq!(
-            s.pcs_on_source_lines(func, &[9]),
-            vec![false, false, true, true]
-        );
+        let lines: Vec<u32> = func.instrs.iter().map(|i| s.source_of(i.loc)).collect();
+        assert_eq!(lines, vec![7, 0, 9, 9]);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod occupancy_cmd;
 mod ptx_cmd;
 mod report_out;
 mod run_cmd;
+mod run_stop;
 mod why_cmd;
 
 use clap::{Parser, Subcommand};

@@ -3,11 +3,13 @@
 //! input (file, PTX, flags, configuration).
 
 use super::config_cmd::load_config;
+use super::run_stop::{describe, run_to_stop, stop_conditions, StopReport};
 use super::EXIT_BAD_INPUT;
 use clap::Args;
 use std::io::Write;
 use std::process::ExitCode;
 use warpstep::launch::LaunchFlags;
+use warpstep::ptx::SourceLines;
 use warpstep::run::{
     buffer_bytes, prepare_source, timing_report, Prepared, Report, DEFAULT_MAX_CYCLES,
 };
@@ -66,11 +68,26 @@ pub struct RunArgs {
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     json: bool,
+    /// Stop at the first warp to issue an instruction on line N of the file (a CUDA line for a
+    /// `.cu` file, else a PTX line; repeatable) and print where it stopped.
+    #[arg(long = "break-line", value_name = "N")]
+    break_lines: Vec<u32>,
+    /// Stop when the clock reaches cycle C and print the counters so far.
+    #[arg(long = "until-cycle", value_name = "C")]
+    until_cycle: Option<u64>,
+}
+
+impl RunArgs {
+    /// Whether the run may stop before the kernel ends.
+    fn stops_early(&self) -> bool {
+        !self.break_lines.is_empty() || self.until_cycle.is_some()
+    }
 }
 
 pub fn run(args: RunArgs) -> ExitCode {
     match run_inner(&args) {
-        Ok(report) => {
+        Ok((_, Some(_))) => ExitCode::SUCCESS,
+        Ok((report, None)) => {
             if report.completed {
                 ExitCode::SUCCESS
             } else {
@@ -152,9 +169,22 @@ fn prepare_file(file: &str, overrides: LaunchFlags) -> Result<Prepared, String> 
         .map_err(|e| located(file, &e.to_string()))
 }
 
-/// Runs and prints; `Err` is bad input.
-fn run_inner(args: &RunArgs) -> Result<Report, String> {
+/// Runs and prints; `Err` is bad input. The stop report says where a `--break-line` or
+/// `--until-cycle` run stopped, when it stopped before the end.
+fn run_inner(args: &RunArgs) -> Result<(Report, Option<StopReport>), String> {
     let overrides = command_line_flags(args)?;
+    if args.stops_early() {
+        let flag = [
+            (args.functional, "--functional"),
+            (args.trace.is_some(), "--trace"),
+            (args.perfetto.is_some(), "--perfetto"),
+        ];
+        if let Some((_, f)) = flag.iter().find(|(given, _)| *given) {
+            return Err(format!(
+                "--break-line and --until-cycle stop a timing run: drop {f}"
+            ));
+        }
+    }
     if args.functional && args.trace.is_some() {
         return Err("--trace needs a timing run (drop --functional)".into());
     }
@@ -170,20 +200,32 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     dumps.extend(dump_files.iter().map(|(i, _)| *i));
     dumps.sort_unstable();
     dumps.dedup();
+    let mut stopped = None;
     let (mut report, files) = if args.functional {
         let report = prepared.run_functional(&dumps).map_err(|e| e.to_string())?;
         let files = buffer_files(&dump_files, |i| prepared.buffer_bytes(i));
         (report, files)
     } else {
         let max_cycles = prepared.flags.max_cycles.unwrap_or(DEFAULT_MAX_CYCLES);
+        let source = SourceLines::of(&prepared.program);
+        let cuda = prepared.generated_ptx.is_some();
         let mut sim = prepared.into_sim(&dumps).map_err(|e| e.to_string())?;
-        match &args.perfetto {
-            Some(path) => {
-                let text = warpstep::perfetto::record_run(&mut sim, max_cycles);
-                sim.run(max_cycles);
-                std::fs::write(path, text).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+        if args.stops_early() {
+            let stop = stop_conditions(&sim, &source, cuda, &args.break_lines, args.until_cycle)?;
+            stopped = run_to_stop(&mut sim, &stop, &source, cuda, max_cycles);
+            if let (Some(stop), false) = (&stopped, args.json) {
+                println!("{}", describe(stop, cuda));
             }
-            None => run_timing(&mut sim, max_cycles, args.trace.as_deref())?,
+        } else {
+            match &args.perfetto {
+                Some(path) => {
+                    let text = warpstep::perfetto::record_run(&mut sim, max_cycles);
+                    sim.run(max_cycles);
+                    std::fs::write(path, text)
+                        .map_err(|e| format!("cannot write `{path}`: {e}"))?;
+                }
+                None => run_timing(&mut sim, max_cycles, args.trace.as_deref())?,
+            }
         }
         let report = timing_report(&sim, &dumps);
         let files = buffer_files(&dump_files, |i| buffer_bytes(sim.image(), sim.global(), i));
@@ -195,8 +237,15 @@ fn run_inner(args: &RunArgs) -> Result<Report, String> {
     report
         .buffers
         .retain(|k, _| args.dumps.iter().any(|d| d.to_string() == *k));
-    print_report(&report, args.json);
-    Ok(report)
+    match (&stopped, args.json) {
+        (Some(stop), true) => {
+            let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+            value["stopped"] = serde_json::to_value(stop).map_err(|e| e.to_string())?;
+            println!("{value}");
+        }
+        _ => print_report(&report, args.json),
+    }
+    Ok((report, stopped))
 }
 
 /// Prefixes PTX errors (which start with `line N:`) with the file name.
