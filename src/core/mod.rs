@@ -8,6 +8,7 @@ pub mod fetch;
 pub mod in_flight;
 pub mod issue;
 pub mod ldst_unit;
+pub mod memory_timing;
 pub mod operand_collector;
 pub mod pipeline_mode;
 pub mod request_log;
