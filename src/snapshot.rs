@@ -241,6 +241,8 @@ pub struct BankGridView {
     /// The same access under `mod` (the unhashed baseline), when the configured function is not
     /// `mod`.
     pub baseline: Option<BankSideView>,
+    /// Whether MEM0 holds this access now (else it is the last shared access MEM0 served).
+    pub in_mem0: bool,
 }
 
 /// One access costed under one bank function.
@@ -489,7 +491,11 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
         },
         pool_columns: pool_column_views(sim.config(), func, sm.collector()),
         units: unit_views(sim, sm),
-        bank_grid: bank_grid_view(sim.config(), sm.memory().last_shared()),
+        bank_grid: bank_grid_view(
+            sim.config(),
+            sm.memory().served_shared(),
+            sm.ldst().mem0().is_some_and(|m| m.shared),
+        ),
         l1: sim
             .memory()
             .l1ds()
@@ -588,7 +594,7 @@ fn hash_latency(config: &Config, hash: &BankHash) -> u32 {
     }
 }
 
-fn bank_grid_view(config: &Config, last: &BankConflict) -> BankGridView {
+fn bank_grid_view(config: &Config, last: &BankConflict, in_mem0: bool) -> BankGridView {
     let hash = &config.shmem.hash;
     BankGridView {
         banks: config.shmem.banks,
@@ -596,6 +602,7 @@ fn bank_grid_view(config: &Config, last: &BankConflict) -> BankGridView {
         atomic: last.atomic,
         baseline: (*hash != BankHash::Mod)
             .then(|| BankSideView::new(&BankHash::Mod, 0, recost(config, last, &BankHash::Mod))),
+        in_mem0,
     }
 }
 
@@ -948,7 +955,7 @@ mod tests {
     fn recosting_under_the_same_function_gives_the_same_grid() {
         let mut s = sim(TRANSPOSE_NAIVE, &["shmem.hash=fixed-xor"]);
         first_grid(&mut s, |g| !g.configured.lanes.is_empty());
-        let last = s.sms()[0].memory().last_shared().clone();
+        let last = s.sms()[0].memory().served_shared().clone();
         assert_eq!(recost(s.config(), &last, &s.config().shmem.hash), last);
     }
 

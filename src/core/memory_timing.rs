@@ -177,6 +177,12 @@ pub struct MemoryTiming {
     rows: Vec<(u32, u64)>,
     /// Where shared memory and cache sit when they share the register file's banks.
     pool: Option<PoolColumns>,
+    /// The shared accesses costed at issue that MEM0 has not taken yet, by tag.
+    waiting_shared: Vec<(u64, BankConflict)>,
+    /// Buffers for `waiting_shared`, reused (no allocation per access once warm).
+    spare: Vec<BankConflict>,
+    /// The shared access MEM0 holds, or held last: what the bank grid shows.
+    served: BankConflict,
 }
 
 /// The bank columns of a unified local memory (Unified §4.2; MODEL.md section 11): `clusters`
@@ -253,6 +259,9 @@ impl MemoryTiming {
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             scratch: BankConflict::default(),
+            waiting_shared: Vec::new(),
+            spare: Vec::new(),
+            served: BankConflict::default(),
             shmem_ports: config.elastic.shmem_ports.max(1),
             coalescer,
             staged: Vec::new(),
@@ -460,10 +469,27 @@ impl MemoryTiming {
         v.len()
     }
 
-    /// The bank-conflict result of the latest shared access (its lanes, banks and passes), for
-    /// the bank-grid view.
-    pub fn last_shared(&self) -> &BankConflict {
-        &self.scratch
+    /// The shared access just costed is instruction `tag`'s: it waits here until MEM0 takes it
+    /// ([`Self::serve_shared`]).
+    pub fn keep_shared_for(&mut self, tag: u64) {
+        let mut kept = self.spare.pop().unwrap_or_default();
+        kept.clone_from(&self.scratch);
+        self.waiting_shared.push((tag, kept));
+    }
+
+    /// MEM0 holds shared instruction `tag`: its access becomes the one the bank grid shows.
+    pub fn serve_shared(&mut self, tag: u64) {
+        if let Some(i) = self.waiting_shared.iter().position(|(t, _)| *t == tag) {
+            let (_, access) = self.waiting_shared.swap_remove(i);
+            let done = std::mem::replace(&mut self.served, access);
+            self.spare.push(done);
+        }
+    }
+
+    /// The bank-conflict result (lanes, banks and passes) of the shared access MEM0 holds, or of
+    /// the last one it held: the bank grid shows what MEM0 serves, not what issued last.
+    pub fn served_shared(&self) -> &BankConflict {
+        &self.served
     }
 
     /// Shared-memory counters of this SM.

@@ -476,6 +476,10 @@ impl Sm {
         };
         self.dispatch
             .cycle(now, back, decoded, |w| requester(warps, ctas, w));
+        // The shared access MEM0 now holds is the one the bank grid shows.
+        if let Some(m) = self.ldst.mem0().filter(|m| m.shared) {
+            self.memory.serve_shared(m.tag);
+        }
     }
 
     // ----- issue -------------------------------------------------------------------------
@@ -651,6 +655,9 @@ impl Sm {
         let changed_memory = self.record.valid && self.record.changed;
         let memory = if self.record.valid {
             let cost = self.memory.cost(&self.record, slot);
+            if cost.shared {
+                self.memory.keep_shared_for(self.next_tag);
+            }
             self.count_memory(&cost);
             Some(cost)
         } else {

@@ -288,7 +288,7 @@ test('a bad present value in a link gives a message and the normal layout', asyn
 
 test('the tallest views keep text of 20 px or more when presented, and scroll', async ({ page }) => {
   const problems = watchConsole(page);
-  for (const [panel, example, label] of [['stats', 'transpose-naive', 'Stall breakdown (scheduler-cycles)'], ['banks', 'transpose-naive', 'Latest shared access: 32 lanes']]) {
+  for (const [panel, example, label] of [['stats', 'transpose-naive', 'Stall breakdown (scheduler-cycles)'], ['banks', 'transpose-naive', 'In MEM0: 32 lanes']]) {
     await open(page, `/#present=${panel}`);
     await page.evaluate((e) => window.warpstep.app.loadExample(e), example);
     await page.evaluate(() => { const app = window.warpstep.app; app.session.runUntil(1200, 1_000_000); app.draw(true); });

@@ -37,7 +37,7 @@ export const GLOSSARY = {
   rpc: 'RPC (reconvergence PC): where the lanes of this entry meet the other paths again: the immediate post-dominator of the branch. When the next PC reaches it, the entry pops.',
   lanesOn: 'active: this thread executes the entry\'s path.',
   lanesOff: 'idle: this thread is not on this path (it took the other side of a branch, waits below for reconvergence, or has exited).',
-  bankgrid: 'Bank grid: the latest shared-memory access of this SM. Columns are banks, rows are serialisation passes. Lanes that hit different words in one bank must go in different passes (a bank conflict); lanes reading the same word share a pass (broadcast).',
+  bankgrid: 'Bank grid: the shared-memory access this SM\'s MEM0 stage holds now (In MEM0), or the last one it served (Last in MEM0). Columns are banks, rows are serialisation passes. Lanes that hit different words in one bank must go in different passes (a bank conflict); lanes reading the same word share a pass (broadcast).',
   broadcast: 'Broadcast: these lanes read the same word in this bank, so one access serves all of them in the same pass.',
   degree: 'Conflict degree: the most passes any sub-warp needs (the most distinct words in one bank). Extra cycles = passes - 1 per sub-warp.',
   timeline: 'Warp timeline: one row per warp slot, one column per cycle (newest at the right), coloured by what the warp did: issued or why it stalled.',

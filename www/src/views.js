@@ -26,7 +26,7 @@ const PANELS = [
   { id: 'simt', help: 'simt', title: 'SIMT stack', note: 'selected warp, and every warp', body: `${CANVAS}${DIVERGENCE_BAR}`, create: createSimtStackView },
   { id: 'timeline', help: 'timeline', title: 'Warp timeline', note: 'warps × recent cycles, coloured by state', body: `${CANVAS}<div class="legend"></div>${PERFETTO_BAR}`, create: createTimelineView },
   { id: 'why', help: 'why', title: 'Why?', note: 'the model\'s causal chain behind the selected warp (or lane) this cycle', body: WHY_BODY, create: createWhyView },
-  { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'latest shared access of this SM; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
+  { id: 'banks', help: 'bankgrid', title: 'Shared-memory bank grid', note: 'the shared access MEM0 serves; mod baseline beside a hash', body: CANVAS, create: createBankGridView },
   { id: 'hash', help: 'hashbits', title: 'Bank index function', note: 'word-address bits → bank bits (XOR paper Fig. 5); follows the Setup tab', body: CANVAS, create: createHashBitsView },
   { id: 'search', help: 'search', title: 'Hash search', note: 'configure the bank hash from this kernel\'s shared accesses', body: SEARCH_BODY, create: createSearchView },
   { id: 'memory', help: 'l1', title: 'Memory', note: 'register banks; L1D sets × ways, MSHRs, miss queue', body: CANVAS, create: createMemoryView },

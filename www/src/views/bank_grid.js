@@ -1,5 +1,5 @@
-// Bank access grid (MODEL.md sections 7 and 12; book §4.1.1; XOR paper): the latest shared-memory
-// access of the selected SM. Banks are columns, serialisation passes are rows; each lane is a
+// Bank access grid (MODEL.md sections 7 and 12; book §4.1.1; XOR paper): the shared-memory access
+// MEM0 of the selected SM holds (snapshot bank_grid.in_mem0), or the last one it served. Banks are columns, serialisation passes are rows; each lane is a
 // cell coloured by lane (its number written in it when there is room); lanes served the same word
 // in one pass (a broadcast) share one joined cell. When `shmem.hash` is not `mod`, the same access
 // under `mod` (the model's baseline, snapshot bank_grid.baseline) is drawn on the left and the
@@ -38,7 +38,7 @@ export function createBankGridView(el) {
 
 function heading(canvas, ctx, width, g) {
   const what = g.lanes.length ? `${g.lanes.length} lanes${g.atomic ? ', atomic' : ''}` : 'no shared-memory access yet';
-  text(ctx, `Latest shared access: ${what}`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
+  text(ctx, `${g.in_mem0 ? 'In MEM0' : 'Last in MEM0'}: ${what}`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
   region(canvas, 0, 0, width, 20, `${GLOSSARY.bankgrid}\n\n${GLOSSARY.degree}`);
 }
 
