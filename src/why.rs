@@ -33,10 +33,13 @@ use crate::mem::l1d::CacheName;
 use crate::mem::l2::SlicePlace;
 use crate::mem::memory_system::RequestPlace;
 use crate::mem::{FailReason, LineState};
+use crate::ptx::SourceLines;
 use crate::ptx::{Function, Pc};
 use crate::sim::Sim;
 use crate::trace::opcode_text;
 use serde::Serialize;
+
+mod source;
 
 /// One link of a chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,6 +52,9 @@ pub struct Link {
     pub text: String,
     /// The PTX line it is about, if any (the editor can jump there).
     pub line: Option<u32>,
+    /// The CUDA line of that PTX line, when its instruction has a `.loc` in the shown source
+    /// file ([`SourceLines`]).
+    pub source_line: Option<u32>,
     /// The cycle it happened, if it is an event.
     pub cycle: Option<u64>,
     /// Warp slots it names (the app can follow them).
@@ -74,13 +80,17 @@ impl Link {
             kind,
             text,
             line: None,
+            source_line: None,
             cycle: None,
             warps: Vec::new(),
         }
     }
 
-    fn at_line(mut self, line: u32) -> Link {
+    /// The link is about an instruction at PTX line `line`, compiled from CUDA line `source`
+    /// (0: none); see `Ctx::place`.
+    fn at(mut self, (line, source): (u32, u32)) -> Link {
         self.line = (line > 0).then_some(line);
+        self.source_line = (line > 0 && source > 0).then_some(source);
         self
     }
 
@@ -101,6 +111,8 @@ struct Ctx<'a> {
     sm: &'a Sm,
     sm_id: u32,
     func: &'a Function,
+    /// The CUDA line of each instruction, from the program's `.loc` lines.
+    source: SourceLines,
     /// The last simulated cycle (the one the warp states describe).
     now: u64,
 }
@@ -127,6 +139,7 @@ pub fn explain(sim: &Sim, sm: u32, warp: u32, lane: Option<u32>) -> Result<Why, 
         sm: sm_ref,
         sm_id: sm,
         func: sim.image().func(),
+        source: SourceLines::of(&sim.image().program),
         now: sim.cycle().saturating_sub(1),
     };
     let mut links = Vec::new();
@@ -186,13 +199,9 @@ fn warp_list(slots: &[u32]) -> String {
 }
 
 impl Ctx<'_> {
-    fn line(&self, pc: Pc) -> u32 {
-        self.func.instr(pc).map_or(0, |i| i.line)
-    }
-
-    /// "`ld.global.f32` (line 41)".
+    /// "`ld.global.f32` (line 41)", or "(line 41, CUDA line 12)" (see `Ctx::line_text`).
     fn instr(&self, pc: Pc) -> String {
-        format!("{} (line {})", opcode_text(self.func, pc), self.line(pc))
+        format!("{} ({})", opcode_text(self.func, pc), self.line_text(pc))
     }
 
     fn reg(&self, reg: u32) -> String {
@@ -261,7 +270,7 @@ impl Ctx<'_> {
         };
         let mut link = Link::new("state", text).at_cycle(self.now);
         if let Some(&pc) = w.ibuffer.front() {
-            link = link.at_line(self.line(pc));
+            link = link.at(self.place(pc));
         }
         link
     }
@@ -294,7 +303,7 @@ impl Ctx<'_> {
                     self.instr(pc)
                 )
             };
-            links.push(Link::new("register", text).at_line(self.line(pc)));
+            links.push(Link::new("register", text).at(self.place(pc)));
             return;
         };
         let producer = self.in_flight(tag);
@@ -314,7 +323,7 @@ impl Ctx<'_> {
                     if long { "long" } else { "short" }
                 ),
             )
-            .at_line(self.line(pc)),
+            .at(self.place(pc)),
         );
         if let Some(f) = producer {
             self.producer_links(f, links);
@@ -340,7 +349,7 @@ impl Ctx<'_> {
                     f.unit.name()
                 ),
             )
-            .at_line(self.line(f.pc))
+            .at(self.place(f.pc))
             .at_cycle(f.issued),
         );
         if let Some((k, unit)) = self
@@ -729,7 +738,7 @@ impl Ctx<'_> {
         )
         .naming(vec![m.from.warp]);
         if let Some(f) = holder {
-            link = link.at_line(self.line(f.pc)).at_cycle(f.issued);
+            link = link.at(self.place(f.pc)).at_cycle(f.issued);
         }
         links.push(link);
         if ldst.mrpb_wait().is_some() {
@@ -790,7 +799,7 @@ impl Ctx<'_> {
         );
         links.push(
             Link::new("barrier", text)
-                .at_line(self.line(w.barrier_pc))
+                .at(self.place(w.barrier_pc))
                 .naming(missing),
         );
     }
@@ -833,7 +842,7 @@ impl Ctx<'_> {
                             }
                         ),
                     )
-                    .at_line(self.line(f.pc))
+                    .at(self.place(f.pc))
                     .at_cycle(f.issued),
                 );
                 return;
@@ -849,12 +858,12 @@ impl Ctx<'_> {
                 .into()
         } else {
             format!(
-                "Its I-buffer is empty: fetch (at PC {}, line {}) and decode have not delivered the next instruction yet (after a taken branch or a reconvergence, the I-buffer is flushed).",
+                "Its I-buffer is empty: fetch (at PC {}, {}) and decode have not delivered the next instruction yet (after a taken branch or a reconvergence, the I-buffer is flushed).",
                 w.fetch_pc,
-                self.line(w.fetch_pc)
+                self.line_text(w.fetch_pc)
             )
         };
-        links.push(Link::new("fetch", text).at_line(self.line(w.fetch_pc)));
+        links.push(Link::new("fetch", text).at(self.place(w.fetch_pc)));
     }
 
     fn collector_links(&self, w: &WarpSlot, links: &mut Vec<Link>) {
@@ -887,7 +896,7 @@ impl Ctx<'_> {
         };
         links.push(
             Link::new("collector", text)
-                .at_line(self.line(pc))
+                .at(self.place(pc))
                 .naming(dedup(holders)),
         );
     }
@@ -923,7 +932,7 @@ impl Ctx<'_> {
                 l.predicted,
                 if l.hit { "a hit" } else { "a miss" }
             ));
-            link = link.at_line(self.line(l.pc));
+            link = link.at(self.place(l.pc));
         }
         link.text = text;
         links.push(link);
@@ -995,7 +1004,7 @@ impl Ctx<'_> {
                     first.warp
                 ),
             )
-            .at_line(self.line(first.pc))
+            .at(self.place(first.pc))
             .naming(vec![first.warp]),
         );
     }
@@ -1055,8 +1064,8 @@ impl Ctx<'_> {
                     ),
                     _ => format!("Lane {lane}'s thread is not active."),
                 };
-                let line = mine.map_or(0, |(_, pc, _)| self.line(*pc));
-                links.push(Link::new("threads", text).at_line(line));
+                let place = mine.map_or((0, 0), |(_, pc, _)| self.place(*pc));
+                links.push(Link::new("threads", text).at(place));
             }
         }
         false
@@ -1077,20 +1086,20 @@ impl Ctx<'_> {
         };
         let top_entry = &entries[top];
         let rejoin = top_entry.rpc.map_or(String::new(), |r| {
-            format!(", and the paths reconverge at line {}", self.line(r))
+            format!(", and the paths reconverge at {}", self.line_text(r))
         });
         links.push(
             Link::new(
                 "stack",
                 format!(
-                    "Lane {lane} is masked off: it waits in SIMT stack entry {i} to run from {} (PC {}) after the entry above it (lanes {:#x}, now at line {}) finishes{rejoin}.",
+                    "Lane {lane} is masked off: it waits in SIMT stack entry {i} to run from {} (PC {}) after the entry above it (lanes {:#x}, now at {}) finishes{rejoin}.",
                     self.instr(e.pc),
                     e.pc,
                     top_entry.mask,
-                    self.line(top_entry.pc)
+                    self.line_text(top_entry.pc)
                 ),
             )
-            .at_line(self.line(e.pc)),
+            .at(self.place(e.pc)),
         );
     }
 }

@@ -148,7 +148,8 @@ fn fig3_5_spin_lock_adds_before_the_loop_branch_and_waits_at_the_exit() {
 fn book_fig3_2_loop_holds_b0_around_the_nested_ifs() {
     // The loop's branch (Fig. 3.3 line 17) keeps B0 busy while other splits run the whole loop
     // body, so the ifs inside it (lines 6 and 9) need B1 and B2; lines 11 and 13 are
-    // unguarded and get nothing.
+    // unguarded and get nothing. The `.loc` lines are Fig. 3.2's: the ifs are on its lines 6
+    // and 8, the loop's `while` on 17.
     let f = load("book_fig3_2.ptx", "book_fig3_2");
     let l = |name: &str| f.labels[name];
     let line = |n: u32| {
@@ -157,7 +158,7 @@ fn book_fig3_2_loop_holds_b0_around_the_nested_ifs() {
             .position(|i| i.is_branch() && i.loc.map(|l| l.line) == Some(n))
             .unwrap() as Pc
     };
-    let (b6, b9, b17) = (line(6), line(9), line(17));
+    let (b6, b9, b17) = (line(6), line(8), line(17));
     assert_eq!(
         (l("A"), b6, b9, l("E"), l("G"), b17),
         (12, 19, 23, 27, 29, 31)

@@ -3,7 +3,8 @@
 //! lines 6 and 9, and the order the basic blocks execute in, for each push order.
 //!
 //! `tests/data/book_fig3_2.ptx` labels its blocks A-G and marks each with `.loc 1 <line>`, the
-//! line of Fig. 3.3 it implements; the book writes masks with thread 0 on the left (1110 =
+//! line of Fig. 3.2 (`tests/data/book_fig3_2.cu`) it implements: Fig. 3.3's branches on lines
+//! 6 and 9 are the `if`s on Fig. 3.2's lines 6 and 8; the book writes masks with thread 0 on the left (1110 =
 //! threads 0-2), which is 0x7 here.
 
 mod common;
@@ -53,7 +54,7 @@ fn stack(func: &Function, ev: &IssueEvent) -> Vec<String> {
         .collect()
 }
 
-/// The stack right after the branch on Fig. 3.3 line `line` (via the `.loc` of the branch).
+/// The stack right after the branch of Fig. 3.2 line `line` (via the `.loc` of the branch).
 fn after_branch(events: &[IssueEvent], func: &Function, line: u32) -> Vec<String> {
     let ev = events
         .iter()
@@ -85,7 +86,7 @@ fn fallthrough_last_reproduces_fig_3_4() {
         ["(G,-,1111)", "(F,G,0001)", "(B,G,1110)"]
     );
     assert_eq!(
-        after_branch(&events, &func, 9),
+        after_branch(&events, &func, 8),
         [
             "(G,-,1111)",
             "(F,G,0001)",
@@ -117,7 +118,7 @@ fn smaller_last_runs_the_path_with_fewer_lanes_first() {
     );
     // F (one lane) ran and reconverged before B's branch; C (one lane) goes above D (two).
     assert_eq!(
-        after_branch(&events, &func, 9),
+        after_branch(&events, &func, 8),
         ["(G,-,1111)", "(E,G,1110)", "(D,E,0110)", "(C,E,1000)"]
     );
     assert_eq!(block_order(&events, &func), "AFBCDEG");

@@ -82,6 +82,9 @@ fn a_long_scoreboard_stall_leads_to_the_reserved_set() {
     // warpstep's own cycle on `fermi` (561 since the operand collector's pipeline registers,
     // `regfile.issue_latch` and `regfile.dispatch_latency`, and EX_WB, `units.result_latch`).
     assert_eq!((instr.line, instr.cycle), (Some(38), Some(561)));
+    // Hand-written PTX has no `.loc` lines: no CUDA line is named.
+    assert_eq!(instr.source_line, None);
+    assert!(why.links.iter().all(|l| !l.text.contains("CUDA line")));
     // The request log agrees with the LD/ST unit's outstanding reads and the L1D's counters.
     let requests = link(&why, "requests");
     assert!(
@@ -236,7 +239,13 @@ fn a_barrier_stall_names_the_warps_still_running() {
     let mut s = sim(&data("kernels/transpose.sm_52.ptx"), &flags(TRANSPOSE));
     let why = until_state(&mut s, "barrier", 30_000);
     let b = link(&why, "barrier");
-    assert!(b.text.contains("bar.sync (line 54)"), "{}", b.text);
+    // nvcc -lineinfo: PTX line 59 is __syncthreads() on transpose.cu line 11.
+    assert!(
+        b.text.contains("bar.sync (line 59, CUDA line 11)"),
+        "{}",
+        b.text
+    );
+    assert_eq!((b.line, b.source_line), (Some(59), Some(11)));
     let warps = s.sms()[0].warps();
     assert!(!b.warps.is_empty());
     for &w in &b.warps {

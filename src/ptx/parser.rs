@@ -261,6 +261,7 @@ impl<'s> Parser<'s> {
         } else {
             0
         };
+        let mut loc = Loc { file, line, col };
         // `, function_name label, inlined_at file line col` (PTX ISA 7.2+).
         if self.at(TokenKind::Comma) && self.text(self.peek_at(1)) == "function_name" {
             self.next();
@@ -269,12 +270,19 @@ impl<'s> Parser<'s> {
             if self.at(TokenKind::Comma) && self.text(self.peek_at(1)) == "inlined_at" {
                 self.next();
                 self.next();
-                for what in ["a file index", "a line number", "a column"] {
-                    self.uint(what)?;
+                let at = Loc {
+                    file: self.u32_value("a file index")?,
+                    line: self.u32_value("a line number")?,
+                    col: self.u32_value("a column")?,
+                };
+                // Code inlined from another file (nvcc's `atomicAdd` from
+                // device_atomic_functions.hpp) is placed at its call: the line a student wrote.
+                if at.file != loc.file {
+                    loc = at;
                 }
             }
         }
-        Ok(Loc { file, line, col })
+        Ok(loc)
     }
 
     fn pragma(&mut self) -> PResult<Vec<String>> {

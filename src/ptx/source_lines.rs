@@ -124,6 +124,31 @@ mod tests {
     }
 
     #[test]
+    fn code_inlined_from_a_header_is_placed_at_its_call() {
+        // nvcc -lineinfo's atomicCAS: the header's line, inlined at k.cu line 7.
+        let ptx = PTX.replace(
+            ".loc 2 100 1",
+            ".loc 2 100 1, function_name $L__info_string0, inlined_at 1 8 12",
+        );
+        let s = SourceLines::of(&crate::ptx::load(&ptx).unwrap());
+        assert_eq!(
+            s.source_line(12),
+            8,
+            "the add is placed at the call on k.cu:8"
+        );
+        let same_file = PTX.replace(
+            ".loc 1 9 5",
+            ".loc 1 9 5, function_name $L__info_string0, inlined_at 1 3 1",
+        );
+        let s = SourceLines::of(&crate::ptx::load(&same_file).unwrap());
+        assert_eq!(
+            s.source_line(14),
+            9,
+            "a __device__ function's own line is kept"
+        );
+    }
+
+    #[test]
     fn ptx_without_loc_has_no_source_lines() {
         let program = crate::ptx::load(&PTX.replace(".loc", "// .loc")).unwrap();
         let s = SourceLines::of(&program);
