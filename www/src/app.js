@@ -41,7 +41,7 @@ const DIVERGENCE_CAP = 20_000;
 // Longest notice text shown (a link's or the model's message may be long).
 const NOTICE_CHARS = 600;
 // The Setup tab's explanation for a kernel of your own, and the first step it needs.
-const USER_ABOUT = 'Your own kernel (PTX, or CUDA C compiled to PTX), on a clean default machine: the preset its // warpstep: --config line names (else fermi) and no overrides. It needs a launch: the grid, the block and one --arg per kernel parameter, in the Launch field below (or on // warpstep: lines at the top of the PTX or CUDA). Then Apply.';
+const USER_ABOUT = 'Your own kernel, on a clean default machine (it may be PTX, or CUDA C that warpstep compiles to PTX): the preset its // warpstep: --config line names (else fermi) and no overrides. It needs a launch: the grid, the block and one --arg per kernel parameter, in the Launch field below (or on // warpstep: lines at the top of the PTX or CUDA). Then Apply.';
 const LAUNCH_HELP = 'Your kernel needs a launch. In the Setup tab, under Launch, give the grid, the block and one --arg per kernel parameter, e.g. --grid 1 --block 32 --arg f32[32]=iota --arg f32[32]=0 --arg 32 (or put them on // warpstep: lines at the top of the PTX or CUDA), then Apply.';
 
 const $ = (id) => document.getElementById(id);

@@ -29,8 +29,10 @@ export class CodePanes {
     // next build or load.
     this.inputError = null;
     const common = { onApply: () => on.apply(), detect };
+    this.ptxHint = document.createElement('span');
     this.ptx = createEditor($('editor'), {
       ...common,
+      hint: this.ptxHint,
       onBreakpoints: (l) => on.ptxBreakpoints(l),
       onLanguage: () => this.showLanguage(),
       onHoverLine: (l) => this.hoverPtx(l),
@@ -218,6 +220,11 @@ export class CodePanes {
 
   showPanes(two) {
     this.cudaShown = two;
+    // Side by side: CUDA lines wrap (a line is a statement); PTX lines keep one row each (the
+    // opcode first; the operands scroll), with narrower tabs.
+    this.ptx.setNarrow({ tab: two ? 2 : 0 });
+    this.cuda.setNarrow({ wrap: two });
+    this.ptxHint.textContent = this.inputLang === 'cuda' ? 'The PTX compiled from the CUDA appears here once it compiles.' : 'Type or paste a kernel here, in PTX or in CUDA C (a __global__ function), then Apply.';
     $('pane-cuda').hidden = !two;
     document.body.classList.toggle('code-two', two);
     document.body.dataset.code = two ? 'cuda+ptx' : 'ptx';

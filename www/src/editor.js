@@ -6,7 +6,7 @@
 // (ADD Bn / WAIT Bn, placed by the compiler pass before an instruction) are shown as dimmed
 // italic widgets above that instruction's line: they are not text of the document, so line
 // numbers, breakpoints and the current-line mark stay on the PTX lines.
-import { EditorView, lineNumbers, gutter, GutterMarker, Decoration, WidgetType, keymap, highlightActiveLineGutter } from '@codemirror/view';
+import { EditorView, lineNumbers, gutter, GutterMarker, Decoration, WidgetType, keymap, highlightActiveLineGutter, placeholder } from '@codemirror/view';
 import { EditorState, StateField, StateEffect, RangeSet, Compartment } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
@@ -161,7 +161,8 @@ const theme = EditorView.theme({
 // `detect(text)`: the language of a text ('cuda' or 'ptx'); `onLanguage(lang)` hears when it
 // changes; `onHoverLine(line)` / `onClickLine(line)`: the pointer over / a click on a line of
 // the text (0: off the text).
-export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'ptx', onLanguage = () => {}, onHoverLine = () => {}, onClickLine = () => {} }) {
+// `hint`: an element shown while the editor is empty (its text may change).
+export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'ptx', onLanguage = () => {}, onHoverLine = () => {}, onClickLine = () => {}, hint = null }) {
   const breakpointLines = (state) => {
     const lines = [];
     const it = state.field(breakpointField).iter();
@@ -178,6 +179,7 @@ export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'p
   let hovered = 0;
   const languageConf = new Compartment();
   const readOnlyConf = new Compartment();
+  const wrapConf = new Compartment();
   const lineAt = (view, event) => {
     const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
     return pos === null ? 0 : view.state.doc.lineAt(pos).number;
@@ -211,6 +213,8 @@ export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'p
         keymap.of([{ key: 'Mod-Enter', run: () => { onApply(); return true; } }, ...defaultKeymap, ...historyKeymap]),
         languageConf.of(ptxLanguage),
         readOnlyConf.of(EditorState.readOnly.of(false)),
+        wrapConf.of([]),
+        hint ? placeholder(hint) : [],
         syntaxHighlighting(highlight),
         theme,
         EditorView.domEventHandlers({
@@ -239,6 +243,10 @@ export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'p
     language: () => language,
     setReadOnly(on) { view.dispatch({ effects: readOnlyConf.reconfigure(EditorState.readOnly.of(on)) }); },
     readOnly: () => view.state.readOnly,
+    // A narrow pane: long lines wrap (`wrap`), or tabs are `tab` columns wide (0: the default).
+    setNarrow({ wrap = false, tab = 0 } = {}) {
+      view.dispatch({ effects: wrapConf.reconfigure([wrap ? EditorView.lineWrapping : [], tab ? EditorState.tabSize.of(tab) : []]) });
+    },
     // Tints `lines` (the other pane's lines linked to the one hovered); [] clears.
     setLinked(lines) { view.dispatch({ effects: setLinked.of(lines) }); },
     // The pseudo-instructions to show: [{line, pc, items: ["WAIT B0", ...]}].

@@ -254,7 +254,7 @@ export const EXAMPLES = [
     launch: '',
     preset: 'teaching',
     sets: ['core.warp_size=8', 'core.simd_width=8'],
-    about: 'Written in CUDA C (the Code tab shows it beside the PTX warpstep compiles from it): one warp of 8 threads, where the even lanes take the if and the odd lanes the else. What to watch: step to the if (its CUDA and PTX lines are highlighted together); the branch splits the warp and the SIMT stack view pushes one entry per path (masks 01010101 and 10101010); each path runs with half the lanes idle; at the line after the if/else the entries pop and all 8 lanes run together again. Hover a CUDA line to see the PTX lines compiled from it; click a CUDA line number to stop there.',
+    about: 'Written in CUDA C (the Code tab shows it beside the PTX warpstep compiles from it): one warp of 8 threads, where the even lanes take the if and the odd lanes the else. What to watch: step to the if (its CUDA and PTX lines are highlighted together); the branch splits the warp and the SIMT stack view pushes one entry per path (the lane squares: lanes 0, 2, 4, 6 on one, 1, 3, 5, 7 on the other); each path runs with half the lanes idle; at the line after the if/else the entries pop and all 8 lanes run together again. Hover a CUDA line to see the PTX lines compiled from it; click a CUDA line number to stop there.',
   },
   {
     id: 'cuda-bank-pad',

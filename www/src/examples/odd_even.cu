@@ -1,8 +1,6 @@
 // warpstep: --grid 1 --block 8 --arg s32[8]=iota --arg s32[8]=0
-// Odd and even lanes of one warp take different paths, then meet again.
-// Step through it: at the if, the warp splits (mask 01010101 / 10101010) and the SIMT stack
-// pushes one entry per path; each path runs with half the lanes; at out[t] the stack pops and
-// the whole warp runs together again.
+// One warp of 8 threads: the even and the odd
+// lanes take different paths, then meet again.
 __global__ void odd_even(const int *in, int *out) {
     int t = threadIdx.x;
     int v = in[t];
@@ -16,6 +14,6 @@ __global__ void odd_even(const int *in, int *out) {
         v = v / 2;
         out[t] = v;
     }
-    // every lane again: the warp has reconverged
+    // all 8 lanes again: reconverged
     out[t] = v + t;
 }
