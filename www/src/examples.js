@@ -249,7 +249,7 @@ export const EXAMPLES = [
   {
     id: 'cuda-odd-even',
     title: 'CUDA: odd and even lanes diverge, then reconverge',
-    label: 'CUDA: if/else divergence',
+    label: 'CUDA: if/else split',
     cuda: oddEvenCu,
     launch: '',
     preset: 'teaching',
@@ -259,7 +259,7 @@ export const EXAMPLES = [
   {
     id: 'cuda-bank-pad',
     title: 'CUDA: a shared tile with a padding switch (bank conflicts)',
-    label: 'CUDA: bank conflicts, PAD',
+    label: 'CUDA: bank conflicts',
     cuda: bankPadCu,
     launch: '',
     preset: 'fermi',
