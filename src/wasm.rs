@@ -64,6 +64,20 @@ pub fn is_cuda(text: &str) -> bool {
     crate::cuda::is_cuda(text)
 }
 
+/// The PTX warpstep compiles from the CUDA source `text` for `launch` (its `--kernel`, which may
+/// name a template instance, over the source's `// warpstep:` lines): what the app shows beside a
+/// CUDA kernel whose launch or generated PTX does not load. Throws the CUDA error (`kind` cuda,
+/// `line`, `column`) when the source does not compile.
+#[wasm_bindgen(js_name = compileCuda)]
+pub fn compile_cuda(text: &str, launch: &str) -> Result<String, JsValue> {
+    let tokens: Vec<&str> = launch.split_whitespace().collect();
+    let mut flags =
+        LaunchFlags::parse_tokens(&tokens).map_err(|e| input_error(&InputError::Launch(e)))?;
+    crate::run::compile_cuda(text, "kernel.cu", &mut flags)
+        .map(|c| c.ptx)
+        .map_err(|e| input_error(&e))
+}
+
 /// The presets as a JSON array of `{name, description}`.
 #[wasm_bindgen(js_name = presetList)]
 pub fn preset_list() -> String {

@@ -90,13 +90,13 @@ test('a breakpoint stops the run where its line issues', async ({ page }) => {
   await open(page);
   const listing = await page.evaluate(() => JSON.parse(window.warpstep.app.session.listing()));
   const line = listing.instr_lines[Math.floor(listing.instr_lines.length / 2)];
-  await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${line}$`) }).click();
+  await page.locator('#editor .cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${line}$`) }).click();
   await expect(page.locator('body')).toHaveAttribute('data-breakpoints', String(line));
   await page.click('#btn-run');
   await expect(page.locator('#run-status')).toHaveText(`breakpoint: line ${line}`, { timeout: 15_000 });
   const m = await model(page, 'pipeline');
   expect(m.schedulers.some((s) => s.startsWith('W'))).toBe(true);
-  await expect(page.locator('.cm-breakpoint')).toHaveCount(1);
+  await expect(page.locator('#editor .cm-breakpoint')).toHaveCount(1);
   expect(await page.locator('body').getAttribute('data-status')).toBe('running');
   expect(problems).toEqual([]);
 });
@@ -153,7 +153,7 @@ test('a broken PTX shows the error at its line and keeps the last good state', a
   await page.click('#btn-apply');
   await expect(page.locator('#input-error')).toContainText(`line ${target}`);
   await expect(page.locator('body')).toHaveAttribute('data-error-line', String(target));
-  await expect(page.locator('.cm-error-line')).toHaveCount(1);
+  await expect(page.locator('#editor .cm-error-line')).toHaveCount(1);
   await expect(page.locator('#cycle')).toHaveText('7');
   expect(await snapshot(page)).toEqual(good);
   await page.locator('#tab-code').screenshot({ path: '../target/e2e/editor-error.png' });

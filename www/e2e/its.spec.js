@@ -120,11 +120,11 @@ test('the listing shows ADD/WAIT pseudo-lines under barriers only, at the placed
   }
   // The current-line mark and a breakpoint still land on PTX lines.
   await stepUntil(page, '(s) => s.sm.warps[0].line === 43');
-  await expect(page.locator('.cm-current-line')).toContainText('mul.wide.u32');
+  await expect(page.locator('#editor .cm-current-line')).toContainText('mul.wide.u32');
   await page.locator('.left').screenshot({ path: '../target/e2e/listing-placed-volta.png' });
-  await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^43$/ }).click();
+  await page.locator('#editor .cm-lineNumbers .cm-gutterElement', { hasText: /^43$/ }).click();
   await expect(page.locator('body')).toHaveAttribute('data-breakpoints', '43');
-  await page.locator('.cm-lineNumbers .cm-gutterElement', { hasText: /^43$/ }).click();
+  await page.locator('#editor .cm-lineNumbers .cm-gutterElement', { hasText: /^43$/ }).click();
   await expect(page.locator('body')).toHaveAttribute('data-breakpoints', '');
   // Under the SIMT stack nothing is placed.
   await load(page, 'spinlock');

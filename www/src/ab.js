@@ -286,7 +286,8 @@ export class AbMode {
     this.breakAt = null;
     this.config = JSON.parse(s.config());
     this.label = this.labels();
-    s.setBreakpoints(Uint32Array.from(this.app.editor.breakpoints()));
+    s.setBreakpoints(Uint32Array.from(this.app.panes.ptxBreakpoints()));
+    s.setSourceBreakpoints(Uint32Array.from(this.app.panes.cudaBreakpoints()));
     this.showError(null);
     this.setsField.value = this.sets.join('\n');
     this.panels = PANEL_CHOICES.map((p) => p.id).filter((id) => panels.includes(id));
@@ -465,6 +466,11 @@ export class AbMode {
 
   setBreakpoints(lines) {
     if (this.b) this.b.setBreakpoints(Uint32Array.from(lines));
+  }
+
+  // B stops at the CUDA lines A stops at (the CUDA pane's breakpoints).
+  setSourceBreakpoints(lines) {
+    if (this.b) this.b.setSourceBreakpoints(Uint32Array.from(lines));
   }
 
   // ----- drawing ------------------------------------------------------------------------

@@ -7,10 +7,10 @@ import { createViews } from './views.js';
 import { historyPoints } from './views/stats.js';
 import { onCanvasResize } from './canvas.js';
 import { nextBudget } from './pacing.js';
-import { createEditor } from './editor.js';
+import { CodePanes } from './code_panes.js';
 import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
-import { EXAMPLES, DEFAULT_EXAMPLE, exampleById } from './examples.js';
+import { EXAMPLES, DEFAULT_EXAMPLE, exampleById, exampleInput } from './examples.js';
 import { shareUrl, decodeState, stateInUrl, presentInUrl, lessonLinkInUrl } from './share.js';
 import { LessonPlayer, lessonInUrl } from './lessons.js';
 import { Presenter } from './present.js';
@@ -41,8 +41,8 @@ const DIVERGENCE_CAP = 20_000;
 // Longest notice text shown (a link's or the model's message may be long).
 const NOTICE_CHARS = 600;
 // The Setup tab's explanation for a kernel of your own, and the first step it needs.
-const USER_ABOUT = 'Your own kernel, on a clean default machine: the preset its // warpstep: --config line names (else fermi) and no overrides. It needs a launch: the grid, the block and one --arg per kernel parameter, in the Launch field below (or on // warpstep: lines at the top of the PTX). Then Apply.';
-const LAUNCH_HELP = 'Your kernel needs a launch. In the Setup tab, under Launch, give the grid, the block and one --arg per kernel parameter, e.g. --grid 1 --block 32 --arg f32[32]=iota --arg f32[32]=0 --arg 32 (or put them on // warpstep: lines at the top of the PTX), then Apply.';
+const USER_ABOUT = 'Your own kernel, on a clean default machine (it may be PTX, or CUDA C that warpstep compiles to PTX): the preset its // warpstep: --config line names (else fermi) and no overrides. It needs a launch: the grid, the block and one --arg per kernel parameter, in the Launch field below (or on // warpstep: lines at the top of the PTX or CUDA). Then Apply.';
+const LAUNCH_HELP = 'Your kernel needs a launch. In the Setup tab, under Launch, give the grid, the block and one --arg per kernel parameter, e.g. --grid 1 --block 32 --arg f32[32]=iota --arg f32[32]=0 --arg 32 (or put them on // warpstep: lines at the top of the PTX or CUDA), then Apply.';
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,12 +69,17 @@ export class App {
     this.carry = 0;
     this.lastTime = 0;
     this.focused = null;
-    this.loaded = null; // {ptx, launch, preset, sets, example}
+    // {ptx, cuda, launch, preset, sets, example}: `ptx` is the text the Session was built from
+    // (PTX, or CUDA the model compiles); `cuda` the CUDA shown beside a PTX input ('' if none).
+    this.loaded = null;
     // The three pipelines' runs of this kernel (comparePipelines), for the build they belong to.
     this.compare = null;
     // The stack and convergence-barrier runs of this kernel (compareDivergence), likewise.
     this.divergence = null;
-    this.editor = createEditor($('editor'), { onBreakpoints: (l) => this.setBreakpoints(l), onApply: () => this.apply() });
+    // The Code tab: the PTX pane (this.editor: PTX lines, as the views name them) and, for a
+    // kernel with CUDA, the CUDA pane beside it (code_panes.js).
+    this.panes = new CodePanes({ ptxBreakpoints: (l) => this.setBreakpoints(l), cudaBreakpoints: (l) => this.setSourceBreakpoints(l), apply: () => this.apply() });
+    this.editor = this.panes.ptx;
     this.setup = createSetupPanel(document, { onHashEdit: () => this.drawHashPanel() });
     this.occupancy = createOccupancyCalculator(document);
     this.views = createViews($('views'), this);
@@ -188,7 +193,7 @@ export class App {
     // The example's name only if the link's kernel is that example's (else its explanation
     // would describe another kernel).
     const ex = exampleById(state.example);
-    const example = ex && ex.ptx === state.ptx ? state.example : '';
+    const example = ex && exampleInput(ex).ptx === state.ptx ? state.example : '';
     this.hideNotice();
     // A link without A/B leaves the mode; one with it opens it on the new A with its own B.
     if (b) this.ab.dropB();
@@ -210,22 +215,22 @@ export class App {
   loadExample(id) {
     const e = exampleById(id);
     if (!e) return false;
-    return this.load({ ptx: e.ptx, launch: e.launch, preset: e.preset, sets: e.sets }, id);
+    return this.load(exampleInput(e), id);
   }
 
   // Builds a new Session; on an input error keeps the current one and shows the error at its
   // line. Returns whether it loaded.
   // `session`, if given, is already built from this input (a link's, checked before loading).
-  load({ ptx, launch, preset, sets }, example, session = null) {
+  load({ ptx, cuda = '', launch, preset, sets }, example, session = null) {
     this.pause();
-    this.editor.setText(ptx);
+    this.panes.load(ptx, cuda);
     this.setup.set({ launch, preset, sets });
     this.setupAtLoad = JSON.stringify(this.setup.get());
     $('example').value = example;
     const e = exampleById(example);
     $('example').title = e ? e.title : 'Built-in examples (each explained in the Setup tab)';
     $('example-about').textContent = e ? e.about : USER_ABOUT;
-    return this.build({ ptx, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] }, session);
+    return this.build({ ptx, cuda: this.panes.companion, launch, preset, sets, example, watch: e && e.watch ? e.watch : [] }, session);
   }
 
   // Applies the editor text and the setup fields. A kernel of your own pasted over an example
@@ -233,13 +238,17 @@ export class App {
   // example's overrides, launch or explanation, unless the Setup tab was changed too; if it
   // then lacks a launch, the notice says what to give and where.
   apply() {
-    const text = this.editor.getText();
     let setup = this.setup.get();
     const l = this.loaded;
-    const same = l && l.ptx === text && l.example;
+    const raw = this.panes.inputText();
+    const same = l && l.ptx === raw && l.example;
+    const ex = !same && l && l.example ? exampleById(l.example) : null;
+    const own = ex && !sameEntries(raw, exampleInput(ex).ptx);
+    // A CUDA text typed over PTX moves to the CUDA pane (and back); a kernel of your own drops
+    // the CUDA shown beside an example's PTX.
+    const text = this.panes.takeInput(!own);
     if (!same) {
-      const ex = l && l.example ? exampleById(l.example) : null;
-      if (ex && !sameEntries(text, ex.ptx) && JSON.stringify(setup) === this.setupAtLoad) {
+      if (own && JSON.stringify(setup) === this.setupAtLoad) {
         setup = { launch: '', preset: '', sets: [] };
         this.setup.set(setup);
         this.setupAtLoad = JSON.stringify(this.setup.get());
@@ -250,7 +259,7 @@ export class App {
     }
     this.hideNotice();
     this.pause();
-    const ok = this.build({ ptx: text, ...setup, example: same ? l.example : '', watch: same ? l.watch : [] });
+    const ok = this.build({ ptx: text, cuda: this.panes.companion, ...setup, example: same ? l.example : '', watch: same ? l.watch : [] });
     const err = this.buildError;
     if (!ok && !same && err && err.kind === 'launch' && !err.line) {
       this.showNotice(`${LAUNCH_HELP}\n(launch error: ${err.message})`);
@@ -266,7 +275,7 @@ export class App {
         session = new Session(input.ptx, input.launch, input.preset, input.sets);
       } catch (err) {
         this.buildError = err;
-        this.showInputError(err);
+        this.showInputError(err, input.launch);
         return false;
       }
     }
@@ -277,6 +286,7 @@ export class App {
     this.hideInputError();
     this.hideBanner();
     this.listing = JSON.parse(session.listing());
+    this.panes.built(session, this.listing);
     this.editor.setPlaced(placedByLine(this.listing));
     this.config = JSON.parse(session.config());
     this.setup.showConfig(session.config());
@@ -290,22 +300,26 @@ export class App {
     this.divergence = null;
     this.prev = null;
     this.fillSms(session.numSms());
-    session.setBreakpoints(Uint32Array.from(this.editor.breakpoints()));
+    session.setBreakpoints(Uint32Array.from(this.panes.ptxBreakpoints()));
+    session.setSourceBreakpoints(Uint32Array.from(this.panes.cudaBreakpoints()));
     this.ab.rebuild();
     this.draw(true);
     return true;
   }
 
-  showInputError(err) {
+  // An input error: its message under the panes and its line (and column) marked in the pane
+  // holding that text (code_panes.js markError), else the Setup tab for a launch or config error.
+  showInputError(err, launch = '') {
     const line = err.line;
-    $('input-error').textContent = `${err.kind ? `${err.kind} error: ` : ''}${err.message}${this.session ? '\n(The last good simulation stays on screen.)' : ''}`;
+    const kind = { cuda: 'CUDA compile', generated_ptx: 'generated PTX' }[err.kind] || err.kind;
+    $('input-error').textContent = `${kind ? `${kind} error: ` : ''}${err.message}${this.session ? '\n(The last good simulation stays on screen.)' : ''}`;
     $('input-error').hidden = false;
     document.body.dataset.inputError = err.message;
     document.body.dataset.errorLine = line || '';
-    if (line) {
+    document.body.dataset.errorKind = err.kind || '';
+    document.body.dataset.errorColumn = err.column || '';
+    if (this.panes.markError(err, launch)) {
       this.showTab('code');
-      this.editor.mark(0, line);
-      this.editor.reveal(line);
     } else if (err.kind === 'launch' || err.kind === 'config') {
       this.showTab('setup');
       $('config-error').textContent = `${err.kind} error: ${err.message}`;
@@ -317,6 +331,8 @@ export class App {
     $('input-error').hidden = true;
     delete document.body.dataset.inputError;
     delete document.body.dataset.errorLine;
+    delete document.body.dataset.errorKind;
+    delete document.body.dataset.errorColumn;
   }
 
   fillSms(n) {
@@ -377,7 +393,8 @@ export class App {
   breakText() {
     if (this.ab.active) return this.ab.breakText();
     const b = this.session.breakLine();
-    return b ? `breakpoint: line ${b}` : '';
+    const c = this.panes.cudaShown ? this.panes.cudaLine(b) : 0;
+    return b ? `breakpoint: ${c ? `CUDA line ${c}, PTX ` : ''}line ${b}` : '';
   }
 
   toggleRun() {
@@ -488,6 +505,13 @@ export class App {
     document.body.dataset.breakpoints = lines.join(',');
   }
 
+  // Breakpoints on CUDA lines (the CUDA pane's gutter): every instruction compiled from them.
+  setSourceBreakpoints(lines) {
+    if (this.session) this.session.setSourceBreakpoints(Uint32Array.from(lines));
+    this.ab.setSourceBreakpoints(lines);
+    document.body.dataset.sourceBreakpoints = lines.join(',');
+  }
+
   toggleBreakpointHere() {
     const w = this.snap && this.snap.sm.warps[this.warp];
     if (!w || !w.line) return;
@@ -521,7 +545,7 @@ export class App {
 
   // Shows PTX line `line` in the editor (a Why? link's line).
   revealLine(line) {
-    this.editor.reveal(line);
+    this.panes.reveal(line);
   }
 
   // Links an L1D set to the Memory view (the MRPB view's "set N" labels): the Memory view
@@ -793,10 +817,10 @@ export class App {
     // CodeMirror update reads the DOM selection); stepping and pausing always update it.
     const now = performance.now();
     if (this.mode !== 'run' || now - this.markedAt > MARK_MS) {
-      this.editor.mark(w && w.line ? w.line : 0, errorLine);
+      this.panes.mark(w && w.line ? w.line : 0, errorLine);
       this.markedAt = now;
     }
-    if (w && w.line && this.mode !== 'run') this.editor.reveal(w.line);
+    if (w && w.line && this.mode !== 'run') this.panes.reveal(w.line);
     if (snap.status === 'failed') {
       this.setStatus('failed', 'failed');
       this.showBanner(`The kernel stopped at cycle ${snap.cycle}:\n${snap.error}`);
@@ -878,7 +902,10 @@ export class App {
     // The enlarged panel and the Why? panel's lane go with it when there are.
     const focused = this.focused ? this.views.find((v) => v.el === this.focused) : null;
     const extra = { ...(focused ? { view: focused.id } : {}), ...(this.lane >= 0 ? { lane: this.lane } : {}) };
-    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.clock(), sm: this.sm, warp: this.warp, example: l.example, ...extra, ...this.ab.shareState() };
+    // A CUDA kernel goes as its source (`cuda`, compiled again on opening); a PTX kernel as its
+    // PTX, with the CUDA shown beside it when there is.
+    const kernel = this.listing.generated ? { cuda: l.ptx } : { ptx: l.ptx, ...(l.cuda ? { cuda: l.cuda } : {}) };
+    return { ...kernel, launch: l.launch, preset: l.preset, sets: l.sets, cycle: this.clock(), sm: this.sm, warp: this.warp, example: l.example, ...extra, ...this.ab.shareState() };
   }
 
   share() {
@@ -903,7 +930,7 @@ export class App {
 
   focusEditor() {
     this.showTab('code');
-    this.editor.view.focus();
+    this.panes.input().view.focus();
   }
 
   focusGoto() {
@@ -935,10 +962,10 @@ export class App {
   }
 }
 
-// Whether two PTX texts define the same kernels (.entry names): an edit of an example, not a
-// kernel of your own.
+// Whether two kernel texts define the same kernels (PTX .entry names, CUDA __global__
+// functions): an edit of an example, not a kernel of your own.
 function sameEntries(a, b) {
-  const names = (t) => [...t.matchAll(/\.entry\s+([A-Za-z0-9_$%]+)/g)].map((m) => m[1]).sort().join(',');
+  const names = (t) => [...t.matchAll(/\.entry\s+([A-Za-z0-9_$%]+)|__global__[^(]*?([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1] || m[2]).sort().join(',');
   return names(a) === names(b);
 }
 

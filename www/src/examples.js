@@ -15,6 +15,9 @@ import globalAccess from '../../tests/data/mem/global_access.ptx?raw';
 import polybench from '../../tests/data/kernels/polybench.sm_52.ptx?raw';
 import elasticTimeline from '../../tests/data/kernels/elastic_timeline.ptx?raw';
 import needle from '../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx?raw';
+// Examples written in CUDA C (no `ptx`: the model compiles them when they load).
+import oddEvenCu from './examples/odd_even.cu?raw';
+import bankPadCu from './examples/bank_pad.cu?raw';
 
 // atax's first kernel (tests/data/kernels/polybench.cu): one block of 4 warps, each thread
 // walking one row of a 1024 x 1024 matrix, so a warp's 32 lanes read 32 rows 4 KB apart.
@@ -243,10 +246,37 @@ export const EXAMPLES = [
     sets: ['core.divergence=convergence_barriers', 'core.split_policy=round_robin'],
     about: 'The book\'s Figures 3.9 and 3.10 (after the Volta whitepaper): one warp of 8 threads runs if (t < 4) { A; B; } else { X; Y; } Z under convergence barriers with the round-robin split policy. ADD B0 sits before the branch and WAIT B0 before Z (dimmed pseudo-lines in the Code tab). What to watch: after the branch the Warp splits view shows two ready splits taking turns, X A Y B, instead of the SIMT stack\'s one path after the other; the lanes that finish first block at WAIT B0 (purple, arrived), and when the last participant arrives the barrier clears and Z runs with the whole warp again.',
   },
+  {
+    id: 'cuda-odd-even',
+    title: 'CUDA: odd and even lanes diverge, then reconverge',
+    label: 'CUDA: if/else split',
+    cuda: oddEvenCu,
+    launch: '',
+    preset: 'teaching',
+    sets: ['core.warp_size=8', 'core.simd_width=8'],
+    about: 'Written in CUDA C (the Code tab shows it beside the PTX warpstep compiles from it): one warp of 8 threads, where the even lanes take the if and the odd lanes the else. What to watch: step to the if (its CUDA and PTX lines are highlighted together); the branch splits the warp and the SIMT stack view pushes one entry per path (the lane squares: lanes 0, 2, 4, 6 on one, 1, 3, 5, 7 on the other); each path runs with half the lanes idle; at the line after the if/else the entries pop and all 8 lanes run together again. Hover a CUDA line to see the PTX lines compiled from it; click a CUDA line number to stop there.',
+  },
+  {
+    id: 'cuda-bank-pad',
+    title: 'CUDA: a shared tile with a padding switch (bank conflicts)',
+    label: 'CUDA: bank conflicts',
+    cuda: bankPadCu,
+    launch: '',
+    preset: 'fermi',
+    sets: [],
+    about: 'Written in CUDA C: each of 32 threads sums one row of a 32 x 32 float tile in shared memory. With #define PAD 0 the rows are 32 words apart, so at every step the 32 lanes read 32 words in one bank: a 32-way conflict, 32 passes per read (bank grid view: one full column; about 990 bank-conflict cycles, 9,500 cycles in all). Change the first #define to PAD 1 in the Code tab and press Apply: the rows are 33 words apart, the lanes spread over all 32 banks, each read is one pass and the conflict cycles drop to 0 (about 8,500 cycles).',
+  },
 ];
 
 export const DEFAULT_EXAMPLE = 'divergence';
 
 export function exampleById(id) {
   return EXAMPLES.find((e) => e.id === id);
+}
+
+// The kernel an example loads: its PTX, with its CUDA (`cuda`, the .cu it was compiled from by
+// nvcc with line info) shown beside when known; or, for an example written in CUDA (no `ptx`),
+// its CUDA, which the model compiles. `ptx` is the text the Session is built from, either.
+export function exampleInput(e) {
+  return { ptx: e.ptx || e.cuda, cuda: e.ptx ? e.cuda || '' : '', launch: e.launch, preset: e.preset, sets: e.sets };
 }

@@ -16,7 +16,7 @@
 // changes, and a damaged one leaves the current state with a message.
 import { element, button, downloadJson } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
-import { exampleById } from './examples.js';
+import { exampleById, exampleInput } from './examples.js';
 import { decodeLesson, encodeLesson, lessonUrl, uriText, MAX_LINK_CYCLE, MAX_LESSON_LINK_CHARS } from './share.js';
 
 const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
@@ -54,7 +54,8 @@ export function stepInput(lesson, step) {
     const e = exampleById(src.example);
     if (!e) return null;
     // A `launch` beside the example replaces its launch flags (the same kernel, a smaller size).
-    return { ptx: e.ptx, launch: src.launch || e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
+    const { ptx, cuda } = exampleInput(e);
+    return { ptx, ...(cuda ? { cuda } : {}), launch: src.launch || e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
   }
   const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
   if (typeof ptx !== 'string') return null;
@@ -439,7 +440,7 @@ export class LessonPlayer {
 
   loadedInput() {
     const l = this.app.loaded;
-    return { ptx: l.ptx, launch: l.launch, preset: l.preset, sets: l.sets, example: l.example };
+    return { ptx: l.ptx, ...(l.cuda ? { cuda: l.cuda } : {}), launch: l.launch, preset: l.preset, sets: l.sets, example: l.example };
   }
 
   clearBreak() {

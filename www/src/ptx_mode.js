@@ -14,6 +14,8 @@ const ptx = {
     if (stream.match(/^\/\/\s*warpstep:.*/)) return 'meta';
     if (stream.match('//')) { stream.skipToEnd(); return 'comment'; }
     if (stream.match('/*')) { state.inComment = true; return 'comment'; }
+    // Debug lines (.loc: the CUDA line of what follows; .file) are dimmed like comments.
+    if (stream.match(/^\.(loc|file)\b.*/)) return 'comment';
     if (stream.match(/^\.[a-zA-Z_][\w]*/)) return 'keyword';
     if (stream.match(/^%[a-zA-Z_][\w.]*/)) return 'variableName';
     if (stream.match(/^@!?%?\w+/)) return 'operator';

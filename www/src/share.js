@@ -12,6 +12,10 @@
 // Any of the app's links (`#s=…`, `#lesson=…&step=…`, or none: `#present=…`) may end in
 // `&present=1` (open in presentation mode) or `&present=simt,timeline` (with these panels, the
 // first one large); presentInUrl reads the field and parsePresent checks it like the rest.
+// A CUDA kernel's link holds its source as `cuda` and no `ptx` (the page compiles it again, as
+// the model is deterministic: the same PTX, cycle and digest); a PTX kernel shown beside its
+// CUDA (an example's nvcc PTX with `.loc` lines) holds both. Links from before CUDA (`ptx` only)
+// open as they did.
 // In the A/B mode a link also holds B's overrides (`ab`, checked like `sets`; the model then
 // validates them) and the panels of the two columns (`ab_panels`, known panel names only).
 import { deflateSync, Inflate, strToU8, strFromU8 } from 'fflate';
@@ -31,7 +35,7 @@ export const MAX_LINK_CYCLE = 10_000_000; // the most cycles opening a link repl
 export const MAX_INDEX = 1_000_000; // SM and warp indices (the app checks them against the machine)
 
 // The keys a link may carry, and whether each is required.
-const KEYS = { v: true, ptx: true, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false, ab: false, ab_panels: false, view: false, lane: false };
+const KEYS = { v: true, ptx: false, cuda: false, launch: true, preset: true, sets: true, cycle: true, sm: false, warp: false, example: false, ab: false, ab_panels: false, view: false, lane: false };
 const INFLATE_CHUNK = 1024; // input bytes per streaming step: at most ~1 MB of output each
 
 export function encodeState(state) {
@@ -146,7 +150,12 @@ export function decodeState(encoded) {
     if (!Object.prototype.hasOwnProperty.call(KEYS, k)) throw new Error(`the link has an unknown key ${JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)} (a link holds ${Object.keys(KEYS).join(', ')})`);
   }
   for (const [k, required] of Object.entries(KEYS)) if (required && !(k in state)) throw new Error(`the link has no ${k}`);
-  const ptx = text(state, 'ptx', MAX_PTX_CHARS);
+  // The kernel: its PTX, else its CUDA source (`ptx` below is the text the Session is built
+  // from, either); `cuda` is the CUDA shown beside a PTX kernel.
+  if (!('ptx' in state) && !('cuda' in state)) throw new Error('the link has no ptx (and no cuda): it holds no kernel');
+  const source = 'cuda' in state ? text(state, 'cuda', MAX_PTX_CHARS) : '';
+  const ptx = 'ptx' in state ? text(state, 'ptx', MAX_PTX_CHARS) : source;
+  const cuda = 'ptx' in state ? source : '';
   const launch = text(state, 'launch', MAX_LAUNCH_CHARS);
   const preset = text(state, 'preset', MAX_NAME_CHARS);
   const sets = overrides(state, 'sets', 'override');
@@ -162,8 +171,8 @@ export function decodeState(encoded) {
   // once the machine is known).
   const view = 'view' in state ? panelId(state.view) : null;
   const lane = 'lane' in state ? whole(state, 'lane', MAX_INDEX, 0) : -1;
-  // The A/B keys only when the link has them.
-  return { ptx, launch, preset, sets, cycle, sm, warp, example, view, lane, ...(ab ? { ab, abPanels } : {}) };
+  // The CUDA and the A/B keys only when the link has them.
+  return { ptx, launch, preset, sets, cycle, sm, warp, example, view, lane, ...(cuda ? { cuda } : {}), ...(ab ? { ab, abPanels } : {}) };
 }
 
 // A link's enlarged panel: one of the app's panel ids.
