@@ -1,7 +1,7 @@
 // CUDA lines beside PTX lines in the views (issue 29): nvcc's -lineinfo PTX (the transpose
 // examples) and the book's kernel (its `.loc` lines point at Figure 3.2) name the CUDA line
 // wherever a view names a PTX line: the SIMT stack's entries, the pipeline's instructions, the
-// Why? chain. Hand-written PTX (the column walk) names none. The mapping is the model's
+// timeline's hover text, the Why? chain. Hand-written PTX (the column walk) names none. The mapping is the model's
 // (Session.listing().source_lines): nothing is worked out here. Screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
 import { watchConsole, open, stepUntil, model, settle } from './helpers.js';
@@ -47,6 +47,18 @@ test('transpose: the SIMT stack, pipeline and Why? name the CUDA line of each PT
     expect(`${l} ${caption}`).toMatch(new RegExp(`(CUDA |·cu|CUDA line )${listing.source_lines[ptx]}\\b`));
   }
   await page.locator('#view-pipeline').screenshot({ path: '../target/e2e/source-lines-pipeline-transpose.png' });
+
+  // The timeline's newest column says which line warp 0's next instruction is on.
+  await model(page, 'timeline');
+  const tip = await page.evaluate(() => {
+    const c = document.querySelector('#view-timeline canvas');
+    const r = c.regions.find((x) => typeof x.tip === 'function');
+    c.lastX = r.x + r.w - 1;
+    c.lastY = r.y + 1;
+    return r.tip();
+  });
+  const next = await page.evaluate(() => window.warpstep.app.snap.sm.warps[0].line);
+  expect(tip).toContain(`Its next instruction: PTX line ${next} (CUDA line ${listing.source_lines[next]}).`);
 
   // The warp waits at __syncthreads(): PTX line 59, transpose.cu line 11.
   const why = await page.evaluate(() => JSON.parse(window.warpstep.app.session.why(0, window.warpstep.app.warp, -1)));
