@@ -189,13 +189,15 @@ function drawUnits(canvas, ctx, c, { snap }, app) {
     }
     const room = Math.max(0, Math.floor((h - 22) / ROW) - line);
     const shown = u.in_flight.slice(0, room);
-    shown.forEach((f, k) => {
-      const ty = y + 29 + (k + line) * ROW;
+    const rows = shown.map((f, k) => {
       const more = k === room - 1 && u.in_flight.length > room ? `  +${u.in_flight.length - room}` : '';
       // ready_at is null while a load still waits for memory (its cycle is not known yet).
       const when = f.ready_at === null ? ' waiting for memory' : ` →${f.ready_at}`;
-      labels.push(text(ctx, fitted(ctx, c.w - 10, (k) => `${instrTag(app, f.warp, f.instr, k)}${when}${more}`), c.x + 6, ty, { maxWidth: c.w - 10 }));
+      return (form) => `${instrTag(app, f.warp, f.instr, form)}${when}${more}`;
     });
+    // One form for the whole list, the one its widest row needs, so the rows read alike.
+    const form = Math.max(0, ...rows.map((r) => fittedForm(ctx, c.w - 10, r).form));
+    rows.forEach((r, k) => labels.push(text(ctx, r(form), c.x + 6, y + 29 + (k + line) * ROW, { maxWidth: c.w - 10 })));
     const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text}, ${lineText(app, f.instr.line)}: ${f.ready_at === null ? 'waiting for memory (its data has not all come back)' : `ready at cycle ${f.ready_at}`}`).join('\n');
     region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
   });
