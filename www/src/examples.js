@@ -1,7 +1,11 @@
 // Built-in examples. The PTX is imported from the repository's test data (tests/data, where
 // the corpus files keep their notices in their .src.txt siblings), so the app runs exactly
 // the kernels the tests run. Each example has its launch (the CLI's flags), a preset and
-// `--set` overrides, and two or three sentences for the Setup tab.
+// `--set` overrides, and two or three sentences for the Setup tab. An example whose PTX nvcc
+// compiled from a .cu in tests/data/kernels (with -lineinfo: its `.loc` lines give each
+// instruction's CUDA line) carries that source as `cuda`; the book's divergence example carries
+// Figure 3.2 (its `.loc` lines point there). Hand-written PTX and the Rodinia corpus kernels
+// (whose CUDA is Rodinia's, not bundled here) carry `cudaNote` instead: where the code came from.
 import book from '../../tests/data/book_fig3_2.ptx?raw';
 import transpose from '../../tests/data/kernels/transpose.sm_52.ptx?raw';
 import reduction from '../../tests/data/kernels/reduction.sm_52.ptx?raw';
@@ -18,6 +22,19 @@ import needle from '../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx
 // Examples written in CUDA C (no `ptx`: the model compiles them when they load).
 import oddEvenCu from './examples/odd_even.cu?raw';
 import bankPadCu from './examples/bank_pad.cu?raw';
+import bookCuda from '../../tests/data/book_fig3_2.cu?raw';
+import transposeCuda from '../../tests/data/kernels/transpose.cu?raw';
+import reductionCuda from '../../tests/data/kernels/reduction.cu?raw';
+import shuffleCuda from '../../tests/data/kernels/shuffle_reduce.cu?raw';
+import vectorAddCuda from '../../tests/data/kernels/vector_add.cu?raw';
+import spinlockCuda from '../../tests/data/kernels/spinlock.cu?raw';
+import polybenchCuda from '../../tests/data/kernels/polybench.cu?raw';
+
+// Where the code of an example without CUDA came from (`cudaNote`).
+const NOTE_MEM = 'Hand-written PTX (tests/data/mem), made for the coalescing and L1D tests: there is no CUDA source.';
+const NOTE_RODINIA = (what) => `${what} from the Rodinia benchmark suite (tests/data/ptx-corpus, with its notice): its CUDA source is Rodinia's and is not bundled here.`;
+const NOTE_BOOK_FIG39 = 'Hand-written PTX for the book\'s Figures 3.9-3.10, whose code is the pseudo-code if (t < 4) { A; B; } else { X; Y; } Z; (in the PTX file\'s header): there is no CUDA source.';
+const NOTE_ELASTIC = 'Hand-written PTX (tests/data/kernels/elastic_timeline.ptx) that replays the Elastic paper\'s Figs. 4-5 micro-timelines: there is no CUDA source.';
 
 // atax's first kernel (tests/data/kernels/polybench.cu): one block of 4 warps, each thread
 // walking one row of a 1024 x 1024 matrix, so a warp's 32 lanes read 32 rows 4 KB apart.
@@ -45,16 +62,18 @@ export const EXAMPLES = [
     title: 'Divergence: the book\'s SIMT stack example',
     label: 'Divergence (SIMT stack)',
     ptx: book,
+    cuda: bookCuda,
     launch: '',
     preset: 'teaching',
     sets: ['core.warp_size=4', 'core.simd_width=4', 'core.max_threads_per_sm=16', 'core.max_threads_per_cta=16', 'core.push_order=fallthrough_last'],
-    about: 'Figures 3.2-3.4 of Aamodt, Fung & Rogers: one warp of 4 threads runs blocks A to G. The branch on line 6 of the figure splits the warp (mask 1110 / 0001) and pushes two entries on the SIMT stack; the branch on line 9 splits it again. Step through and watch the SIMT stack view push and pop as the paths reconverge at E and G.',
+    about: 'Figures 3.2-3.4 of Aamodt, Fung & Rogers: one warp of 4 threads runs blocks A to G. The branch on line 6 of Figure 3.3 (the if on line 6 of Figure 3.2, the CUDA shown beside the PTX) splits the warp (mask 1110 / 0001) and pushes two entries on the SIMT stack; the branch on line 9 (the if on Figure 3.2's line 8) splits it again. Step through and watch the SIMT stack view push and pop as the paths reconverge at E and G.',
   },
   {
     id: 'transpose-naive',
     title: 'Transpose, naive: 32-way bank conflicts',
     label: 'Transpose, naive',
     ptx: transpose,
+    cuda: transposeCuda,
     launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
     sets: [],
@@ -65,6 +84,7 @@ export const EXAMPLES = [
     title: 'Transpose, padded: conflict free',
     label: 'Transpose, padded',
     ptx: transpose,
+    cuda: transposeCuda,
     launch: `--kernel transpose_padded ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
     sets: [],
@@ -75,6 +95,7 @@ export const EXAMPLES = [
     title: 'Transpose, naive, with an XOR bank hash',
     label: 'Transpose, XOR hash',
     ptx: transpose,
+    cuda: transposeCuda,
     launch: `--kernel transpose_naive ${TRANSPOSE_LAUNCH}`,
     preset: 'fermi',
     sets: [`shmem.hash=${TRANSPOSE_HASH}`],
@@ -86,6 +107,7 @@ export const EXAMPLES = [
     title: 'Tree reduction in shared memory',
     label: 'Tree reduction',
     ptx: reduction,
+    cuda: reductionCuda,
     launch: '--grid 2 --block 256 --arg s32[512]=rand:3:-100:100 --arg s32[2]=0 --arg 512',
     preset: 'fermi',
     sets: [],
@@ -96,6 +118,7 @@ export const EXAMPLES = [
     title: 'Warp shuffle reduction',
     label: 'Warp shuffle reduction',
     ptx: shuffle,
+    cuda: shuffleCuda,
     launch: '--kernel warp_sum --grid 2 --block 128 --arg f32[256]=iota --arg f32[8]=0',
     preset: 'fermi',
     sets: [],
@@ -106,6 +129,7 @@ export const EXAMPLES = [
     title: 'Vector add: coalesced global access',
     label: 'Vector add',
     ptx: vectorAdd,
+    cuda: vectorAddCuda,
     launch: '--grid 4 --block 128 --arg f32[512]=rand:1 --arg f32[512]=rand:2 --arg f32[512]=0 --arg 512',
     preset: 'fermi',
     sets: [],
@@ -116,6 +140,7 @@ export const EXAMPLES = [
     title: 'The whole GTX480: 15 SMs sharing L2 and DRAM',
     label: 'Whole GTX480, 15 SMs',
     ptx: vectorAdd,
+    cuda: vectorAddCuda,
     launch: '--grid 30 --block 128 --arg f32[3840]=rand:1 --arg f32[3840]=rand:2 --arg f32[3840]=0 --arg 3840',
     preset: 'gtx480',
     sets: [],
@@ -126,6 +151,7 @@ export const EXAMPLES = [
     title: 'Global loads, stride 1: coalesced',
     label: 'Loads, stride 1',
     ptx: globalAccess,
+    cudaNote: NOTE_MEM,
     launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 1',
     preset: 'fermi',
     sets: [],
@@ -136,6 +162,7 @@ export const EXAMPLES = [
     title: 'Global loads, stride 32: one request per lane',
     label: 'Loads, stride 32',
     ptx: globalAccess,
+    cudaNote: NOTE_MEM,
     launch: '--kernel load_u32 --grid 4 --block 128 --arg u32[16384]=iota --arg u32[512]=0 --arg 32',
     preset: 'fermi',
     sets: [],
@@ -146,6 +173,7 @@ export const EXAMPLES = [
     title: 'Column walk: L1 associativity stalls',
     label: 'Column walk, L1 sets',
     ptx: columnWalk,
+    cudaNote: NOTE_MEM,
     launch: '--block 32 --arg f32[32768]=rand:1 --arg f32[32]=0 --arg 1024 --arg 16',
     preset: 'tesla-c2050-s',
     sets: [],
@@ -156,6 +184,7 @@ export const EXAMPLES = [
     title: 'atax without MRPB: a warp thrashes one L1 set',
     label: 'atax, MRPB off',
     ptx: polybench,
+    cuda: polybenchCuda,
     launch: ATAX_LAUNCH,
     preset: 'tesla-c2050-s',
     sets: [],
@@ -166,6 +195,7 @@ export const EXAMPLES = [
     title: 'atax with MRPB: queues, fixed order, bypass',
     label: 'atax, MRPB on',
     ptx: polybench,
+    cuda: polybenchCuda,
     launch: ATAX_LAUNCH,
     preset: 'tesla-c2050-s',
     sets: ['mrpb.enabled=true'],
@@ -176,6 +206,7 @@ export const EXAMPLES = [
     title: 'Elastic pipeline: one bank conflict, three pipelines',
     label: 'Elastic pipelines',
     ptx: elasticTimeline,
+    cudaNote: NOTE_ELASTIC,
     launch: '--kernel fig4 --grid 1 --block 24 --arg u32[24]=0',
     preset: 'teaching',
     // The paper's micro-timelines (Elastic CF'11 Figs. 4-5, tests/elastic_pipeline.rs): 2 memory
@@ -189,6 +220,7 @@ export const EXAMPLES = [
     title: 'Rodinia needle, partitioned register file / shared / L1',
     label: 'needle, partitioned',
     ptx: needle,
+    cudaNote: NOTE_RODINIA('Needleman-Wunsch (needle), PTX compiled by the GPU Ocelot authors'),
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
     sets: [],
@@ -199,6 +231,7 @@ export const EXAMPLES = [
     title: 'Rodinia needle, unified 384 KB pool',
     label: 'needle, unified pool',
     ptx: needle,
+    cudaNote: NOTE_RODINIA('Needleman-Wunsch (needle), PTX compiled by the GPU Ocelot authors'),
     launch: NEEDLE_LAUNCH,
     preset: 'unified-micro12',
     sets: ['unified.enabled=true'],
@@ -209,6 +242,7 @@ export const EXAMPLES = [
     title: 'Rodinia pathfinder (divergent)',
     label: 'pathfinder (divergent)',
     ptx: pathfinder,
+    cudaNote: NOTE_RODINIA('pathfinder, PTX dumped by GPGPU-Sim from nvcc 11.7'),
     launch: '--grid 2 --block 256 --arg 4 --arg s32[2560]=rand:4:0:9 --arg s32[464]=rand:5:0:9 --arg s32[464]=0 --arg 464 --arg 5 --arg 0 --arg 4',
     preset: 'fermi',
     sets: [],
@@ -219,6 +253,7 @@ export const EXAMPLES = [
     title: 'SIMT deadlock: a spin lock in one warp',
     label: 'Spin lock: deadlock',
     ptx: spinlock,
+    cuda: spinlockCuda,
     launch: SPINLOCK_LAUNCH,
     preset: 'teaching',
     sets: [],
@@ -230,6 +265,7 @@ export const EXAMPLES = [
     title: 'Spin lock under convergence barriers: no deadlock',
     label: 'Spin lock, barriers',
     ptx: spinlock,
+    cuda: spinlockCuda,
     launch: SPINLOCK_LAUNCH,
     preset: 'teaching',
     sets: ['core.divergence=convergence_barriers'],
@@ -241,6 +277,7 @@ export const EXAMPLES = [
     title: 'Volta: both paths of a branch interleave',
     label: 'Volta: paths interleave',
     ptx: bookFig39,
+    cudaNote: NOTE_BOOK_FIG39,
     launch: '',
     preset: 'teaching',
     sets: ['core.divergence=convergence_barriers', 'core.split_policy=round_robin'],

@@ -6,9 +6,10 @@
 // and a banner with the stall that stopped issue. Also the bank-conflict-aware scheduler's
 // history cache, countdown and masked warps, drawn in the schedulers column. Everything is read
 // from the snapshot (src/back_end_view.rs); nothing is recomputed here.
-import { region, box, text, arrow, instrLabel, FONT_BOLD, FONT_SMALL } from '../canvas.js';
+import { region, box, text, arrow, FONT_BOLD, FONT_SMALL } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { fitted, instrTag, lineText } from './source_line.js';
 
 // Height of the back-end row.
 export const BACK_END_H = 136;
@@ -64,7 +65,7 @@ function banner(b) {
 }
 
 // The back-end row at y (full width).
-export function drawBackEnd(canvas, ctx, width, y, b, tables) {
+export function drawBackEnd(canvas, ctx, width, y, b, tables, app = null) {
   const x0 = 16;
   const x1 = width - 16;
   text(ctx, `Back end: ${MODE_TITLE[b.mode] || b.mode} · M = ${b.mem_stages} memory stages`, x0, y + 8, { font: FONT_BOLD, colour: UI.accent, maxWidth: x1 - x0 - 250 });
@@ -73,11 +74,11 @@ export function drawBackEnd(canvas, ctx, width, y, b, tables) {
   const lane1 = y + 22;
   const lane2 = lane1 + LANE_H + 8;
   const mux = x1 - RESULT_W - MUX_W;
-  const end1 = drawMemoryLane(canvas, ctx, x0, mux - GAP, lane1, b);
-  const end2 = drawNonmemLane(canvas, ctx, x0, mux - GAP, lane2, b);
+  const end1 = drawMemoryLane(canvas, ctx, x0, mux - GAP, lane1, b, app);
+  const end2 = drawNonmemLane(canvas, ctx, x0, mux - GAP, lane2, b, app);
   arrow(ctx, end1 + 2, lane1 + LANE_H / 2, mux - 2, lane1 + LANE_H / 2);
   arrow(ctx, end2 + 2, lane2 + LANE_H / 2, mux - 2, lane2 + LANE_H / 2);
-  drawMux(canvas, ctx, mux, lane1, lane2 + LANE_H, b);
+  drawMux(canvas, ctx, mux, lane1, lane2 + LANE_H, b, app);
 }
 
 function drawBanner(canvas, ctx, x, y, w, b, tables) {
@@ -92,7 +93,7 @@ function drawBanner(canvas, ctx, x, y, w, b, tables) {
 }
 
 // PREMEM entries, MEM0, the latches; returns the right edge.
-function drawMemoryLane(canvas, ctx, x, right, y, b) {
+function drawMemoryLane(canvas, ctx, x, right, y, b, app) {
   const latches = b.mem_latches.length;
   const depth = b.premem_depth;
   const avail = right - x;
@@ -126,9 +127,9 @@ function drawMemoryLane(canvas, ctx, x, right, y, b) {
   box(ctx, cx, y, mem0W, LANE_H, { fill: replay ? '#3a1d12' : m0 ? '#2e3c4d' : '#1c232c', stroke: replay ? red : UI.boxLine, width: replay ? 3 : 1 });
   const state = m0 ? `${replay ? 'replay, ' : ''}${m0.cycles_left} left` : 'empty';
   text(ctx, `MEM0 ${state}`, cx + 6, y + 10, { font: FONT_SMALL, colour: replay ? red : UI.muted, maxWidth: mem0W - 10 });
-  text(ctx, m0 ? (mem0W >= 180 ? instrLabel(m0.warp, m0.instr) : short(m0)) : '—', cx + 6, y + 27, { font: FONT_SMALL, colour: m0 ? UI.text : UI.muted, maxWidth: mem0W - 10 });
+  text(ctx, m0 ? (mem0W >= 180 ? fitted(ctx, mem0W - 10, (k) => instrTag(app, m0.warp, m0.instr, k), FONT_SMALL) : short(m0)) : '—', cx + 6, y + 27, { font: FONT_SMALL, colour: m0 ? UI.text : UI.muted, maxWidth: mem0W - 10 });
   const m0tip = m0
-    ? `Warp ${m0.warp}: ${m0.instr.text} (line ${m0.instr.line}), a ${m0.shared ? 'shared-memory' : 'memory'} access; it holds MEM0 for ${m0.cycles_left} more cycle(s)${m0.conflict_cycles ? `, ${m0.conflict_cycles} bank-conflict pass(es) in all` : ''}.${replay ? '\nWhat is left are only conflict passes: a conflict-free access would have left MEM0.' : ''}`
+    ? `Warp ${m0.warp}: ${m0.instr.text} (${lineText(app, m0.instr.line)}), a ${m0.shared ? 'shared-memory' : 'memory'} access; it holds MEM0 for ${m0.cycles_left} more cycle(s)${m0.conflict_cycles ? `, ${m0.conflict_cycles} bank-conflict pass(es) in all` : ''}.${replay ? '\nWhat is left are only conflict passes: a conflict-free access would have left MEM0.' : ''}`
     : 'MEM0 is empty.';
   region(canvas, cx, y, mem0W, LANE_H, `${GLOSSARY.mem0}\n\n${GLOSSARY.mem0replay}\n\n${m0tip}`);
   cx += mem0W;
@@ -145,7 +146,7 @@ function drawMemoryLane(canvas, ctx, x, right, y, b) {
 }
 
 // The NONMEM FIFO (elastic) or the rigid NONMEM path; returns the right edge.
-function drawNonmemLane(canvas, ctx, x, right, y, b) {
+function drawNonmemLane(canvas, ctx, x, right, y, b, app) {
   const waiting = b.nonmem_waiting;
   if (b.mode === 'elastic') {
     const cap = b.nonmem_capacity || 0;
@@ -166,13 +167,13 @@ function drawNonmemLane(canvas, ctx, x, right, y, b) {
   const held = waiting.length > 0;
   box(ctx, x, y, w, LANE_H, { fill: held ? '#3b2a35' : '#1c232c', stroke: held ? WAIT_COLOUR : UI.boxLine, width: held ? 2 : 1 });
   text(ctx, `rigid NONMEM path (${b.mem_stages} stages, no FIFO)`, x + 6, y + 10, { font: FONT_SMALL, colour: UI.muted, maxWidth: w - 10 });
-  const what = held ? `${waiting.map((u) => instrLabel(u.warp, u.instr)).join(', ')} waits: holds its unit` : 'no result waiting';
+  const what = held ? `${waiting.map((u) => instrTag(app, u.warp, u.instr, 1)).join(', ')} waits: holds its unit` : 'no result waiting';
   text(ctx, what, x + 6, y + 27, { font: FONT_SMALL, colour: held ? WAIT_COLOUR : UI.muted, maxWidth: w - 10 });
   region(canvas, x, y, w, LANE_H, `${GLOSSARY.nonmem}\n\nThis ${b.mode === 'split' ? 'split' : 'in-order'} pipeline has no NONMEM FIFO: a result that loses writeback stays in its unit and stops it (and, in turn, issue).\n${held ? waiting.map((u) => `Warp ${u.warp}: ${u.instr.text} lost writeback and holds its unit.`).join('\n') : 'No result is waiting.'}`);
   return x + w;
 }
 
-function drawMux(canvas, ctx, x, top, bottom, b) {
+function drawMux(canvas, ctx, x, top, bottom, b, app) {
   const win = b.committed;
   const waiting = b.nonmem_waiting;
   ctx.fillStyle = '#2e3c4d';
@@ -200,7 +201,7 @@ function drawMux(canvas, ctx, x, top, bottom, b) {
     const more = i === room - 1 && lines.length > room ? `  +${lines.length - room}` : '';
     text(ctx, `${l.s}${more}`, tx, top + 23 + i * 16, { font: FONT_SMALL, colour: l.colour, maxWidth: w });
   });
-  const tip = `${GLOSSARY.wbmux}\n\n${win.length ? win.map(([warp, instr]) => `Wrote back: warp ${warp}: ${instr.text} (line ${instr.line})`).join('\n') : 'Nothing wrote back in the latest cycle.'}${waiting.length ? `\n${waiting.map((u) => `Waiting (lost writeback): warp ${u.warp}: ${u.instr.text}`).join('\n')}` : ''}`;
+  const tip = `${GLOSSARY.wbmux}\n\n${win.length ? win.map(([warp, instr]) => `Wrote back: warp ${warp}: ${instr.text} (${lineText(app, instr.line)})`).join('\n') : 'Nothing wrote back in the latest cycle.'}${waiting.length ? `\n${waiting.map((u) => `Waiting (lost writeback): warp ${u.warp}: ${u.instr.text}`).join('\n')}` : ''}`;
   region(canvas, x, top, RESULT_W + MUX_W, bottom - top, tip);
 }
 

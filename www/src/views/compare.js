@@ -9,6 +9,7 @@
 import { prepare, region, box, text, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { OKABE, stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { lineTag } from './source_line.js';
 
 const WARP_HUES = [OKABE.orange, OKABE.sky, OKABE.green, OKABE.yellow, OKABE.blue, OKABE.vermillion, OKABE.purple, '#9fe0c9'];
 const LABEL_W = 128;
@@ -127,7 +128,7 @@ function drawStrip(canvas, frame, cmp, app, note) {
       if (d.wb.length || d.stall || d.replay) cells.push({ c: own, wb: d.wb.map((x) => [x[0], x[1]]), stall: d.stall, replay: Boolean(d.replay) });
       const tip = [
         `${TITLE[r.mode]}, cycle ${own}${offsets[i] ? ` (aligned with this run's cycle ${c})` : ''}:`,
-        d.wb.length ? `wrote back ${d.wb.map(([ww, op, , line]) => `W${ww} ${op} (L${line})`).join(', ')}` : 'nothing wrote back',
+        d.wb.length ? `wrote back ${d.wb.map(([ww, op, , line]) => `W${ww} ${op} (${lineTag(app, line)})`).join(', ')}` : 'nothing wrote back',
         d.stall ? `issue stalled: ${d.stall}` : null,
         d.replay ? `MEM0: W${d.replay[0]} ${d.replay[1]} replaying a bank conflict` : null,
         `Click: go to cycle ${c}.`,

@@ -8,6 +8,7 @@
 import { prepare, region, text, textWidth, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { lineText } from './source_line.js';
 
 const LABEL_W = 12;
 const HEAD_H = 36;
@@ -125,7 +126,7 @@ function drawStrip(canvas, frame, cmp, app, note) {
       const c1 = Math.min(r.cycles, c0 + span - 1);
       const evs = r.issues.filter((e) => e.cycle >= c0 && e.cycle <= c1);
       const range = c1 > c0 ? `cycles ${c0}-${c1}` : `cycle ${c0}`;
-      const tip = `${TITLE[r.mode]}, ${range}: ${evs.length ? evs.slice(0, 8).map((e) => `cycle ${e.cycle}: line ${e.line}, lanes ${e.mask}`).join('\n') : 'no instruction of this warp issued'}${evs.length > 8 ? `\n… ${evs.length - 8} more` : ''}\nClick: go to cycle ${c0} in the run on screen.`;
+      const tip = `${TITLE[r.mode]}, ${range}: ${evs.length ? evs.slice(0, 8).map((e) => `cycle ${e.cycle}: ${lineText(app, e.line)}, lanes ${e.mask}`).join('\n') : 'no instruction of this warp issued'}${evs.length > 8 ? `\n… ${evs.length - 8} more` : ''}\nClick: go to cycle ${c0} in the run on screen.`;
       region(canvas, xOf(c0), sy, Math.max(1, xOf(c1 + 1) - xOf(c0)), stripH, tip, () => app.runTo(c0));
     }
     model.rows.push({

@@ -5,12 +5,14 @@
 // `decoupled`), a row beneath shows its back end (back_end.js) and, on request, the same kernel
 // under the three pipelines as linked timelines (compare.js); with the bank-conflict-aware
 // scheduler, its history cache and masked warps sit under the schedulers. Below: every warp
-// slot, coloured by what it did (click to select).
-import { prepare, region, box, text, textWidth, arrow, instrLabel, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+// slot, coloured by what it did (click to select). An instruction is named by its PTX line and,
+// when the program has `.loc` lines, its CUDA line ("W3 ld.shared.f32 (L69 · CUDA 14)").
+import { prepare, region, box, text, textWidth, arrow, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 import { BACK_END_H, backEndModel, maskModel, drawBackEnd, drawMask } from './back_end.js';
 import { createCompare } from './compare.js';
+import { captionCuda, fitted, fittedForm, instrTag, lineTag, lineText } from './source_line.js';
 
 const BASE_HEIGHT = 360;
 const ROW = 19;
@@ -38,16 +40,18 @@ export function createPipelineView(el, app) {
       backEnd: backEndModel(be),
       mask: maskModel(be && be.mask),
     };
-    drawFrontEnd(canvas, ctx, cols[0], frame);
+    drawFrontEnd(canvas, ctx, cols[0], frame, app);
     // What each scheduler's box says (the stall reason or the issue), as drawn.
-    model.schedulerLabels = drawSchedulers(canvas, ctx, cols[1], frame);
-    drawCollectors(canvas, ctx, cols[2], frame);
-    drawUnits(canvas, ctx, cols[3], frame);
+    const drawn = drawSchedulers(canvas, ctx, cols[1], frame, app);
+    model.schedulerLabels = drawn.labels;
+    model.schedulerCaptions = drawn.captions;
+    drawCollectors(canvas, ctx, cols[2], frame, app);
+    model.unitLabels = drawUnits(canvas, ctx, cols[3], frame, app);
     drawWriteback(canvas, ctx, cols[4], frame);
     for (let i = 0; i + 1 < cols.length; i++) {
       arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
     }
-    if (elastic) drawBackEnd(canvas, ctx, width, BACK_END_Y, be, frame.tables);
+    if (elastic) drawBackEnd(canvas, ctx, width, BACK_END_Y, be, frame.tables, app);
     drawWarpStrip(canvas, ctx, width, height, frame, app);
     setModel(canvas, model);
     compare.draw(frame, elastic);
@@ -74,31 +78,34 @@ function heading(ctx, c, title, short = title) {
   text(ctx, t, c.x, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: c.w });
 }
 
-function drawFrontEnd(canvas, ctx, c, { snap, warp }) {
+function drawFrontEnd(canvas, ctx, c, { snap, warp }, app) {
   heading(ctx, c, 'Fetch → Decode', 'Fetch');
   const f = snap.sm.fetch;
   box(ctx, c.x, c.y, c.w, 44);
-  text(ctx, 'fetched:', c.x + 6, c.y + 12, { colour: UI.muted, font: FONT_SMALL });
-  text(ctx, f ? instrLabel(f[0], f[1]) : '—', c.x + 6, c.y + 31, { maxWidth: c.w - 10 });
-  region(canvas, c.x, c.y, c.w, 44, f ? `${GLOSSARY.fetch}\n\nNow: warp ${f[0]} fetched ${f[1].text} (line ${f[1].line}).` : GLOSSARY.fetch);
+  // Where the label has no room for the CUDA line, the caption names it.
+  const fl = f ? fittedForm(ctx, c.w - 10, (k) => instrTag(app, f[0], f[1], k)) : { s: '—', form: 0 };
+  text(ctx, `fetched${f ? captionCuda(app, f[1].line, fl.form) : ''}:`, c.x + 6, c.y + 12, { colour: UI.muted, font: FONT_SMALL, maxWidth: c.w - 10 });
+  text(ctx, fl.s, c.x + 6, c.y + 31, { maxWidth: c.w - 10 });
+  region(canvas, c.x, c.y, c.w, 44, f ? `${GLOSSARY.fetch}\n\nNow: warp ${f[0]} fetched ${f[1].text} (${lineText(app, f[1].line)}).` : GLOSSARY.fetch);
   const w = snap.sm.warps[warp];
   const y = c.y + 54;
   const entries = w ? w.ibuffer : [];
   const h = 22 + Math.max(2, entries.length) * ROW;
   box(ctx, c.x, y, c.w, h);
   text(ctx, `I-buffer of W${warp}:`, c.x + 6, y + 11, { colour: UI.muted, font: FONT_SMALL, maxWidth: c.w - 10 });
-  entries.forEach((e, i) => text(ctx, `${e.op} (L${e.line})`, c.x + 6, y + 30 + i * ROW, { maxWidth: c.w - 10 }));
+  entries.forEach((e, i) => text(ctx, fitted(ctx, c.w - 10, (k) => `${e.op} (${lineTag(app, e.line, k)})`), c.x + 6, y + 30 + i * ROW, { maxWidth: c.w - 10 }));
   if (!entries.length) text(ctx, 'empty', c.x + 6, y + 30, { colour: UI.muted });
   region(canvas, c.x, y, c.w, h, `${GLOSSARY.ibuffer}\n\nThe selected warp (W${warp}) holds ${entries.length} decoded instruction(s).`);
 }
 
-function drawSchedulers(canvas, ctx, c, { snap, tables }) {
+function drawSchedulers(canvas, ctx, c, { snap, tables }, app) {
   heading(ctx, c, 'Schedulers (issue)', 'Schedulers');
   const n = snap.sm.schedulers.length;
   const mask = snap.sm.back_end && snap.sm.back_end.mask;
   const room = mask ? 250 - MASK_H - 6 : 250;
   const h = Math.min(60, Math.floor(room / Math.max(1, n)) - 6);
   const drawnLabels = [];
+  const captions = [];
   snap.sm.schedulers.forEach((s, i) => {
     const y = c.y + i * (h + 6);
     const stalled = s.issued == null;
@@ -106,21 +113,24 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }) {
     box(ctx, c.x, y, c.w, h, { fill: '#222b36', stroke: fill, width: 3, dash: stalled ? [5, 3] : null });
     ctx.fillStyle = fill;
     ctx.fillRect(c.x + 3, y + 3, 8, h - 6);
-    text(ctx, `S${s.id}${s.active_set.length ? ` active {${s.active_set.join(',')}}` : ''}`, c.x + 16, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 20 });
-    const label = stalled ? `stall: ${s.stall}` : instrLabel(s.issued, s.issued_instr);
+    const issued = stalled ? null : fittedForm(ctx, c.w - 20, (k) => instrTag(app, s.issued, s.issued_instr, k));
+    const cuda = issued && s.issued_instr ? captionCuda(app, s.issued_instr.line, issued.form) : '';
+    const caption = `S${s.id}${cuda}${s.active_set.length ? ` active {${s.active_set.join(',')}}` : ''}`;
+    captions.push(text(ctx, caption, c.x + 16, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 20 }));
+    const label = stalled ? `stall: ${s.stall}` : issued.s;
     const idle = stalled && s.stall === 'idle';
     drawnLabels.push(text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text, keep: stalled ? [s.stall] : null }));
     const desc = tables.byName[stalled ? s.stall : 'issued'];
     const tip = stalled
       ? `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued nothing: ${s.stall}. ${desc ? desc.description : ''}`
-      : `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued warp ${s.issued}: ${s.issued_instr ? `${s.issued_instr.text} (line ${s.issued_instr.line})` : ''}`;
+      : `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued warp ${s.issued}: ${s.issued_instr ? `${s.issued_instr.text} (${lineText(app, s.issued_instr.line)})` : ''}`;
     region(canvas, c.x, y, c.w, h, tip);
   });
   if (mask) drawMask(canvas, ctx, c, c.y + n * (h + 6), MASK_H, mask);
-  return drawnLabels;
+  return { labels: drawnLabels, captions };
 }
 
-function drawCollectors(canvas, ctx, c, { snap }) {
+function drawCollectors(canvas, ctx, c, { snap }, app) {
   heading(ctx, c, 'Operand collectors', 'Operands');
   const units = snap.sm.collectors;
   const busy = units.filter((u) => u.warp != null);
@@ -129,8 +139,8 @@ function drawCollectors(canvas, ctx, c, { snap }) {
     const y = c.y + i * ROW;
     box(ctx, c.x, y, c.w, ROW - 2, { fill: '#2e3c4d' });
     const ops = u.operands.map((o) => `${o[2] ? '✓' : '·'}${o[0]}`).join(' ');
-    text(ctx, `${u.kind} ${instrLabel(u.warp, u.instr)} ${ops}`, c.x + 4, y + ROW / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8 });
-    const tip = `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? u.instr.text : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
+    text(ctx, fitted(ctx, c.w - 8, (k) => `${u.kind} ${instrTag(app, u.warp, u.instr, k)} ${ops}`, FONT_SMALL), c.x + 4, y + ROW / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8 });
+    const tip = `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? `${u.instr.text} (${lineText(app, u.instr.line)})` : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
     region(canvas, c.x, y, c.w, ROW - 2, tip);
   });
   const shownRows = Math.min(busy.length, maxRows);
@@ -158,7 +168,9 @@ function drawBanks(canvas, ctx, c, banks, y) {
   });
 }
 
-function drawUnits(canvas, ctx, c, { snap }) {
+// Returns the instruction labels drawn (for the e2e tests).
+function drawUnits(canvas, ctx, c, { snap }, app) {
+  const labels = [];
   heading(ctx, c, 'Execution units');
   const units = snap.sm.units.filter((u) => u.kind !== 'DP' || u.in_flight.length);
   const h = Math.floor(282 / Math.max(1, units.length)) - 6;
@@ -170,23 +182,26 @@ function drawUnits(canvas, ctx, c, { snap }) {
     text(ctx, `${u.kind}  (${u.in_flight.length} in flight)`, c.x + 6, y + 11, { font: FONT_SMALL, colour: UI.muted, maxWidth: c.w - 10 });
     let line = 0;
     if (mem) {
-      const label = `MEM0: ${instrLabel(mem[0].warp, mem[0].instr)}${mem[1] > 1 ? `, holds ${mem[1]} more` : ''}`;
-      text(ctx, label, c.x + 6, y + 29, { maxWidth: c.w - 10, colour: conflict ? stateColour('bank_conflict') : UI.text });
-      region(canvas, c.x, y + 20, c.w, ROW, `${GLOSSARY.mem0}\n\nWarp ${mem[0].warp}: ${mem[0].instr.text}; it holds MEM0 for ${mem[1]} more cycle(s).`);
+      const label = fitted(ctx, c.w - 10, (k) => `MEM0: ${instrTag(app, mem[0].warp, mem[0].instr, k)}${mem[1] > 1 ? `, holds ${mem[1]} more` : ''}`);
+      labels.push(text(ctx, label, c.x + 6, y + 29, { maxWidth: c.w - 10, colour: conflict ? stateColour('bank_conflict') : UI.text }));
+      region(canvas, c.x, y + 20, c.w, ROW, `${GLOSSARY.mem0}\n\nWarp ${mem[0].warp}: ${mem[0].instr.text} (${lineText(app, mem[0].instr.line)}); it holds MEM0 for ${mem[1]} more cycle(s).`);
       line = 1;
     }
     const room = Math.max(0, Math.floor((h - 22) / ROW) - line);
     const shown = u.in_flight.slice(0, room);
-    shown.forEach((f, k) => {
-      const ty = y + 29 + (k + line) * ROW;
+    const rows = shown.map((f, k) => {
       const more = k === room - 1 && u.in_flight.length > room ? `  +${u.in_flight.length - room}` : '';
       // ready_at is null while a load still waits for memory (its cycle is not known yet).
       const when = f.ready_at === null ? ' waiting for memory' : ` →${f.ready_at}`;
-      text(ctx, `${instrLabel(f.warp, f.instr)}${when}${more}`, c.x + 6, ty, { maxWidth: c.w - 10 });
+      return (form) => `${instrTag(app, f.warp, f.instr, form)}${when}${more}`;
     });
-    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text} (${f.ready_at === null ? 'waiting for memory: its data has not all come back' : `ready at cycle ${f.ready_at}`})`).join('\n');
+    // One form for the whole list, the one its widest row needs, so the rows read alike.
+    const form = Math.max(0, ...rows.map((r) => fittedForm(ctx, c.w - 10, r).form));
+    rows.forEach((r, k) => labels.push(text(ctx, r(form), c.x + 6, y + 29 + (k + line) * ROW, { maxWidth: c.w - 10 })));
+    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text}, ${lineText(app, f.instr.line)}: ${f.ready_at === null ? 'waiting for memory (its data has not all come back)' : `ready at cycle ${f.ready_at}`}`).join('\n');
     region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
   });
+  return labels;
 }
 
 function drawWriteback(canvas, ctx, c, { snap }) {
@@ -212,7 +227,7 @@ function drawWarpStrip(canvas, ctx, width, height, { snap, tables, warp }, app) 
     if (cell >= 16) text(ctx, i, x + cell / 2, y + 14, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
     const d = tables.byName[name];
     const tip = w
-      ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: line ${w.line}, lanes ${w.active_mask}, stack depth ${w.stack.length}.\n\nClick: select it; the Why? panel gives the model's chain of causes.`
+      ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: ${lineText(app, w.line)}, lanes ${w.active_mask}, stack depth ${w.stack.length}.\n\nClick: select it; the Why? panel gives the model's chain of causes.`
       : `Warp slot ${i}: empty.`;
     region(canvas, x, y, cell, 28, tip, () => app.selectWarp(i));
   });

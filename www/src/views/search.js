@@ -7,6 +7,7 @@
 import { prepare, region, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { cudaLine, lineText } from './source_line.js';
 
 export const SEARCH_BODY = `<div class="search-controls">
   <label title="exhaustive: every bvxor:K1,K2,MASK the paper's pruning leaves; gh: Givargis heuristic; mih: Minimum Imbalance Heuristic">Method <select class="s-method"></select></label>
@@ -42,7 +43,7 @@ export function createSearchView(el, app) {
   function draw(frame) {
     last = frame;
     if (state.result && frame.build !== state.build) state.stale = true;
-    paint(canvas, state, ui);
+    paint(canvas, state, state.stale ? null : app); // a stale result's lines are another program's
   }
   return { draw, key };
 }
@@ -120,7 +121,7 @@ function applyResult(app, ui, state, repaint) {
 
 // ----- drawing -----------------------------------------------------------------------------
 
-function paint(canvas, state) {
+function paint(canvas, state, app) {
   const r = state.result;
   if (!r) {
     const { ctx, width } = prepare(canvas, 64);
@@ -133,7 +134,7 @@ function paint(canvas, state) {
   const s = r.steps[state.step];
   const height = s && s.kind === 'select' ? (s.measure === 'imbalance' ? 340 : 220) : 220;
   const { ctx, width } = prepare(canvas, height);
-  drawSummary(canvas, ctx, width, state);
+  drawSummary(canvas, ctx, width, state, app);
   if (s && s.kind === 'select') drawSelect(canvas, ctx, width, s, r);
   else if (s) drawExhaustive(canvas, ctx, width, r, state.step);
   setModel(canvas, {
@@ -143,13 +144,13 @@ function paint(canvas, state) {
   });
 }
 
-function drawSummary(canvas, ctx, width, state) {
+function drawSummary(canvas, ctx, width, state, app) {
   const r = state.result;
-  const from = r.sources.map((s) => `line ${s.line} ×${s.count}`).join(', ');
+  const from = r.sources.map((s) => `line ${s.line}${cudaLine(app, s.line) ? ` (CUDA ${cudaLine(app, s.line)})` : ''} ×${s.count}`).join(', ');
   text(ctx, `${r.method} for ${r.family}: ${r.sets} access sets${r.truncated ? ' (the first ones)' : ''} from ${from}; ${r.banks} banks, ${r.addr_bits} address bits`, 8, 10, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 16 });
   const good = r.cost_after < r.cost_before;
   text(ctx, `Result ${r.hash}: conflict cycles over the sets ${r.cost_before} under mod → ${r.cost_after} (${r.candidates} candidates)`, 8, 28, { font: FONT_BOLD, colour: good ? OKABE.green : UI.text, maxWidth: width - 16 });
-  const tip = `${GLOSSARY.search}\n\nStatic instructions searched: ${r.sources.map((s) => `line ${s.line} (${s.count} accesses): ${s.text}`).join('; ')}.`;
+  const tip = `${GLOSSARY.search}\n\nStatic instructions searched: ${r.sources.map((s) => `${lineText(app, s.line)} (${s.count} accesses): ${s.text}`).join('; ')}.`;
   region(canvas, 0, 0, width, 36, tip);
   if (state.stale) text(ctx, '(searched on the kernel or configuration loaded before; Search again for this one)', 8, 44, { font: FONT_SMALL, colour: OKABE.orange, maxWidth: width - 16 });
 }

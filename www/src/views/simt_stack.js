@@ -1,5 +1,6 @@
 // SIMT stack view (MODEL.md section 12; book §3.1.1): the selected warp's entries, top of stack
-// first: next PC with its PTX line, reconvergence PC, and the active mask as lane squares.
+// first: next PC with its PTX line, reconvergence PC, and the active mask as lane squares. When
+// the program has `.loc` lines (CUDA), each PTX line is named with its CUDA line too.
 // Entries that changed since the previous drawn cycle are outlined (a push or a pop); in slow
 // motion and on single steps a push or pop is animated. Stepping back over a push or a pop shows
 // it undone the same way ("undo push": the pushed entries leave; "undo pop": the popped ones
@@ -16,6 +17,7 @@ import { askWhyLane } from '../dom.js';
 import { drawSplits, drawAllSplits, SPLITS_HEIGHT, splitsModel } from './splits.js';
 import { drawWarpGrid } from './warp_grid.js';
 import { createDivergenceCompare } from './divergence_compare.js';
+import { cudaLine, hasCuda, lineTag, lineText } from './source_line.js';
 
 const HEIGHT = 250;
 const ROW = 30;
@@ -57,7 +59,7 @@ export function createSimtStackView(el, app) {
     const w = snap.sm.warps[warp];
     const { before, back } = cmp;
     const leftW = Math.floor(width * 0.7);
-    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t, back);
+    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t, back, app);
     drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
     return { w, before, back };
   }
@@ -90,7 +92,7 @@ export function createSimtStackView(el, app) {
     setModel(canvas, {
       warp: frame.warp,
       depth: w ? w.stack.length : 0,
-      entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask })) : [],
+      entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask, cuda_line: cudaLine(app, e.line), rpc_cuda_line: e.rpc == null ? 0 : cudaLine(app, e.rpc_line) })) : [],
       changed: back ? undoKind(kind) : kind,
       direction: back ? 'back' : 'forward',
       cue: cueText(kind, back),
@@ -105,9 +107,9 @@ export function createSimtStackView(el, app) {
     const w = snap.sm.warps[warp];
     const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].splits : null;
     const leftW = Math.floor(width * 0.72);
-    drawSplits(canvas, ctx, leftW, SPLITS_HEIGHT, w, warp, before, snap.warp_size);
+    drawSplits(canvas, ctx, leftW, SPLITS_HEIGHT, w, warp, before, snap.warp_size, app);
     drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, SPLITS_HEIGHT, frame, app);
-    setModel(canvas, splitsModel(frame));
+    setModel(canvas, splitsModel(frame, app));
   }
   return { draw };
 }
@@ -136,7 +138,18 @@ function cueText(kind, back) {
   return kind === 'push' ? 'pushed (divergence)' : kind === 'pop' ? 'popped (reconverged)' : 'top entry moved';
 }
 
-function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back = false) {
+// The columns of an entry (x and text width of the PC and RPC columns, x of the lanes): wider PC
+// columns when the lines carry CUDA lines ("TOS 24 (L73 · CUDA 9)"), grown with the font scale
+// and as wide as the lanes leave room for (at least 6 px per lane square).
+function columnsFor(cuda, width, warpSize, scale = 1) {
+  if (!cuda) return { pc: 8, rpc: 140, lanes: 270, pcW: 130, rpcW: 130 };
+  const ideal = 8 + 400 * scale;
+  const lanes = Math.round(Math.max(280, Math.min(ideal, width - 10 - warpSize * 8)));
+  const rpc = Math.round(8 + (lanes - 8) * 0.52);
+  return { pc: 8, rpc, lanes, pcW: rpc - 14, rpcW: lanes - rpc - 12 };
+}
+
+function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back = false, app = null) {
   const kind = w ? changeKind(before, w.stack) : 'none';
   const cue = cueText(kind, back);
   const cueW = cue ? textWidth(ctx, cue, FONT_BOLD) + 16 : 0;
@@ -146,13 +159,14 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
     text(ctx, 'No warp in this slot.', 8, 44, { colour: UI.muted });
     return;
   }
-  const cols = { pc: 8, rpc: 140, lanes: 270 };
+  const cuda = hasCuda(app);
+  const cols = columnsFor(cuda, width, warpSize, ctx.fontScale || 1);
   const y0 = 34;
-  text(ctx, 'next PC (line)', cols.pc, y0, { font: FONT_SMALL, colour: UI.muted });
-  text(ctx, 'RPC (line)', cols.rpc, y0, { font: FONT_SMALL, colour: UI.muted });
+  text(ctx, cuda ? 'next PC (line · CUDA)' : 'next PC (line)', cols.pc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.pcW });
+  text(ctx, cuda ? 'RPC (line · CUDA)' : 'RPC (line)', cols.rpc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.rpcW });
   text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted });
-  region(canvas, cols.pc, y0 - 8, 130, 16, GLOSSARY.pc);
-  region(canvas, cols.rpc, y0 - 8, 130, 16, GLOSSARY.rpc);
+  region(canvas, cols.pc, y0 - 8, cols.pcW, 16, GLOSSARY.pc);
+  region(canvas, cols.rpc, y0 - 8, cols.rpcW, 16, GLOSSARY.rpc);
   if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
   const maxRows = Math.floor((HEIGHT - y0 - 16) / ROW);
   ctx.save();
@@ -164,7 +178,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
     const y = y0 + 12 + r.row * ROW;
     const changed = before && (r.depth >= before.length || JSON.stringify(before[r.depth]) !== JSON.stringify(r.entry));
     ctx.globalAlpha = r.alpha;
-    drawEntry(canvas, ctx, width, cols, y, r, changed && !r.popped);
+    drawEntry(canvas, ctx, width, cols, y, r, changed && !r.popped, app);
   }
   ctx.restore();
   const entries = w.stack.length;
@@ -189,15 +203,16 @@ function stackRows(stack, before, t) {
   return rows;
 }
 
-function drawEntry(canvas, ctx, width, cols, y, { entry: e, depth, row }, changed) {
+function drawEntry(canvas, ctx, width, cols, y, { entry: e, depth, row }, changed, app) {
   const top = Math.round(row) === 0;
   box(ctx, 4, y, width - 8, ROW - 4, { fill: top ? '#2a3a4c' : '#1f2731', stroke: changed ? UI.changed : UI.boxLine, width: changed ? 3 : 1 });
-  text(ctx, `${top ? 'TOS ' : ''}${e.pc} (L${e.line})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
-  const rpc = e.rpc == null ? '—' : e.rpc === 4294967295 ? 'exit' : `${e.rpc} (L${e.rpc_line})`;
-  text(ctx, rpc, cols.rpc + 2, y + ROW / 2 - 2, { maxWidth: 136 });
+  text(ctx, `${top ? 'TOS ' : ''}${e.pc} (${lineTag(app, e.line)})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: cols.pcW + 6 });
+  const exit = e.rpc === 4294967295;
+  const rpc = e.rpc == null ? '—' : exit ? 'exit' : `${e.rpc} (${lineTag(app, e.rpc_line)})`;
+  text(ctx, rpc, cols.rpc + 2, y + ROW / 2 - 2, { maxWidth: cols.rpcW + 6 });
   const below = Math.round(row);
-  region(canvas, cols.pc, y, 140, ROW - 4, `${GLOSSARY.pc}\n\nEntry ${depth} (${below === 0 ? 'top of stack' : `${below} below the top`}): next PC ${e.pc}, PTX line ${e.line}.`);
-  region(canvas, cols.rpc, y, 140, ROW - 4, `${GLOSSARY.rpc}\n\n${e.rpc == null ? 'The bottom entry has no reconvergence PC: it runs to the end of the kernel.' : `Reconverges at PC ${rpc}.`}`);
+  region(canvas, cols.pc, y, cols.pcW + 10, ROW - 4, `${GLOSSARY.pc}\n\nEntry ${depth} (${below === 0 ? 'top of stack' : `${below} below the top`}): next PC ${e.pc}, ${lineText(app, e.line)}.`);
+  region(canvas, cols.rpc, y, cols.rpcW + 10, ROW - 4, `${GLOSSARY.rpc}\n\n${e.rpc == null ? 'The bottom entry has no reconvergence PC: it runs to the end of the kernel.' : exit ? 'Reconverges at the exit.' : `Reconverges at PC ${e.rpc}, ${lineText(app, e.rpc_line)}.`}`);
   drawLanes(canvas, ctx, cols.lanes, y + 4, width - cols.lanes - 10, e.lanes);
 }
 
@@ -226,6 +241,6 @@ function drawAll(canvas, ctx, x0, width, frame, app) {
       ctx.fillStyle = d === stack.length - 1 ? OKABE.green : OKABE.sky;
       ctx.fillRect(x + 3, ey, Math.max(1, (cw - 6) * frac), eh - 1);
     });
-    return `Warp slot ${i}: stack depth ${stack.length}; top: line ${w.line}, lanes ${w.active_mask}. Bars: one per entry, filled by the share of active lanes. Click to select.`;
+    return `Warp slot ${i}: stack depth ${stack.length}; top: ${lineText(app, w.line)}, lanes ${w.active_mask}. Bars: one per entry, filled by the share of active lanes. Click to select.`;
   });
 }

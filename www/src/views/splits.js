@@ -3,12 +3,14 @@
 // Everything drawn is read from the snapshot: per thread (lane) its state and rPC with its PTX
 // line; each convergence barrier's participation mask and barrier state (arrivals) as lane
 // squares; the split selected to issue next (outlined); the ready splits; the YIELD counter. At
-// the right, a compact summary of every warp's splits (click one to select it).
+// the right, a compact summary of every warp's splits (click one to select it). PTX lines are
+// named with their CUDA line when the program has one (source_line.js).
 import { region, box, text, FONT_BOLD, FONT_SMALL } from '../canvas.js';
 import { drawWarpGrid } from './warp_grid.js';
 import { OKABE, UI, inkOn } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 import { askWhyLane } from '../dom.js';
+import { cudaLine, lineTag, lineText } from './source_line.js';
 
 export const SPLITS_HEIGHT = 290;
 const LABEL_W = 122;
@@ -42,12 +44,12 @@ export function laneRanges(lanes) {
 }
 
 // The snapshot's thread groups (state, barrier, rPC; exited threads are not a group) as lines:
-// "ready, rPC 8 (L37): lanes 0-3".
-function groupLines(s) {
-  return s.groups.map((g) => ({ g, label: `${stateText(g)}, rPC ${g.rpc} (L${g.line}): lanes ${laneRanges(g.lanes)}` }));
+// "ready, rPC 8 (L37): lanes 0-3", or "ready, rPC 8 (L43 · CUDA 7): lanes 0-3".
+function groupLines(s, app) {
+  return s.groups.map((g) => ({ g, label: `${stateText(g)}, rPC ${g.rpc} (${lineTag(app, g.line)}): lanes ${laneRanges(g.lanes)}` }));
 }
 
-export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize) {
+export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize, app = null) {
   const title = `Warp ${warp}${w ? ` (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta})` : ''}: warp splits`;
   text(ctx, title, 8, 12, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 190 });
   region(canvas, 8, 2, width - 190, 20, GLOSSARY.splits);
@@ -88,7 +90,7 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
     const changed = old && (old.state !== t.state || old.rpc !== t.rpc || old.barrier !== t.barrier);
     box(ctx, x, y, size, ROW - 2, { fill: st.fill, stroke: sel[l] ? UI.selected : changed ? UI.changed : '#10141a', width: sel[l] ? 3 : changed ? 2 : 1 });
     if (size >= 14) text(ctx, shortText(t), x + size / 2, y + ROW / 2 - 1, { font: FONT_SMALL, colour: inkOn(st.fill), align: 'center', maxWidth: size });
-    region(canvas, x, y, step, ROW, `Lane ${l}: ${stateText(t)}, rPC ${t.rpc} (PTX line ${t.line})${sel[l] ? '; in the split that issues next' : ''}${changed ? '; changed this cycle' : ''}.\n\n${st.tip}\n${GLOSSARY.threadRpc}\n\nClick: why is this lane (not) running? (the Why? panel)`, () => askWhyLane(canvas, l));
+    region(canvas, x, y, step, ROW, `Lane ${l}: ${stateText(t)}, rPC ${t.rpc} (${lineText(app, t.line)})${sel[l] ? '; in the split that issues next' : ''}${changed ? '; changed this cycle' : ''}.\n\n${st.tip}\n${GLOSSARY.threadRpc}\n\nClick: why is this lane (not) running? (the Why? panel)`, () => askWhyLane(canvas, l));
   });
 
   // rPC per lane (its PTX line) where the squares are wide enough; the groups below say it too.
@@ -134,8 +136,8 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
   text(ctx, 'issues next', 8, y + ROW / 2 - 1, { font: FONT_BOLD, colour: UI.selected, maxWidth: LABEL_W });
   region(canvas, 8, y, LABEL_W, ROW, GLOSSARY.splitSelected);
   if (s.selected) {
-    laneRow(canvas, ctx, laneX, size, y, s.selected.lanes, OKABE.green, (l, on) => `Lane ${l}: ${on ? 'in' : 'not in'} the split that issues next (PC ${s.selected.pc}, line ${s.selected.line}).\n\n${GLOSSARY.splitSelected}`, UI.selected);
-    if (room > 60) text(ctx, `PC ${s.selected.pc} (L${s.selected.line})`, lanesEnd + 4, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.selected, maxWidth: room });
+    laneRow(canvas, ctx, laneX, size, y, s.selected.lanes, OKABE.green, (l, on) => `Lane ${l}: ${on ? 'in' : 'not in'} the split that issues next (PC ${s.selected.pc}, ${lineText(app, s.selected.line)}).\n\n${GLOSSARY.splitSelected}`, UI.selected);
+    if (room > 60) text(ctx, `PC ${s.selected.pc} (${lineTag(app, s.selected.line)})`, lanesEnd + 4, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.selected, maxWidth: room });
   } else {
     text(ctx, 'none: every thread has exited or is blocked', x0, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - x0 });
   }
@@ -144,10 +146,10 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
   // Ready splits and thread groups as text.
   const lines = [];
   const readyText = s.ready.length
-    ? s.ready.map((r) => `PC ${r.pc} (L${r.line}) ${r.mask}${s.selected && r.pc === s.selected.pc ? ' ◀ next' : ''}`).join('  ·  ')
+    ? s.ready.map((r) => `PC ${r.pc} (${lineTag(app, r.line)}) ${r.mask}${s.selected && r.pc === s.selected.pc ? ' ◀ next' : ''}`).join('  ·  ')
     : 'none';
   lines.push({ label: `ready: ${s.ready.length}`, body: readyText, tip: GLOSSARY.split });
-  for (const { g, label } of groupLines(s)) lines.push({ label: 'threads', body: label, tip: `${stateOf(g.state).tip}\n${GLOSSARY.threadRpc}`, colour: stateOf(g.state).fill });
+  for (const { g, label } of groupLines(s, app)) lines.push({ label: 'threads', body: label, tip: `${stateOf(g.state).tip}\n${GLOSSARY.threadRpc}`, colour: stateOf(g.state).fill });
   const bottom = height - 22;
   for (const ln of lines) {
     if (y + 16 > bottom) {
@@ -231,12 +233,12 @@ export function drawAllSplits(canvas, ctx, x0, width, height, frame, app) {
       ctx.fillRect(bx, y + ch - 8, bw, 5);
       bx += bw;
     }
-    return `Warp slot ${i}: ${s.ready.length} ready split${s.ready.length === 1 ? '' : 's'}${s.selected ? `; issues next: PC ${s.selected.pc} (line ${s.selected.line}), lanes ${s.selected.mask}` : ''}; threads blocked ${count('blocked')}, yielded ${count('yielded')}, exited ${count('exited')}; YIELD counter ${s.without_progress}/${s.yield_after}.\nBars: one per ready split, filled by its share of the lanes (green: issues next); bottom: blocked (purple), yielded (orange), warp_sync (yellow), exited (grey). Click to select.`;
+    return `Warp slot ${i}: ${s.ready.length} ready split${s.ready.length === 1 ? '' : 's'}${s.selected ? `; issues next: PC ${s.selected.pc} (${lineText(app, s.selected.line)}), lanes ${s.selected.mask}` : ''}; threads blocked ${count('blocked')}, yielded ${count('yielded')}, exited ${count('exited')}; YIELD counter ${s.without_progress}/${s.yield_after}.\nBars: one per ready split, filled by its share of the lanes (green: issues next); bottom: blocked (purple), yielded (orange), warp_sync (yellow), exited (grey). Click to select.`;
   });
 }
 
 // What the view draws, for the e2e tests (the canvas's data-model).
-export function splitsModel({ snap, warp }) {
+export function splitsModel({ snap, warp }, app = null) {
   const w = snap.sm.warps[warp];
   const s = w && w.splits;
   return {
@@ -245,9 +247,11 @@ export function splitsModel({ snap, warp }) {
     cycle: snap.cycle,
     policy: s ? s.policy : null,
     threads: s ? s.threads.map((t, lane) => ({ lane, state: t.state, barrier: t.barrier, rpc: t.rpc, line: t.line })) : [],
-    groups: s ? groupLines(s).map((x) => x.label) : [],
+    groups: s ? groupLines(s, app).map((x) => x.label) : [],
     barriers: s ? s.barriers.map((b) => ({ id: b.id, participation: b.participation, arrived: b.arrived })) : [],
     selected: s && s.selected ? { pc: s.selected.pc, line: s.selected.line, mask: s.selected.mask } : null,
+    // The CUDA line of the split that issues next (0: none), as the view names it.
+    selectedCudaLine: s && s.selected ? cudaLine(app, s.selected.line) : 0,
     ready: s ? s.ready.map((r) => ({ pc: r.pc, line: r.line, mask: r.mask })) : [],
     yield: s ? { without_progress: s.without_progress, yield_after: s.yield_after } : null,
     all: snap.sm.warps.map((x, slot) => (x && x.splits ? { slot, splits: x.splits.ready.length, selected: x.splits.selected ? x.splits.selected.mask : null } : { slot, splits: null })),

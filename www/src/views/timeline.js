@@ -1,10 +1,13 @@
 // Warp timeline (MODEL.md section 12): warps x recent cycles, each cell coloured by what the
 // warp did (issued, or its stall reason). The bytes come straight from the model's ring buffer
 // (Session.timeline: one state code per warp slot per cycle); the newest cycle is at the right,
-// so the picture scrolls left as the run advances. Hover a cell for the reason; click to select.
+// so the picture scrolls left as the run advances. Hover a cell for the reason (in the newest
+// column, also the line the warp's next instruction is on: PTX and, with `.loc` lines, CUDA);
+// click to select.
 import { prepare, region, text, canvasPoint, FONT_SMALL, FONT_BOLD, setModel } from '../canvas.js';
 import { stateColour, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
+import { lineText } from './source_line.js';
 
 const LABEL = 44;
 
@@ -20,7 +23,7 @@ export function createTimelineView(el, app) {
   });
   let legendFor = null;
   function draw(frame) {
-    const { timeline, tables, warp } = frame;
+    const { timeline, tables, warp, snap } = frame;
     const slots = timeline.slots;
     const rowH = Math.max(4, Math.min(22, Math.floor(200 / Math.max(1, slots))));
     const height = 30 + slots * rowH + 4;
@@ -46,7 +49,7 @@ export function createTimelineView(el, app) {
     canvas.tipAt = null;
     canvas.regions.push({
       x: LABEL, y: 22, w: shown * cellW, h: slots * rowH,
-      tip: () => cellTip(canvas, timeline, tables, { shown, held, cellW, rowH, slots }),
+      tip: () => cellTip(canvas, timeline, tables, { shown, held, cellW, rowH, slots }) + nextLine(canvas, snap, app, { shown, held, cellW, rowH }),
       onClick: () => { const s = Math.floor((canvas.lastY - 22) / rowH); if (s >= 0 && s < slots) app.selectWarp(s); },
     });
     canvas.onmousemove = (e) => { const p = canvasPoint(canvas, e); canvas.lastX = p.x; canvas.lastY = p.y; };
@@ -103,6 +106,15 @@ function cellTip(canvas, timeline, tables, g) {
   const code = timeline.bytes[index * g.slots + s];
   const st = tables.warp_states[code];
   return `Warp slot ${s}, cycle ${timeline.first + index}: ${st.name}\n${st.description}`;
+}
+
+// In the newest column, the line of the warp's next instruction (the snapshot's), or ''.
+function nextLine(canvas, snap, app, g) {
+  const c = Math.floor((canvas.lastX - LABEL) / g.cellW);
+  const s = Math.floor((canvas.lastY - 22) / g.rowH);
+  const w = snap && snap.sm.warps[s];
+  if (c !== g.shown - 1 || !w || w.line == null) return '';
+  return `\nIts next instruction: ${lineText(app, w.line)}.`;
 }
 
 function fillLegend(legend, tables) {

@@ -3,7 +3,8 @@
 // fact the model holds (the register the warp waits for, the load that writes it, its requests
 // at the L1D, the set that refused them, who reserved its ways, where the miss is below the L1D).
 // Nothing is worked out here: the panel lists the links, each with a button to show its PTX
-// line in the editor and buttons to follow the warps it names. The lane select (or a click on a
+// line in the editor (naming its CUDA line too, the model's `source_line`, when the program has
+// `.loc` lines) and buttons to follow the warps it names. The lane select (or a click on a
 // lane in the warp-split view) asks about one lane instead of the whole warp.
 import { element, button } from '../dom.js';
 
@@ -37,7 +38,11 @@ export function createWhyView(el, app) {
     li.append(element('span', 'why-kind', link.kind));
     li.append(element('span', 'why-text', link.text));
     const tools = element('span', 'why-tools');
-    if (link.line) tools.append(button('why-line', `line ${link.line}`, `Show PTX line ${link.line} in the editor`, (e) => { e.currentTarget.blur(); app.revealLine(link.line); }));
+    if (link.line) {
+      const cuda = link.source_line ? ` · CUDA ${link.source_line}` : '';
+      const tip = `Show PTX line ${link.line}${link.source_line ? ` (from CUDA line ${link.source_line})` : ''} in the editor`;
+      tools.append(button('why-line', `line ${link.line}${cuda}`, tip, (e) => { e.currentTarget.blur(); app.revealLine(link.line); }));
+    }
     for (const w of link.warps.slice(0, 8)) {
       tools.append(button('why-warp', `warp ${w}`, `Select warp ${w} and ask why about it`, (e) => { e.currentTarget.blur(); app.selectWarp(w); }));
     }
