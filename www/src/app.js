@@ -244,9 +244,9 @@ export class App {
     const same = l && l.ptx === raw && l.example;
     const ex = !same && l && l.example ? exampleById(l.example) : null;
     const own = ex && !sameEntries(raw, exampleInput(ex).ptx);
-    // A CUDA text typed over PTX moves to the CUDA pane (and back); a kernel of your own drops
-    // the CUDA shown beside an example's PTX.
-    const text = this.panes.takeInput(!own);
+    // A CUDA text typed over PTX moves to the CUDA pane (and back); other kernels than the
+    // loaded ones drop the CUDA shown beside its PTX.
+    const text = this.panes.takeInput(Boolean(l) && sameEntries(raw, l.ptx));
     if (!same) {
       if (own && JSON.stringify(setup) === this.setupAtLoad) {
         setup = { launch: '', preset: '', sets: [] };
