@@ -85,6 +85,11 @@ test('a CUDA kernel typed in the editor compiles, and stepping marks its CUDA an
   expect(expected.length).toBeGreaterThan(0);
   await expect(page.locator('#editor .cm-linked-line')).toHaveCount(expected.length);
   await expect(page.locator('body')).toHaveAttribute('data-linked-ptx', expected.join(','));
+  // And back: hovering one of those PTX lines tints its CUDA line.
+  await page.locator('#editor .cm-line').nth(expected[0] - 1).hover();
+  await expect(page.locator('#cuda-editor .cm-linked-line')).toHaveCount(1);
+  await expect(page.locator('#cuda-editor .cm-linked-line')).toContainText('out[t] = v;');
+  await store.hover();
   await page.screenshot({ path: '../target/e2e/cuda-panes-1280.png' });
   expect(problems).toEqual([]);
 });
