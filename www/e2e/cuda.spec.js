@@ -5,6 +5,7 @@
 // PTX, a share link reopens the same CUDA at the same cycle and digest, the two CUDA examples
 // show what they say, and a 200-line CUDA kernel compiles into a Session within the time the
 // issue allows.
+import { readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { test, expect } from '@playwright/test';
 import { watchConsole, open, model, settle, stepUntil, runToEnd } from './helpers.js';
@@ -84,6 +85,11 @@ test('a CUDA kernel typed in the editor compiles, and stepping marks its CUDA an
   expect(expected.length).toBeGreaterThan(0);
   await expect(page.locator('#editor .cm-linked-line')).toHaveCount(expected.length);
   await expect(page.locator('body')).toHaveAttribute('data-linked-ptx', expected.join(','));
+  // And back: hovering one of those PTX lines tints its CUDA line.
+  await page.locator('#editor .cm-line').nth(expected[0] - 1).hover();
+  await expect(page.locator('#cuda-editor .cm-linked-line')).toHaveCount(1);
+  await expect(page.locator('#cuda-editor .cm-linked-line')).toContainText('out[t] = v;');
+  await store.hover();
   await page.screenshot({ path: '../target/e2e/cuda-panes-1280.png' });
   expect(problems).toEqual([]);
 });
@@ -123,7 +129,7 @@ test('a CUDA compile error points at its line and column; a kernel without a lau
   expect(column).toBe(KERNEL.split('\n')[5].indexOf('v * 2') + 5);
   await page.locator('#tab-code').screenshot({ path: '../target/e2e/cuda-error.png' });
   // Fixed, but without the // warpstep: line: the launch is missing, the PTX still shown.
-  await typeInto(page, '#cuda-editor', KERNEL.split('\n').slice(1).join('\n'));
+  await typeInto(page, '#cuda-editor', `#include <cstdio>\n${KERNEL.split('\n').slice(1).join('\n')}int main() { return 0; }\n`);
   await page.click('#btn-apply');
   await expect(page.locator('#notice')).toContainText('Your kernel needs a launch');
   await expect(page.locator('#notice')).toContainText('PTX or CUDA');
@@ -133,6 +139,11 @@ test('a CUDA compile error points at its line and column; a kernel without a lau
   await page.click('#btn-apply-setup');
   await expect(page.locator('#notice')).toBeHidden();
   await expect(page.locator('#input-error')).toBeHidden();
+  // What the compiler skipped, said quietly under the panes.
+  await page.click('.tab[data-tab=code]');
+  await expect(page.locator('#compile-notes')).toBeVisible();
+  await expect(page.locator('#compile-notes')).toContainText('#include <cstdio> skipped');
+  await expect(page.locator('#compile-notes')).toContainText('host function `main` skipped');
   await runToEnd(page);
   await expect(page.locator('body')).toHaveAttribute('data-status', 'completed');
   expect(problems).toEqual([]);
@@ -221,6 +232,84 @@ test('the CUDA bank-conflict example: PAD 0 conflicts 32-way, PAD 1 (edited, App
   expect(pad1.cycles).toBeLessThan(pad0.cycles);
   expect(problems).toEqual([]);
 });
+
+// nvcc's PTX compiled with line info (.loc lines) and the .cu it came from: the PTX is the input
+// (editable, what runs), the CUDA beside it read-only, lines mapped by the model's listing.
+const NVCC_PTX = readFileSync(new URL('../../tests/data/kernels/flags.sm_52.debug.ptx', import.meta.url), 'utf8');
+const NVCC_CU = readFileSync(new URL('../../tests/data/kernels/flags.cu', import.meta.url), 'utf8');
+const NVCC_LAUNCH = '--kernel first_match --grid 1 --block 32 --arg s32[64]=iota --arg 8 --arg 8 --arg 3 --arg 1 --arg s32[8]=0 --arg u8[8]=0';
+
+test('nvcc PTX with .loc lines shows its CUDA beside it: lines, breakpoints and the link', async ({ page, context }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  const ok = await page.evaluate(([ptx, cuda, launch]) => window.warpstep.app.load({ ptx, cuda, launch, preset: 'fermi', sets: [] }, ''), [NVCC_PTX, NVCC_CU, NVCC_LAUNCH]);
+  expect(ok).toBe(true);
+  await expect(page.locator('body')).toHaveAttribute('data-code', 'cuda+ptx');
+  await expect(page.locator('#cuda-head')).toContainText('flags.cu');
+  await expect(page.locator('#cuda-editor .cm-content')).toHaveAttribute('aria-readonly', 'true');
+  await expect(page.locator('#editor .cm-content')).not.toHaveAttribute('aria-readonly', 'true');
+  await expect(page.locator('#code-lang')).toHaveText('PTX');
+  // A breakpoint on `found_at[row] = at;` (nvcc's .loc lines name it) stops the run there.
+  const line = NVCC_CU.split('\n').findIndex((l) => l.includes('found_at[row] = at;')) + 1;
+  await page.locator('#cuda-editor .cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${line}$`) }).click();
+  await page.click('#btn-run');
+  await expect(page.locator('#run-status')).toContainText(`breakpoint: CUDA line ${line}, PTX line`);
+  await expect(page.locator('#cuda-editor .cm-current-line')).toContainText('found_at[row] = at;');
+  // The PTX pane marks the warp's next instruction, whose CUDA line the CUDA pane marks.
+  const at = await warpLines(page);
+  expect(at.cuda).toBe(line);
+  await expect(page.locator('#editor .cm-current-line')).toHaveText(NVCC_PTX.split('\n')[at.ptx - 1]);
+  // The link holds the PTX and the CUDA; it reopens both panes at the same cycle.
+  await page.click('#btn-share');
+  const url = await page.locator('body').getAttribute('data-share-url');
+  const raw = JSON.parse(inflateRawSync(Buffer.from(new URL(url).hash.slice(3), 'base64url')).toString());
+  expect(raw.ptx).toBe(NVCC_PTX);
+  expect(raw.cuda).toBe(NVCC_CU);
+  const cycle = await page.evaluate(() => window.warpstep.app.session.cycle());
+  const other = await context.newPage();
+  await open(other, url);
+  await expect(other.locator('#cycle')).toHaveText(String(cycle));
+  await expect(other.locator('body')).toHaveAttribute('data-code', 'cuda+ptx');
+  await expect(other.locator('#cuda-editor .cm-current-line')).toContainText('found_at[row] = at;');
+  // A kernel of your own pasted over it (PTX without .loc) closes the CUDA pane.
+  await page.evaluate(() => { document.getElementById('launch').value = ''; });
+  await page.evaluate(() => window.warpstep.app.panes.ptx.setText('// warpstep: --grid 1 --block 32\n.version 7.0\n.target sm_52\n.address_size 64\n.visible .entry mine()\n{\n\tret;\n}\n'));
+  await page.click('#btn-apply');
+  await expect(page.locator('body')).toHaveAttribute('data-code', 'ptx');
+  await expect(page.locator('#pane-cuda')).toBeHidden();
+  await expect(page.locator('#input-error')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+// The two panes at a projector's 1280x720 and at 1920x1080: each pane wide and tall enough to
+// read, the views keeping room, nothing overlapping.
+for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  test(`the CUDA and PTX panes are readable at ${width}x${height}`, async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.setViewportSize({ width, height });
+    await open(page);
+    await page.selectOption('#example', 'cuda-odd-even');
+    await page.click('#btn-step');
+    const box = await page.evaluate(() => {
+      const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect(); return { left: b.left, right: b.right, top: b.top, bottom: b.bottom, w: b.width, h: b.height }; };
+      const font = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+      return { cuda: r('#cuda-editor'), ptx: r('#editor'), views: r('#views'), cudaFont: font('#cuda-editor .cm-content'), ptxFont: font('#editor .cm-content') };
+    });
+    expect(box.cuda.w).toBeGreaterThanOrEqual(280);
+    expect(box.ptx.w).toBeGreaterThanOrEqual(280);
+    expect(box.cuda.h).toBeGreaterThanOrEqual(height * 0.7);
+    expect(box.cudaFont).toBeGreaterThanOrEqual(13);
+    expect(box.ptxFont).toBeGreaterThanOrEqual(13);
+    expect(box.cuda.right).toBeLessThanOrEqual(box.ptx.left);
+    expect(box.ptx.right).toBeLessThanOrEqual(box.views.left);
+    expect(box.views.w).toBeGreaterThanOrEqual(width * 0.45);
+    // The longest PTX instruction opcode is on screen (a PTX line keeps one row).
+    const rows = await page.evaluate(() => [...document.querySelectorAll('#editor .cm-line')].map((l) => l.getBoundingClientRect().height));
+    expect(Math.max(...rows)).toBeLessThan(2 * Math.min(...rows.filter((h) => h > 0)));
+    await page.screenshot({ path: `../target/e2e/cuda-panes-${width}.png` });
+    expect(problems).toEqual([]);
+  });
+}
 
 // A CUDA kernel of `lines` lines: a chain of dependent statements, branches and a loop.
 function longKernel(lines) {

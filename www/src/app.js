@@ -7,7 +7,7 @@ import { createViews } from './views.js';
 import { historyPoints } from './views/stats.js';
 import { onCanvasResize } from './canvas.js';
 import { nextBudget } from './pacing.js';
-import { CodePanes } from './code_panes.js';
+import { CodePanes, sameEntries } from './code_panes.js';
 import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
 import { EXAMPLES, DEFAULT_EXAMPLE, exampleById, exampleInput } from './examples.js';
@@ -244,9 +244,9 @@ export class App {
     const same = l && l.ptx === raw && l.example;
     const ex = !same && l && l.example ? exampleById(l.example) : null;
     const own = ex && !sameEntries(raw, exampleInput(ex).ptx);
-    // A CUDA text typed over PTX moves to the CUDA pane (and back); a kernel of your own drops
-    // the CUDA shown beside an example's PTX.
-    const text = this.panes.takeInput(!own);
+    // A CUDA text typed over PTX moves to the CUDA pane (and back); other kernels than the
+    // loaded ones drop the CUDA shown beside its PTX.
+    const text = this.panes.takeInput(Boolean(l) && sameEntries(raw, l.ptx));
     if (!same) {
       if (own && JSON.stringify(setup) === this.setupAtLoad) {
         setup = { launch: '', preset: '', sets: [] };
@@ -287,7 +287,6 @@ export class App {
     this.hideBanner();
     this.listing = JSON.parse(session.listing());
     this.panes.built(session, this.listing);
-    this.editor.setPlaced(placedByLine(this.listing));
     this.config = JSON.parse(session.config());
     this.setup.showConfig(session.config());
     const l = JSON.parse(session.launch());
@@ -960,25 +959,4 @@ export class App {
     if (this.focused && !this.present.on) this.toggleFocus(this.focused);
     if (document.activeElement) document.activeElement.blur();
   }
-}
-
-// Whether two kernel texts define the same kernels (PTX .entry names, CUDA __global__
-// functions): an edit of an example, not a kernel of your own.
-function sameEntries(a, b) {
-  const names = (t) => [...t.matchAll(/\.entry\s+([A-Za-z0-9_$%]+)|__global__[^(]*?([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1] || m[2]).sort().join(',');
-  return names(a) === names(b);
-}
-
-// The listing's convergence-barrier pseudo-instructions by PTX line: each PC's `placed` list
-// (ADD Bn / WAIT Bn, placed before the PC's instruction) goes before that PC's line.
-function placedByLine(listing) {
-  const out = [];
-  (listing.placed || []).forEach((list, pc) => {
-    if (!list || !list.length) return;
-    const line = listing.instr_lines[pc];
-    const at = out.find((p) => p.line === line);
-    if (at) at.items.push(...list);
-    else out.push({ line, pc, items: [...list] });
-  });
-  return out;
 }

@@ -112,6 +112,7 @@ export class CodePanes {
     this.showPanes(this.inputLang === 'cuda' || (Boolean(this.companion) && mapped));
     this.showHeads(listing);
     this.showNotes(listing.compile_notes || []);
+    this.ptx.setPlaced(placedByLine(listing));
   }
 
   // A CUDA input that did not build (no launch, or its PTX does not load): the PTX the model
@@ -262,4 +263,25 @@ export class CodePanes {
     el.textContent = notes.length ? `Compiler notes: ${notes.join('; ')}` : '';
     el.hidden = notes.length === 0;
   }
+}
+
+// Whether two kernel texts define the same kernels (PTX .entry names, CUDA __global__
+// functions): an edit of an example, not a kernel of your own.
+export function sameEntries(a, b) {
+  const names = (t) => [...t.matchAll(/\.entry\s+([A-Za-z0-9_$%]+)|__global__[^(]*?([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1] || m[2]).sort().join(',');
+  return names(a) === names(b);
+}
+
+// The listing's convergence-barrier pseudo-instructions by PTX line: each PC's `placed` list
+// (ADD Bn / WAIT Bn, placed before the PC's instruction) goes before that PC's line.
+function placedByLine(listing) {
+  const out = [];
+  (listing.placed || []).forEach((list, pc) => {
+    if (!list || !list.length) return;
+    const line = listing.instr_lines[pc];
+    const at = out.find((p) => p.line === line);
+    if (at) at.items.push(...list);
+    else out.push({ line, pc, items: [...list] });
+  });
+  return out;
 }

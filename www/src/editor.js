@@ -236,7 +236,8 @@ export function createEditor(parent, { onBreakpoints, onApply, detect = () => 'p
     getText: () => view.state.doc.toString(),
     setText(text) {
       marked = null;
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: [setBreakpoints.of([]), setPlaced.of([]), setLinked.of([])] });
+      // A new text shows from its top (the selected warp's line is revealed when there is one).
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, effects: [setBreakpoints.of([]), setPlaced.of([]), setLinked.of([]), EditorView.scrollIntoView(0, { y: 'start' })] });
       clearTimeout(detectTimer);
       setLanguage(detect(text));
     },
