@@ -66,7 +66,7 @@ export const EXAMPLES = [
     launch: '',
     preset: 'teaching',
     sets: ['core.warp_size=4', 'core.simd_width=4', 'core.max_threads_per_sm=16', 'core.max_threads_per_cta=16', 'core.push_order=fallthrough_last'],
-    about: 'Figures 3.2-3.4 of Aamodt, Fung & Rogers: one warp of 4 threads runs blocks A to G. The branch on line 6 of Figure 3.3 (the if on line 6 of Figure 3.2, the CUDA shown beside the PTX) splits the warp (mask 1110 / 0001) and pushes two entries on the SIMT stack; the branch on line 9 (the if on Figure 3.2's line 8) splits it again. Step through and watch the SIMT stack view push and pop as the paths reconverge at E and G.',
+    about: 'Figures 3.2-3.4 of Aamodt, Fung & Rogers: one warp of 4 threads runs blocks A to G. The branch on line 6 of Figure 3.3 (the if on line 6 of Figure 3.2, the CUDA shown beside the PTX) splits the warp (mask 1110 / 0001) and pushes two entries on the SIMT stack; the branch on line 9 (the if on Figure 3.2\'s line 8) splits it again. Step through and watch the SIMT stack view push and pop as the paths reconverge at E and G.',
   },
   {
     id: 'transpose-naive',
