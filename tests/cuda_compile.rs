@@ -359,3 +359,23 @@ fn cli_prints_ptx_and_runs_cuda() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bad_launch_line_names_its_cuda_line() {
+    let src = "#include <cstdio>\n\n// warpstep: --block 4 --arg s32[4]=0\nextern \"C\" __global__ void k(int *x) {\n  x[threadIdx.x] = 1;\n}\n// warpstep: --grid zero\n";
+    let c = compile(src, "k.cu").expect("compiles");
+    assert_eq!(c.launch_lines, vec![3, 7]);
+    assert_eq!(c.launch_source_line(2), Some(7));
+    assert_eq!(c.launch_source_line(3), None);
+    let config_for = |n: &str| warpstep::config::Config::preset(n).map_err(|e| e.to_string());
+    let e = warpstep::run::prepare_source(
+        src,
+        "k.cu",
+        warpstep::launch::LaunchFlags::default(),
+        &config_for,
+        &|_| Err("no files".into()),
+    )
+    .map(|_| ())
+    .expect_err("bad --grid");
+    assert!(e.to_string().starts_with("line 7 (// warpstep:): "), "{e}");
+}

@@ -47,6 +47,17 @@ pub struct Compiled {
     pub notes: Vec<String>,
     /// The kernels: the name as written and the `.entry` name.
     pub kernels: Vec<KernelName>,
+    /// The source line of each `// warpstep:` line, in order: the PTX's line `k` (1-based) is
+    /// the copy of the source's line `launch_lines[k - 1]`.
+    pub launch_lines: Vec<u32>,
+}
+
+impl Compiled {
+    /// The source line of line `ptx_line` of the PTX when it is a copied `// warpstep:` line.
+    pub fn launch_source_line(&self, ptx_line: u32) -> Option<u32> {
+        let k = usize::try_from(ptx_line).ok()?.checked_sub(1)?;
+        self.launch_lines.get(k).copied()
+    }
 }
 
 impl Compiled {
@@ -103,5 +114,6 @@ pub fn compile_kernels(
         ptx,
         notes,
         kernels,
+        launch_lines: pp.launch_lines.iter().map(|(n, _)| *n).collect(),
     })
 }
