@@ -9,7 +9,8 @@
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
 //! - [`lower`] (kernels), [`variables`], [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`values`], [`calls`], [`builtins`], [`unroll`]: PTX through [`emit`];
+//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`unroll`]: PTX through [`emit`],
+//!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
 pub mod addressing;
@@ -28,8 +29,10 @@ pub mod mangle;
 pub mod operators;
 pub mod parser;
 pub mod preprocess;
+pub mod schedule;
 pub mod statements;
 pub mod stmt_parser;
+pub mod strength;
 pub mod types;
 pub mod unroll;
 pub mod values;
