@@ -37,3 +37,51 @@ fn warp_size_follows_the_machine() {
     let want: Vec<i32> = (0..40).map(|i| 3200 + i % 32 + (i / 32) * 10).collect();
     assert_eq!(common::i32s(&fermi, 0), want);
 }
+
+fn bytes8(p: &warpstep::run::Prepared, index: usize) -> Vec<[u8; 8]> {
+    let bytes = p.buffer_bytes(index).expect("buffer argument");
+    bytes
+        .chunks_exact(8)
+        .map(|c| c.try_into().expect("8 bytes"))
+        .collect()
+}
+
+#[test]
+fn shuffles_of_64_bit_values_move_both_halves() {
+    let src = "extern \"C\" __global__ void k(const double *d, const long long *l, double *od, long long *ol, unsigned long long *ou) {
+  int t = threadIdx.x;
+  double x = d[t];
+  long long y = l[t];
+  unsigned long long z = (unsigned long long)y * 3ull;
+  od[4 * t] = __shfl_sync(0xffffffff, x, 5);
+  od[4 * t + 1] = __shfl_down_sync(0xffffffff, x, 1);
+  od[4 * t + 2] = __shfl_xor_sync(0xffffffff, x, 3);
+  od[4 * t + 3] = __shfl_up_sync(0xffffffff, x, 2, 16);
+  ol[2 * t] = __shfl_xor_sync(0xffffffff, y, 16);
+  ol[2 * t + 1] = __shfl_down_sync(0xffffffff, y, 4);
+  ou[t] = __shfl_sync(0xffffffff, z, t ^ 1);
+}
+";
+    let c = compile(src, "shfl64.cu").expect("compiles");
+    assert_eq!(c.ptx.matches("shfl.sync.").count(), 14, "{}", c.ptx);
+    let d: Vec<f64> = (0..32).map(|i| (i as f64) * 1.5e300 - 7.25).collect();
+    let l: Vec<i64> = (0..32).map(|i| (i as i64 - 16) * 0x1_0000_0001).collect();
+    let list = |v: Vec<String>| v.join(",");
+    let flags = format!(
+        "--block 32 --arg f64[32]=list:{} --arg s64[32]=list:{} --arg f64[128]=0 --arg s64[64]=0 --arg u64[32]=0",
+        list(d.iter().map(|x| format!("{x:e}")).collect()),
+        list(l.iter().map(|x| x.to_string()).collect())
+    );
+    let p = run_ok(src, &tokens(&flags));
+    let od: Vec<f64> = bytes8(&p, 2).into_iter().map(f64::from_le_bytes).collect();
+    let ol: Vec<i64> = bytes8(&p, 3).into_iter().map(i64::from_le_bytes).collect();
+    let ou: Vec<u64> = bytes8(&p, 4).into_iter().map(u64::from_le_bytes).collect();
+    for t in 0..32usize {
+        let down = if t + 1 < 32 { t + 1 } else { t };
+        let up = if t % 16 >= 2 { t - 2 } else { t };
+        assert_eq!(od[4 * t..4 * t + 4], [d[5], d[down], d[t ^ 3], d[up]], "lane {t}");
+        let down4 = if t + 4 < 32 { t + 4 } else { t };
+        assert_eq!(ol[2 * t..2 * t + 2], [l[t ^ 16], l[down4]], "lane {t}");
+        assert_eq!(ou[t], (l[t ^ 1] as u64).wrapping_mul(3), "lane {t}");
+    }
+}

@@ -9,7 +9,7 @@
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
 //! - [`lower`] (kernels), [`variables`], [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`unroll`]: PTX through [`emit`],
+//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`unroll`]: PTX through [`emit`],
 //!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
@@ -30,6 +30,7 @@ pub mod operators;
 pub mod parser;
 pub mod preprocess;
 pub mod schedule;
+pub mod shuffle;
 pub mod statements;
 pub mod stmt_parser;
 pub mod strength;
