@@ -1,5 +1,6 @@
 //! Cheaper forms of integer arithmetic by constants, as nvcc emits them (C++ [expr.mul],
-//! [expr.add]): algebraic identities (`x*1`, `x+0`, `x*0`, `x|0`, `x<<0`...), multiplies by
+//! [expr.add]): algebraic identities (`x*1`, `x+0`, `x*0`, `x|0`, `x<<0`...), `0 - x` as `neg`,
+//! multiplies by
 //! powers of two as shifts, unsigned `/` and `%` by powers of two as `shr` and `and`, and
 //! signed ones as nvcc's rounding-toward-zero sequence (`shr.s32 t, x, 31; shr.u32 t, t,
 //! 32-k; add.s32 t, x, t; shr.s32 q, t, k`, the remainder `x - (t & -2^k)`).
@@ -18,6 +19,12 @@ impl Lower<'_> {
         }
         if let Some(v) = identity(op, a, b, ty) {
             return Some(v);
+        }
+        if op == BinOp::Sub && a.konst_int() == Some(0) && !b.is_const() {
+            let r = self.body.reg_for(ty);
+            let t = if ty.size() == 8 { "s64" } else { "s32" };
+            self.body.ins(format!("neg.{t} \t{r}, {}", b.text()));
+            return Some(Val::reg(r, ty.clone()));
         }
         let (x, k) = match (a.konst_int(), b.konst_int()) {
             (None, Some(k)) => (a, k),
