@@ -79,9 +79,55 @@ fn shuffles_of_64_bit_values_move_both_halves() {
     for t in 0..32usize {
         let down = if t + 1 < 32 { t + 1 } else { t };
         let up = if t % 16 >= 2 { t - 2 } else { t };
-        assert_eq!(od[4 * t..4 * t + 4], [d[5], d[down], d[t ^ 3], d[up]], "lane {t}");
+        assert_eq!(
+            od[4 * t..4 * t + 4],
+            [d[5], d[down], d[t ^ 3], d[up]],
+            "lane {t}"
+        );
         let down4 = if t + 4 < 32 { t + 4 } else { t };
         assert_eq!(ol[2 * t..2 * t + 2], [l[t ^ 16], l[down4]], "lane {t}");
         assert_eq!(ou[t], (l[t ^ 1] as u64).wrapping_mul(3), "lane {t}");
     }
+}
+
+#[test]
+fn locals_whose_address_is_taken_live_in_local_memory() {
+    let src = "__device__ void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
+__device__ void bump(float *f, int k) { *f += (float)k; }
+extern \"C\" __global__ void k(const int *in, int *out, float *fout) {
+  int i = threadIdx.x;
+  int x = in[i];
+  int y = in[i] * 10;
+  int plain = x + 1;
+  float s = 0.5f;
+  if (x % 2 == 0) swap(&x, &y);
+  int *p = &x;
+  *p += 100;
+  for (int k = 0; k < 3; k++) bump(&s, k);
+  out[3 * i] = x;
+  out[3 * i + 1] = y;
+  out[3 * i + 2] = plain;
+  fout[i] = s;
+}
+";
+    let c = compile(src, "local.cu").expect("compiles");
+    // x, y and s in .local; `plain`, `i` and the rest in registers.
+    assert_eq!(
+        c.ptx.matches(".local .align 4 .b8 __local_").count(),
+        3,
+        "{}",
+        c.ptx
+    );
+    assert!(c.ptx.contains("st.local.s32"), "{}", c.ptx);
+    let p = run_ok(
+        src,
+        &tokens("--block 6 --arg s32[6]=iota --arg s32[18]=0 --arg f32[6]=0"),
+    );
+    let mut want = Vec::new();
+    for v in 0..6 {
+        let (x, y) = if v % 2 == 0 { (v * 10, v) } else { (v, v * 10) };
+        want.extend([x + 100, y, v + 1]);
+    }
+    assert_eq!(common::i32s(&p, 1), want);
+    assert_eq!(common::f32s(&p, 2), vec![3.5; 6]);
 }

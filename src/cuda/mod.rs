@@ -8,7 +8,7 @@
 //! - [`lexer`], [`parser`], [`decl_parser`], [`stmt_parser`], [`expr_parser`]: tokens to the
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
-//! - [`lower`] (kernels), [`variables`], [`statements`], [`lower_expr`], [`addressing`],
+//! - [`lower`] (kernels), [`variables`] ([`locals`]), [`statements`], [`lower_expr`], [`addressing`],
 //!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`unroll`]: PTX through [`emit`],
 //!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
@@ -23,6 +23,7 @@ pub mod error;
 pub mod expr_parser;
 pub mod fold;
 pub mod lexer;
+pub mod locals;
 pub mod lower;
 pub mod lower_expr;
 pub mod mangle;

@@ -191,7 +191,9 @@ impl Lower<'_> {
                 return Ok(());
             }
         }
-        if matches!(ty, CType::Array(..) | CType::Struct(..)) {
+        let addressed =
+            (ty.is_arith() || ty.is_ptr()) && super::locals::address_taken(&self.fn_body, &d.name);
+        if addressed || matches!(ty, CType::Array(..) | CType::Struct(..)) {
             let name = format!("__local_{}_{}", d.name, self.local_decls.len());
             self.local_decls.push(format!(
                 ".local .align {} .b8 {name}[{}];",
@@ -247,8 +249,19 @@ impl Lower<'_> {
         }
         let r = self.body.reg_for(&ty);
         if let Some(v) = init {
-            self.body
-                .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+            // The instruction that computed a temporary writes the variable itself.
+            let written = match &v.op {
+                super::emit::Op::Reg(t) => {
+                    !self.var_regs.contains(t)
+                        && !self.var_regs.contains(&self.body.canonical(t))
+                        && self.body.retarget_last(t, &r)
+                }
+                _ => false,
+            };
+            if !written {
+                self.body
+                    .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+            }
         }
         self.var_regs.insert(r.clone());
         self.mutable_regs.insert(r.clone());
