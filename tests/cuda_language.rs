@@ -131,3 +131,77 @@ extern \"C\" __global__ void k(const int *in, int *out, float *fout) {
     assert_eq!(common::i32s(&p, 1), want);
     assert_eq!(common::f32s(&p, 2), vec![3.5; 6]);
 }
+
+#[test]
+fn struct_values_copy_member_by_member() {
+    let src = "struct V { float x; float y; };
+struct P { int id; V v; };
+__device__ float norm1(P p) { p.v.x = p.v.x < 0 ? -p.v.x : p.v.x; return p.v.x + p.v.y + p.id; }
+extern \"C\" __global__ void k(const P *in, P *out, float *n) {
+  __shared__ P tile[32];
+  int t = threadIdx.x;
+  P a = in[t];
+  P b = {t, {1.5f, -2.0f}};
+  tile[t] = a;
+  __syncthreads();
+  P c;
+  c = tile[(t + 1) % 4];
+  c.id += 100;
+  b.v = c.v;
+  out[2 * t] = c;
+  out[2 * t + 1] = b;
+  n[t] = norm1(a);
+  n[t + 4] = a.v.x;
+}
+";
+    let c = compile(src, "structs.cu").expect("compiles");
+    assert!(c.ptx.contains(".local"), "{}", c.ptx);
+    // P is 12 bytes: id, v.x, v.y. in[t] = {t, -(t + 1), 0.25 * t}.
+    let mut words = Vec::new();
+    for t in 0..4i32 {
+        words.push(t.to_string());
+        words.push((-(t as f32 + 1.0)).to_bits().to_string());
+        words.push((0.25 * t as f32).to_bits().to_string());
+    }
+    let flags = format!(
+        "--block 4 --arg u32[12]=list:{} --arg u32[24]=0 --arg f32[8]=0",
+        words.join(",")
+    );
+    let p = run_ok(src, &tokens(&flags));
+    let out = common::u32s(&p, 1);
+    let f = |bits: u32| f32::from_bits(bits);
+    for t in 0..4usize {
+        let s = (t + 1) % 4;
+        let (c, b) = (&out[6 * t..6 * t + 3], &out[6 * t + 3..6 * t + 6]);
+        assert_eq!(c[0] as usize, s + 100, "thread {t}");
+        assert_eq!((f(c[1]), f(c[2])), (-(s as f32 + 1.0), 0.25 * s as f32));
+        assert_eq!(b[0] as usize, t);
+        assert_eq!((f(b[1]), f(b[2])), (f(c[1]), f(c[2])));
+    }
+    let n = common::f32s(&p, 2);
+    for t in 0..4 {
+        let tf = t as f32;
+        assert_eq!(n[t], (tf + 1.0) + 0.25 * tf + tf, "the callee's copy");
+        assert_eq!(n[t + 4], -(tf + 1.0), "the caller's struct is unchanged");
+    }
+}
+
+#[test]
+fn struct_value_errors_name_the_place() {
+    let e = |src: &str| {
+        compile(src, "bad.cu")
+            .expect_err("must not compile")
+            .to_string()
+    };
+    let head = "struct S { int a; int b; };\n__device__ S make() { S s; return s; }\n";
+    assert_eq!(
+        e(&format!(
+            "{head}__global__ void k(S *o) {{\n  S x = {{1, 2, 3}};\n  o[0] = x;\n}}\n"
+        )),
+        "bad.cu:4:9: too many initializers for the struct"
+    );
+    assert_eq!(
+        e(&format!("{head}__global__ void k(S *o) {{\n  o[0] = make();\n}}\n")),
+        "bad.cu:4:10: a struct value must be a variable, an element or a member (struct-valued calls are not supported)"
+    );
+}

@@ -8,7 +8,7 @@
 //! - [`lexer`], [`parser`], [`decl_parser`], [`stmt_parser`], [`expr_parser`]: tokens to the
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
-//! - [`lower`] (kernels), [`variables`] ([`locals`]), [`statements`], [`lower_expr`], [`addressing`],
+//! - [`lower`] (kernels), [`variables`] ([`locals`], [`structs`]), [`statements`], [`lower_expr`], [`addressing`],
 //!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`unroll`]: PTX through [`emit`],
 //!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
@@ -35,6 +35,7 @@ pub mod shuffle;
 pub mod statements;
 pub mod stmt_parser;
 pub mod strength;
+pub mod structs;
 pub mod types;
 pub mod unroll;
 pub mod values;

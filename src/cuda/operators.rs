@@ -160,6 +160,11 @@ impl Lower<'_> {
         let ty = match &place {
             LVal::Reg(_, t) | LVal::Mem(_, t, _) => t.clone(),
         };
+        if let (None, LVal::Mem(dst, CType::Struct(..), _)) = (op, &place) {
+            let src = self.struct_source(b)?;
+            self.copy_value(dst, &src, &ty)?;
+            return Ok(Val::int(0, CType::Void));
+        }
         let v = match op {
             None => self.rv(b)?,
             Some(op) => {
