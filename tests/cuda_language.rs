@@ -205,3 +205,85 @@ fn struct_value_errors_name_the_place() {
         "bad.cu:4:10: a struct value must be a variable, an element or a member (struct-valued calls are not supported)"
     );
 }
+
+/// The distance in units in the last place between two doubles of the same sign.
+fn ulps(a: f64, b: f64) -> u64 {
+    if a == b || (a.is_nan() && b.is_nan()) {
+        return 0;
+    }
+    if a.is_sign_negative() != b.is_sign_negative() {
+        return u64::MAX;
+    }
+    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
+}
+
+#[test]
+fn double_exp_is_within_a_few_ulp_of_rust() {
+    let src = "extern \"C\" __global__ void k(const double *x, double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = exp(x[i]);
+}
+";
+    let mut xs: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        1e-300,
+        -1e-17,
+        709.78,
+        709.79,
+        710.0,
+        -708.39,
+        -709.0,
+        -740.0,
+        -745.1,
+        -746.0,
+        1000.0,
+        -1000.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        std::f64::consts::LN_2,
+        -std::f64::consts::LN_2 / 2.0,
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    while xs.len() < 1024 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+        xs.push(if xs.len() % 2 == 0 {
+            (u - 0.5) * 1400.0
+        } else {
+            (u - 0.5) * 8.0
+        });
+    }
+    let list: Vec<String> = xs
+        .iter()
+        .map(|x| {
+            if x.is_nan() {
+                "nan".into()
+            } else if x.is_infinite() {
+                (if *x > 0.0 { "inf" } else { "-inf" }).into()
+            } else {
+                format!("{x:e}")
+            }
+        })
+        .collect();
+    let flags = format!(
+        "--grid 8 --block 128 --arg f64[1024]=list:{} --arg f64[1024]=0",
+        list.join(",")
+    );
+    let p = common::run_functional_ok(src, &tokens(&flags));
+    let got: Vec<f64> = bytes8(&p, 1).into_iter().map(f64::from_le_bytes).collect();
+    let mut worst = 0;
+    for (x, y) in xs.iter().zip(&got) {
+        let want = x.exp();
+        let d = ulps(*y, want);
+        assert!(d <= 3, "exp({x:e}) = {y:e}, Rust {want:e} ({d} ulp)");
+        worst = worst.max(d);
+    }
+    eprintln!("exp: worst {worst} ulp over {} inputs", xs.len());
+}

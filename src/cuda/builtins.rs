@@ -439,6 +439,9 @@ impl Lower<'_> {
             op: Op::F(v),
             ty: CType::F32,
         };
+        if *ty == CType::F64 && base == "exp" {
+            return Ok(self.exp_f64(&a));
+        }
         if *ty == CType::F64 && !matches!(base, "fmin" | "fmax" | "fma" | "fmod") {
             return err(
                 pos,

@@ -9,7 +9,7 @@
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
 //! - [`lower`] (kernels), [`variables`] ([`locals`], [`structs`]), [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`unroll`]: PTX through [`emit`],
+//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`unroll`]: PTX through [`emit`],
 //!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
@@ -18,6 +18,7 @@ pub mod ast;
 pub mod builtins;
 pub mod calls;
 pub mod decl_parser;
+pub mod dmath;
 pub mod emit;
 pub mod error;
 pub mod expr_parser;
