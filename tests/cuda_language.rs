@@ -287,3 +287,68 @@ fn double_exp_is_within_a_few_ulp_of_rust() {
     }
     eprintln!("exp: worst {worst} ulp over {} inputs", xs.len());
 }
+
+#[test]
+fn double_log_is_within_a_few_ulp_of_rust() {
+    let src = "extern \"C\" __global__ void k(const double *x, double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = log(x[i]);
+}
+";
+    let mut xs: Vec<f64> = vec![
+        1.0,
+        0.0,
+        -0.0,
+        -1.0,
+        2.0,
+        0.5,
+        1.0 + 1e-10,
+        1.0 - 1e-10,
+        std::f64::consts::E,
+        std::f64::consts::SQRT_2,
+        f64::MIN_POSITIVE,
+        5e-324,
+        1e-310,
+        f64::MAX,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while xs.len() < 1024 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+        // Exponents over the whole range, mantissas uniform; every fourth near 1.
+        let x = if xs.len() % 4 == 0 {
+            1.0 + (u - 0.5) * 0.01
+        } else {
+            (2.0 * u + 0.001) * 2f64.powi(((state & 2047) as i32) - 1074)
+        };
+        xs.push(x);
+    }
+    let list: Vec<String> = xs
+        .iter()
+        .map(|x| match x {
+            x if x.is_nan() => "nan".into(),
+            x if *x == f64::INFINITY => "inf".into(),
+            x if *x == f64::NEG_INFINITY => "-inf".into(),
+            x => format!("{x:e}"),
+        })
+        .collect();
+    let flags = format!(
+        "--grid 8 --block 128 --arg f64[1024]=list:{} --arg f64[1024]=0",
+        list.join(",")
+    );
+    let p = common::run_functional_ok(src, &tokens(&flags));
+    let got: Vec<f64> = bytes8(&p, 1).into_iter().map(f64::from_le_bytes).collect();
+    let mut worst = 0;
+    for (x, y) in xs.iter().zip(&got) {
+        let want = x.ln();
+        let d = ulps(*y, want);
+        assert!(d <= 3, "log({x:e}) = {y:e}, Rust {want:e} ({d} ulp)");
+        worst = worst.max(d);
+    }
+    eprintln!("log: worst {worst} ulp over {} inputs", xs.len());
+}

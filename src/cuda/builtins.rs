@@ -442,6 +442,9 @@ impl Lower<'_> {
         if *ty == CType::F64 && base == "exp" {
             return Ok(self.exp_f64(&a));
         }
+        if *ty == CType::F64 && base == "log" {
+            return Ok(self.log_f64(&a));
+        }
         if *ty == CType::F64 && !matches!(base, "fmin" | "fmax" | "fma" | "fmod") {
             return err(
                 pos,
