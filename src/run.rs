@@ -145,10 +145,17 @@ pub fn prepare_source(
         }
     })?;
     let program = Rc::new(loaded);
+    // A flag error names the line of the CUDA source the `// warpstep:` line came from.
+    let source_line = |line: u32| {
+        compiled
+            .as_ref()
+            .and_then(|c| c.launch_source_line(line))
+            .unwrap_or(line)
+    };
     let comments: Vec<(u32, &str)> = program
         .launch_comments
         .iter()
-        .map(|c| (c.line, c.text.as_str()))
+        .map(|c| (source_line(c.line), c.text.as_str()))
         .collect();
     let flags = LaunchFlags::from_directives(&comments)
         .map_err(InputError::Launch)?

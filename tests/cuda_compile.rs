@@ -2,7 +2,7 @@
 //! nvcc 11.8 (the committed `.sm_52.ptx`), run on the same inputs: every buffer ends with the
 //! same bytes (floats bit for bit: both contract `a*b+c` to `fma.rn`), the timing runs complete
 //! on fermi with the functional results, and warpstep's code runs within 1.5x of nvcc's warp
-//! instructions. Also a golden PTX test and the compiler's error messages.
+//! instructions. Also the compiler's error messages (golden PTX: tests/cuda_golden.rs).
 
 mod common;
 
@@ -164,48 +164,6 @@ fn template_instances_are_named_on_launch() {
     assert_eq!(c.kernels[0].ptx, "_Z6strideILi3EEvPi");
 }
 
-#[test]
-fn golden_ptx_of_a_small_kernel() {
-    let src = "extern \"C\" __global__ void axpy(float a, const float *x, float *y) {\n  int i = threadIdx.x;\n  y[i] = a * x[i] + y[i];\n}\n";
-    let c = compile(src, "axpy.cu").expect("compiles");
-    let body: Vec<&str> = c
-        .ptx
-        .lines()
-        .skip_while(|l| !l.starts_with(".visible"))
-        .collect();
-    let want = "\
-.visible .entry axpy(
-\t.param .f32 axpy_param_0,
-\t.param .u64 axpy_param_1,
-\t.param .u64 axpy_param_2
-)
-{
-\t.reg .b32 \t%r<2>;
-\t.reg .b64 \t%rd<11>;
-\t.reg .f32 \t%f<5>;
-
-\t.loc\t1 1 12
-\tld.param.f32 \t%f1, [axpy_param_0];
-\tld.param.u64 \t%rd1, [axpy_param_1];
-\tcvta.to.global.u64 \t%rd2, %rd1;
-\tld.param.u64 \t%rd3, [axpy_param_2];
-\tcvta.to.global.u64 \t%rd4, %rd3;
-\t.loc\t1 2 7
-\tmov.u32 \t%r1, %tid.x;
-\t.loc\t1 3 3
-\tmul.wide.s32 \t%rd5, %r1, 4;
-\tadd.s64 \t%rd6, %rd4, %rd5;
-\tadd.s64 \t%rd8, %rd2, %rd5;
-\tld.global.f32 \t%f2, [%rd8];
-\tld.global.f32 \t%f3, [%rd6];
-\tfma.rn.f32 \t%f4, %f1, %f2, %f3;
-\tst.global.f32 \t[%rd6], %f4;
-$L__BB0_1:
-\tret;
-}";
-    assert_eq!(body.join("\n").trim_end(), want, "got:\n{}", c.ptx);
-}
-
 fn error_of(src: &str) -> String {
     compile(src, "bad.cu")
         .expect_err("must not compile")
@@ -358,4 +316,24 @@ fn cli_prints_ptx_and_runs_cuda() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_launch_line_names_its_cuda_line() {
+    let src = "#include <cstdio>\n\n// warpstep: --block 4 --arg s32[4]=0\nextern \"C\" __global__ void k(int *x) {\n  x[threadIdx.x] = 1;\n}\n// warpstep: --grid zero\n";
+    let c = compile(src, "k.cu").expect("compiles");
+    assert_eq!(c.launch_lines, vec![3, 7]);
+    assert_eq!(c.launch_source_line(2), Some(7));
+    assert_eq!(c.launch_source_line(3), None);
+    let config_for = |n: &str| warpstep::config::Config::preset(n).map_err(|e| e.to_string());
+    let e = warpstep::run::prepare_source(
+        src,
+        "k.cu",
+        warpstep::launch::LaunchFlags::default(),
+        &config_for,
+        &|_| Err("no files".into()),
+    )
+    .map(|_| ())
+    .expect_err("bad --grid");
+    assert!(e.to_string().starts_with("line 7 (// warpstep:): "), "{e}");
 }

@@ -177,4 +177,6 @@ pub struct Unit {
     /// Structs: name, fields.
     pub structs: Vec<(String, Vec<(String, Ty)>)>,
     pub notes: Vec<String>,
+    /// `#pragma unroll N`: the position of the loop it precedes and N (1: not unrolled).
+    pub unroll_hints: Vec<(Pos, u32)>,
 }

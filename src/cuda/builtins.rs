@@ -244,49 +244,7 @@ impl Lower<'_> {
                 self.convert(q, &INT)
             }
             "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
-                let m = self.arg_as(args, 0, &UINT, name, pos)?;
-                let v = self.arg_val(args, 1, name, pos)?;
-                let vt = v.ty.promote();
-                if vt.size() != 4 {
-                    return err(pos, format!("`{name}` on a 64-bit value is not supported"));
-                }
-                let v = self.convert(v, &vt)?;
-                let v = self.materialize(v);
-                let lane = self.arg_as(args, 2, &INT, name, pos)?;
-                let width = match args.get(3) {
-                    Some(w) => self.const_int(w)?,
-                    None => 32,
-                };
-                if !matches!(width, 1 | 2 | 4 | 8 | 16 | 32) {
-                    return err(
-                        pos,
-                        format!("the width of `{name}` must be a power of two up to 32"),
-                    );
-                }
-                let (mode, c) = match name {
-                    "__shfl_sync" => ("idx", ((32 - width) << 8) | 0x1f),
-                    "__shfl_up_sync" => ("up", (32 - width) << 8),
-                    "__shfl_down_sync" => ("down", ((32 - width) << 8) | 0x1f),
-                    _ => ("bfly", ((32 - width) << 8) | 0x1f),
-                };
-                let src = if vt == CType::F32 {
-                    self.emit1(&UINT, format!("mov.b32 \t{{d}}, {}", v.text()))
-                } else {
-                    v
-                };
-                let out = self.emit1(
-                    &UINT,
-                    format!(
-                        "shfl.sync.{mode}.b32 \t{{d}}, {}, {}, {c}, {}",
-                        src.text(),
-                        lane.text(),
-                        m.text()
-                    ),
-                );
-                if vt == CType::F32 {
-                    return Ok(self.emit1(&CType::F32, format!("mov.b32 \t{{d}}, {}", out.text())));
-                }
-                Ok(Val { ty: vt, ..out })
+                self.shuffle(name, args, pos)
             }
             "__popc" | "__clz" | "__brev" | "__popcll" | "__clzll" => {
                 let at = if name.ends_with("ll") {
@@ -481,6 +439,12 @@ impl Lower<'_> {
             op: Op::F(v),
             ty: CType::F32,
         };
+        if *ty == CType::F64 && base == "exp" {
+            return Ok(self.exp_f64(&a));
+        }
+        if *ty == CType::F64 && base == "log" {
+            return Ok(self.log_f64(&a));
+        }
         if *ty == CType::F64 && !matches!(base, "fmin" | "fmax" | "fma" | "fmod") {
             return err(
                 pos,

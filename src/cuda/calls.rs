@@ -4,7 +4,7 @@
 //! call's end, recursion refused.
 
 use super::ast::*;
-use super::emit::{Op, Val};
+use super::emit::{Addr, Base, Op, Val};
 use super::error::{err, Pos, Res};
 use super::lower::{mutated_names, Binding, Lower};
 use super::types::CType;
@@ -112,7 +112,16 @@ impl Lower<'_> {
             params.push(self.resolve(&p.ty, pos)?);
         }
         let mut vals = Vec::new();
-        for (a, pt) in args.iter().zip(&params) {
+        for ((a, pt), p) in args.iter().zip(&params).zip(&f.params) {
+            if let CType::Struct(..) = pt {
+                // By value: a copy in `.local`, bound by its address below.
+                let src = self.struct_source(a)?;
+                let dst = self.alloc_local(&p.name, pt);
+                self.copy_value(&dst, &src, pt)?;
+                let Base::Reg(r) = dst.base else { continue };
+                vals.push(Val::reg(r, pt.clone()));
+                continue;
+            }
             let v = self.rv(a)?;
             let v = match (pt, &v.ty) {
                 (CType::Ptr(el, _, vol), CType::Ptr(_, s, _)) => Val {
@@ -145,6 +154,15 @@ impl Lower<'_> {
         self.scopes = vec![globals, tparams, HashMap::new()];
         for (p, v) in f.params.iter().zip(vals) {
             if p.name.is_empty() {
+                continue;
+            }
+            if let (CType::Struct(..), Op::Reg(r)) = (&v.ty, &v.op) {
+                let addr = Addr {
+                    base: Base::Reg(r.clone()),
+                    off: 0,
+                    space: super::types::Space::Local,
+                };
+                self.bind(&p.name, Binding::Mem(addr, v.ty.clone(), false));
                 continue;
             }
             if self.mutated.contains(&p.name) {

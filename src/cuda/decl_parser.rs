@@ -51,6 +51,7 @@ impl Parser {
                         | "class"
                         | "union"
                 ) || self.typedefs.contains_key(s)
+                    || self.structs.contains(s)
             }
             _ => false,
         }

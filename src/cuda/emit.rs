@@ -120,13 +120,13 @@ pub struct Snapshot {
     redefs: usize,
 }
 
-const PURE: [&str; 20] = [
+pub(crate) const PURE: [&str; 20] = [
     "add", "sub", "mul", "mad", "fma", "div", "rem", "shl", "shr", "and", "or", "xor", "not",
     "neg", "abs", "min", "max", "cvt", "setp", "selp",
 ];
 
 /// An unpredicated instruction line as (mnemonic, destination register, sources).
-fn split_ins(line: &str) -> Option<(&str, &str, &str)> {
+pub(crate) fn split_ins(line: &str) -> Option<(&str, &str, &str)> {
     let body = line.strip_prefix('\t')?.strip_suffix(';')?;
     if body.starts_with('@') || body.starts_with('.') {
         return None;
@@ -140,7 +140,7 @@ fn split_ins(line: &str) -> Option<(&str, &str, &str)> {
 }
 
 /// The registers named in `text`.
-fn regs_in(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn regs_in(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '%'))
         .filter(|t| {
             t.starts_with('%')

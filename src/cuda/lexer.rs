@@ -14,8 +14,8 @@ pub enum Tok {
     Str(String),
     Char(i64),
     Punct(&'static str),
-    /// `#pragma unroll` (a hint the parser accepts before a loop).
-    PragmaUnroll,
+    /// `#pragma unroll` or `#pragma unroll N` (a hint the parser accepts before a loop).
+    PragmaUnroll(Option<u32>),
     Eof,
 }
 

@@ -278,6 +278,7 @@ fn lower_kernel(
     }
     l.body.place(&exit);
     l.body.ins("ret".into());
+    l.body.lines = super::schedule::schedule(std::mem::take(&mut l.body.lines));
     let mut text = format!(
         ".visible .entry {ptx_name}(\n{}\n)\n{{\n",
         params.join(",\n")

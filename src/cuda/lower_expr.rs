@@ -42,9 +42,10 @@ impl Lower<'_> {
     pub fn pure(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Int(..) | ExprKind::Float(..) | ExprKind::SizeofTy(_) => true,
-            ExprKind::Ident(n) => {
-                matches!(self.lookup(n), Some(Binding::Var(..) | Binding::Value(_)))
-            }
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(b) => matches!(b, Binding::Var(..) | Binding::Value(_)),
+                None => n == "warpSize",
+            },
             ExprKind::Member(a, _, _) => {
                 matches!(&a.kind, ExprKind::Ident(n) if matches!(n.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim"))
             }
@@ -243,7 +244,12 @@ impl Lower<'_> {
                     pos,
                     format!("`{n}` is kept in registers: index it with constants"),
                 ),
-                None if n == "warpSize" => Ok(Val::int(32, INT)),
+                // `WARP_SZ`, as nvcc writes it: the machine's warp size, not a literal 32.
+                None if n == "warpSize" => {
+                    let r = self.body.reg("r");
+                    self.body.ins(format!("mov.u32 \t{r}, WARP_SZ"));
+                    Ok(Val::reg(r, INT))
+                }
                 None => err(pos, format!("use of undeclared identifier `{n}`")),
             },
             ExprKind::Member(a, f, _) => {

@@ -8,8 +8,9 @@
 //! - [`lexer`], [`parser`], [`decl_parser`], [`stmt_parser`], [`expr_parser`]: tokens to the
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
-//! - [`lower`] (kernels), [`variables`], [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`values`], [`calls`], [`builtins`], [`unroll`]: PTX through [`emit`];
+//! - [`lower`] (kernels), [`variables`] ([`locals`], [`structs`]), [`statements`], [`lower_expr`], [`addressing`],
+//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`unroll`]: PTX through [`emit`],
+//!   then [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
 pub mod addressing;
@@ -17,19 +18,25 @@ pub mod ast;
 pub mod builtins;
 pub mod calls;
 pub mod decl_parser;
+pub mod dmath;
 pub mod emit;
 pub mod error;
 pub mod expr_parser;
 pub mod fold;
 pub mod lexer;
+pub mod locals;
 pub mod lower;
 pub mod lower_expr;
 pub mod mangle;
 pub mod operators;
 pub mod parser;
 pub mod preprocess;
+pub mod schedule;
+pub mod shuffle;
 pub mod statements;
 pub mod stmt_parser;
+pub mod strength;
+pub mod structs;
 pub mod types;
 pub mod unroll;
 pub mod values;
@@ -47,6 +54,17 @@ pub struct Compiled {
     pub notes: Vec<String>,
     /// The kernels: the name as written and the `.entry` name.
     pub kernels: Vec<KernelName>,
+    /// The source line of each `// warpstep:` line, in order: the PTX's line `k` (1-based) is
+    /// the copy of the source's line `launch_lines[k - 1]`.
+    pub launch_lines: Vec<u32>,
+}
+
+impl Compiled {
+    /// The source line of line `ptx_line` of the PTX when it is a copied `// warpstep:` line.
+    pub fn launch_source_line(&self, ptx_line: u32) -> Option<u32> {
+        let k = usize::try_from(ptx_line).ok()?.checked_sub(1)?;
+        self.launch_lines.get(k).copied()
+    }
 }
 
 impl Compiled {
@@ -103,5 +121,6 @@ pub fn compile_kernels(
         ptx,
         notes,
         kernels,
+        launch_lines: pp.launch_lines.iter().map(|(n, _)| *n).collect(),
     })
 }

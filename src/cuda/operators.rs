@@ -160,6 +160,11 @@ impl Lower<'_> {
         let ty = match &place {
             LVal::Reg(_, t) | LVal::Mem(_, t, _) => t.clone(),
         };
+        if let (None, LVal::Mem(dst, CType::Struct(..), _)) = (op, &place) {
+            let src = self.struct_source(b)?;
+            self.copy_value(dst, &src, &ty)?;
+            return Ok(Val::int(0, CType::Void));
+        }
         let v = match op {
             None => self.rv(b)?,
             Some(op) => {
@@ -258,6 +263,18 @@ impl Lower<'_> {
                         let xv = self.convert(xv, &rt)?;
                         let yv = self.convert(yv, &rt)?;
                         let ov = self.convert(ov, &rt)?;
+                        // `x*1 + c`, `x*0 + c`, `x*y + 0` on integers: no `mad`.
+                        let trivial = |v: &Val| matches!(v.konst_int(), Some(0 | 1));
+                        if rt.is_int()
+                            && (trivial(&xv) || trivial(&yv) || ov.konst_int() == Some(0))
+                        {
+                            let m = self.arith(BinOp::Mul, xv, yv, pos)?;
+                            return if mul_first {
+                                self.arith(op, m, ov, pos)
+                            } else {
+                                self.arith(op, ov, m, pos)
+                            };
+                        }
                         if let Some(m) = super::values::fold(BinOp::Mul, &xv, &yv, &rt) {
                             return if mul_first {
                                 self.arith(op, m, ov, pos)

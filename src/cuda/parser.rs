@@ -17,6 +17,8 @@ pub struct Parser {
     pub(crate) templates: HashSet<String>,
     pub(crate) structs: HashSet<String>,
     pub(crate) depth: usize,
+    /// `#pragma unroll N` before the statement at a position.
+    pub(crate) unroll_hints: Vec<(Pos, u32)>,
 }
 
 /// Declaration specifiers.
@@ -63,6 +65,7 @@ pub fn parse_unit(mut toks: Vec<Token>) -> Res<Unit> {
             _ => p.top_level(&mut unit, extern_c_blocks > 0)?,
         }
     }
+    unit.unroll_hints = p.unroll_hints;
     Ok(unit)
 }
 
@@ -98,6 +101,7 @@ impl Parser {
             templates: HashSet::new(),
             structs: HashSet::new(),
             depth: 0,
+            unroll_hints: Vec::new(),
         }
     }
 
@@ -132,7 +136,7 @@ impl Parser {
             Tok::Str(_) => "a string".into(),
             Tok::Char(_) => "a character".into(),
             Tok::Punct(p) => format!("`{p}`"),
-            Tok::PragmaUnroll => "`#pragma unroll`".into(),
+            Tok::PragmaUnroll(_) => "`#pragma unroll`".into(),
             Tok::Eof => "the end of the file".into(),
         }
     }

@@ -151,9 +151,10 @@ pub fn preprocess(src: &str) -> Res<Preprocessed> {
                     rest.trim_end()
                 )),
                 "pragma" => {
-                    if rest.trim_start().starts_with("unroll") {
+                    if let Some(arg) = rest.trim_start().strip_prefix("unroll") {
+                        let count = arg.split_whitespace().next().and_then(|n| n.parse().ok());
                         pending.push(Token {
-                            tok: Tok::PragmaUnroll,
+                            tok: Tok::PragmaUnroll(count),
                             pos,
                         });
                     }
@@ -382,7 +383,7 @@ fn spell(t: &Token) -> String {
         Tok::Punct(p) => p.to_string(),
         Tok::Str(s) => format!("\"{s}\""),
         Tok::Char(c) => format!("'{}'", char::from_u32(*c as u32).unwrap_or('?')),
-        Tok::PragmaUnroll | Tok::Eof => String::new(),
+        Tok::PragmaUnroll(_) | Tok::Eof => String::new(),
     }
 }
 

@@ -7,6 +7,16 @@ use super::error::{err, Pos, Res};
 use super::lower::{Binding, Lower};
 use std::collections::{HashMap, HashSet};
 
+/// How a loop is entered.
+pub(crate) enum Entry {
+    /// `do ... while`: the body runs first.
+    Body,
+    /// The condition is tested first.
+    Guard,
+    /// The condition is tested first, the named variable holding this constant.
+    GuardWith(String, Val),
+}
+
 impl Lower<'_> {
     /// Lowers a statement.
     pub fn stmt(&mut self, s: &Stmt) -> Res<()> {
@@ -51,13 +61,15 @@ impl Lower<'_> {
                 }
             }
             StmtKind::For(init, cond, step, body) => {
+                let hint = self.unit.unroll_hints.iter().find(|(p, _)| *p == s.pos);
                 let plan = super::unroll::plan(
                     init.as_deref(),
                     cond.as_ref(),
                     step.as_ref(),
                     body,
                     &|e| self.const_int(e).ok(),
-                );
+                )
+                .filter(|_| !matches!(hint, Some((_, 1))));
                 if let Some(plan) = plan {
                     return self.unrolled(
                         plan,
@@ -73,15 +85,16 @@ impl Lower<'_> {
                     self.stmt(i)?;
                 }
                 self.body.loc(s.pos);
-                self.lower_loop(cond.as_ref(), step.as_ref(), body, true, s.pos)?;
+                let entry = self.entry_value(init.as_deref());
+                self.lower_loop(cond.as_ref(), step.as_ref(), body, entry, s.pos)?;
                 self.scopes.pop();
             }
             StmtKind::While(c, body) => {
                 self.body.loc(s.pos);
-                self.lower_loop(Some(c), None, body, true, s.pos)?;
+                self.lower_loop(Some(c), None, body, Entry::Guard, s.pos)?;
             }
             StmtKind::DoWhile(body, c) => {
-                self.lower_loop(Some(c), None, body, false, s.pos)?;
+                self.lower_loop(Some(c), None, body, Entry::Body, s.pos)?;
             }
             StmtKind::Break | StmtKind::Continue => {
                 self.body.loc(s.pos);
@@ -156,13 +169,35 @@ impl Lower<'_> {
         r
     }
 
+    /// The guard of a `for` loop whose `init` declares one integer variable with a constant
+    /// value: the guard tests the condition on that constant (`for (int i = 0; i < 64; i++)`
+    /// needs none, `i < n` becomes `n > 0`), as nvcc folds its loop preheaders.
+    fn entry_value(&self, init: Option<&Stmt>) -> Entry {
+        let Some(StmtKind::Decl(ds)) = init.map(|s| &s.kind) else {
+            return Entry::Guard;
+        };
+        let [d] = ds.as_slice() else {
+            return Entry::Guard;
+        };
+        let (Some(e), Some(Binding::Var(_, ty))) = (&d.init, self.lookup(&d.name)) else {
+            return Entry::Guard;
+        };
+        match self.const_int(e) {
+            Ok(v) if ty.is_int() && *ty != super::types::CType::Bool => Entry::GuardWith(
+                d.name.clone(),
+                Val::int(super::values::wrap(v, ty), ty.clone()),
+            ),
+            _ => Entry::Guard,
+        }
+    }
+
     /// A loop in rotated form: a guard, the body, the step, the condition branching back.
     pub(crate) fn lower_loop(
         &mut self,
         cond: Option<&Expr>,
         step: Option<&Expr>,
         body: &Stmt,
-        guard: bool,
+        entry: Entry,
         pos: Pos,
     ) -> Res<()> {
         let lend = self.body.label();
@@ -170,19 +205,21 @@ impl Lower<'_> {
         let lbody = self.body.label();
         let snap = self.body.snapshot();
         let konst = cond.map(|c| self.const_int(c).ok());
-        if guard {
-            match konst {
-                Some(Some(0)) => return Ok(()),
-                Some(None) => self.branch(
-                    cond.unwrap_or(&Expr {
-                        kind: ExprKind::Int(1, Scalar::Bool),
-                        pos,
-                    }),
-                    false,
-                    &lend,
-                )?,
-                _ => {}
-            }
+        let guard = !matches!(entry, Entry::Body);
+        if let Entry::GuardWith(name, v) = &entry {
+            self.scopes.push(HashMap::new());
+            self.bind(name, Binding::Value(v.clone()));
+        }
+        let guarded = if guard {
+            self.guard(cond, &lend)
+        } else {
+            Ok(true)
+        };
+        if let Entry::GuardWith(..) = entry {
+            self.scopes.pop();
+        }
+        if !guarded? {
+            return Ok(());
         }
         let header = self.body.lines.len();
         self.body.place(&lbody);
@@ -208,6 +245,16 @@ impl Lower<'_> {
         self.body.place(&lend);
         self.body.restore(&snap, &HashSet::new());
         Ok(())
+    }
+
+    /// Branches to `lend` unless `cond` holds on entry; false when it never does.
+    fn guard(&mut self, cond: Option<&Expr>, lend: &str) -> Res<bool> {
+        let Some(c) = cond else { return Ok(true) };
+        match self.const_int(c) {
+            Ok(0) => Ok(false),
+            Ok(_) => Ok(true),
+            Err(_) => self.branch(c, false, lend).map(|()| true),
+        }
     }
 
     /// A loop unrolled as `plan` says (see [`super::unroll`]).
@@ -271,8 +318,9 @@ impl Lower<'_> {
                         kind: StmtKind::Block(copies),
                         pos: body.pos,
                     };
-                    self.lower_loop(Some(&cond4), Some(&step4), &block, true, pos)?;
-                    self.lower_loop(cond, step, body, true, pos)
+                    let entry = self.entry_value(init);
+                    self.lower_loop(Some(&cond4), Some(&step4), &block, entry, pos)?;
+                    self.lower_loop(cond, step, body, Entry::Guard, pos)
                 })();
                 self.scopes.pop();
                 r

@@ -39,8 +39,12 @@ impl Parser {
     fn stmt_inner(&mut self) -> Res<Stmt> {
         let pos = self.pos();
         let mk = |kind| Ok(Stmt { kind, pos });
-        if *self.peek() == Tok::PragmaUnroll {
+        if let Tok::PragmaUnroll(count) = *self.peek() {
             self.i += 1;
+            if let Some(n) = count {
+                let at = self.pos();
+                self.unroll_hints.push((at, n));
+            }
             return self.stmt();
         }
         if self.is_punct("{") {

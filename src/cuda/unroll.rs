@@ -97,15 +97,13 @@ pub fn plan(
         }
         _ => return None,
     };
-    let step_ok = match &step?.kind {
-        ExprKind::Unary(UnOp::PostInc | UnOp::PreInc, a) => is_var(a, &var),
-        ExprKind::Assign(Some(BinOp::Add), a, b) => is_var(a, &var) && konst(b) == Some(1),
-        _ => false,
-    };
-    let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), lhs, bound) = &cond?.kind else {
+    let step = loop_step(step?, &var, konst)?;
+    let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), lhs, bound) =
+        &cond?.kind
+    else {
         return None;
     };
-    if !step_ok || !is_var(lhs, &var) {
+    if !is_var(lhs, &var) {
         return None;
     }
     let mutated = mutated_names(std::slice::from_ref(body));
@@ -119,16 +117,14 @@ pub fn plan(
         return None;
     }
     if let (Some(a), Some(b)) = (konst(start), konst(bound)) {
-        let end = if *op == BinOp::Le {
-            b.saturating_add(1)
-        } else {
-            b
-        };
-        let trips = end.saturating_sub(a);
-        if (0..=FULL_TRIPS).contains(&trips) && (trips as usize).saturating_mul(nodes) <= FULL_NODES
-        {
-            return Some(Plan::Full(var, (a..end).collect()));
+        if let Some(values) = trip_values(a, *op, b, step) {
+            if values.len().saturating_mul(nodes) <= FULL_NODES {
+                return Some(Plan::Full(var, values));
+            }
         }
+    }
+    if step != Step::Add(1) {
+        return None;
     }
     let mut bound_names = std::collections::HashSet::new();
     names(bound, &mut bound_names);
@@ -141,6 +137,76 @@ pub fn plan(
         return None;
     }
     Some(Plan::ByFour(var, (**bound).clone()))
+}
+
+/// How a counted loop's variable changes each trip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Add(i64),
+    Mul(i64),
+    Div(i64),
+    Shl(i64),
+    Shr(i64),
+}
+
+impl Step {
+    fn apply(self, v: i64) -> Option<i64> {
+        match self {
+            Step::Add(k) => v.checked_add(k),
+            Step::Mul(k) => v.checked_mul(k),
+            Step::Div(k) => v.checked_div(k),
+            Step::Shl(k) => v.checked_mul(1i64.checked_shl(k as u32)?),
+            Step::Shr(k) => Some(v >> k),
+        }
+    }
+}
+
+/// The step of `var` in `step`: `i++`, `i--`, `i += k`, `i -= k`, `i *= k`, `i /= k`,
+/// `i <<= k`, `i >>= k` (k a positive constant).
+fn loop_step(step: &Expr, var: &str, konst: &dyn Fn(&Expr) -> Option<i64>) -> Option<Step> {
+    let s = match &step.kind {
+        ExprKind::Unary(UnOp::PostInc | UnOp::PreInc, a) if is_var(a, var) => Step::Add(1),
+        ExprKind::Unary(UnOp::PostDec | UnOp::PreDec, a) if is_var(a, var) => Step::Add(-1),
+        ExprKind::Assign(Some(op), a, b) if is_var(a, var) => {
+            let k = konst(b).filter(|k| *k > 0)?;
+            match op {
+                BinOp::Add => Step::Add(k),
+                BinOp::Sub => Step::Add(-k),
+                BinOp::Mul if k > 1 => Step::Mul(k),
+                BinOp::Div if k > 1 => Step::Div(k),
+                BinOp::Shl if k < 31 => Step::Shl(k),
+                BinOp::Shr if k < 31 => Step::Shr(k),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(s)
+}
+
+/// The values the variable takes from `a` while `var op b` holds, if at most [`FULL_TRIPS`]
+/// and all within `int`.
+fn trip_values(a: i64, op: BinOp, b: i64, step: Step) -> Option<Vec<i64>> {
+    let holds = |v: i64| match op {
+        BinOp::Lt => v < b,
+        BinOp::Le => v <= b,
+        BinOp::Gt => v > b,
+        _ => v >= b,
+    };
+    let mut out = Vec::new();
+    let mut v = a;
+    while holds(v) {
+        if out.len() as i64 == FULL_TRIPS || i32::try_from(v).is_err() {
+            return None;
+        }
+        out.push(v);
+        let next = step.apply(v)?;
+        if next == v {
+            return None;
+        }
+        v = next;
+    }
+    Some(out)
 }
 
 fn pure_expr(e: &Expr) -> bool {
@@ -334,5 +400,30 @@ trait NoneOr<T> {
 impl<T> NoneOr<T> for Option<T> {
     fn is_none_or_static(&self, f: impl FnOnce(&T) -> bool) -> bool {
         self.as_ref().map_or(true, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trips_of_doubling_halving_and_counting_loops() {
+        assert_eq!(
+            trip_values(1, BinOp::Lt, 128, Step::Mul(2)),
+            Some(vec![1, 2, 4, 8, 16, 32, 64])
+        );
+        assert_eq!(
+            trip_values(16, BinOp::Gt, 0, Step::Shr(1)),
+            Some(vec![16, 8, 4, 2, 1])
+        );
+        assert_eq!(
+            trip_values(3, BinOp::Ge, 0, Step::Add(-1)),
+            Some(vec![3, 2, 1, 0])
+        );
+        assert_eq!(trip_values(5, BinOp::Lt, 5, Step::Add(1)), Some(vec![]));
+        // Too many trips, or a step that never ends the loop: not unrolled.
+        assert_eq!(trip_values(0, BinOp::Lt, 100, Step::Add(1)), None);
+        assert_eq!(trip_values(0, BinOp::Lt, 8, Step::Mul(2)), None);
     }
 }

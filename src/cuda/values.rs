@@ -341,38 +341,8 @@ impl Lower<'_> {
                 "invalid operands of floating type to a bitwise operator or `%`",
             );
         }
-        // Strength reduction: powers of two as shifts and masks (unsigned, or a multiply).
-        if ty.is_int() {
-            let (x, k) = match (a.konst_int(), b.konst_int()) {
-                (None, Some(k)) => (&a, k),
-                (Some(k), None) if op == BinOp::Mul => (&b, k),
-                _ => (&a, 0),
-            };
-            let unsigned = !ty.is_signed();
-            if k > 1
-                && k.count_ones() == 1
-                && (op == BinOp::Mul || (unsigned && matches!(op, BinOp::Div | BinOp::Rem)))
-            {
-                let x = x.clone();
-                let r = self.body.reg_for(&ty);
-                let text = match op {
-                    BinOp::Mul => format!(
-                        "shl.{} \t{r}, {}, {}",
-                        ty.bits(),
-                        x.text(),
-                        k.trailing_zeros()
-                    ),
-                    BinOp::Div => format!(
-                        "shr.{} \t{r}, {}, {}",
-                        ty.ptx(),
-                        x.text(),
-                        k.trailing_zeros()
-                    ),
-                    _ => format!("and.{} \t{r}, {}, {}", ty.bits(), x.text(), k - 1),
-                };
-                self.body.ins(text);
-                return Ok(Val::reg(r, ty));
-            }
+        if let Some(v) = self.reduce(op, &a, &b, &ty) {
+            return Ok(v);
         }
         let commutative = matches!(
             op,

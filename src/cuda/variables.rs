@@ -191,20 +191,10 @@ impl Lower<'_> {
                 return Ok(());
             }
         }
-        if matches!(ty, CType::Array(..) | CType::Struct(..)) {
-            let name = format!("__local_{}_{}", d.name, self.local_decls.len());
-            self.local_decls.push(format!(
-                ".local .align {} .b8 {name}[{}];",
-                ty.align().max(4),
-                ty.size().max(1)
-            ));
-            let r = self.body.reg("r");
-            self.body.ins(format!("mov.u32 \t{r}, {name}"));
-            let addr = Addr {
-                base: Base::Reg(r),
-                off: 0,
-                space: Space::Local,
-            };
+        let addressed =
+            (ty.is_arith() || ty.is_ptr()) && super::locals::address_taken(&self.fn_body, &d.name);
+        if addressed || matches!(ty, CType::Array(..) | CType::Struct(..)) {
+            let addr = self.alloc_local(&d.name, &ty);
             self.bind(&d.name, Binding::Mem(addr.clone(), ty.clone(), volatile));
             if let Some(init) = &d.init {
                 self.body.loc(d.pos);
@@ -247,8 +237,19 @@ impl Lower<'_> {
         }
         let r = self.body.reg_for(&ty);
         if let Some(v) = init {
-            self.body
-                .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+            // The instruction that computed a temporary writes the variable itself.
+            let written = match &v.op {
+                super::emit::Op::Reg(t) => {
+                    !self.var_regs.contains(t)
+                        && !self.var_regs.contains(&self.body.canonical(t))
+                        && self.body.retarget_last(t, &r)
+                }
+                _ => false,
+            };
+            if !written {
+                self.body
+                    .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+            }
         }
         self.var_regs.insert(r.clone());
         self.mutable_regs.insert(r.clone());
@@ -270,6 +271,7 @@ impl Lower<'_> {
                 }
                 Ok(())
             }
+            (_, CType::Struct(..)) => self.init_struct(init, ty, addr),
             _ if ty.is_arith() || ty.is_ptr() => {
                 let v = self.rv(init)?;
                 let v = self.assign_convert(v, ty, init.pos)?;

@@ -420,6 +420,7 @@ fn special(env: &Env, warp: &WarpState, s: SpecialReg, lane: u32) -> u64 {
         SpecialReg::LanemaskLt => (1u64 << lane) - 1,
         SpecialReg::LanemaskGe => !((1u64 << lane) - 1) & 0xFFFF_FFFF,
         SpecialReg::LanemaskGt => !((2u64 << lane).wrapping_sub(1)) & 0xFFFF_FFFF,
+        SpecialReg::WarpSz => warp.warp_size as u64,
     }
 }
 

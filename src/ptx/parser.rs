@@ -912,6 +912,9 @@ impl<'s> Parser<'s> {
             return Ok(Operand::Sink);
         }
         let comp = self.adjacent_component(t);
+        if name == "WARP_SZ" && comp.is_none() {
+            return Ok(Operand::Special(SpecialReg::WarpSz));
+        }
         if name.starts_with('%') {
             let special = SpecialReg::from_parts(&name, comp).map_err(|m| self.err(t, m))?;
             if let Some(s) = special {

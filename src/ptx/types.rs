@@ -288,6 +288,8 @@ pub enum SpecialReg {
     LanemaskGe,
     /// `%lanemask_gt`: bits above `laneid`.
     LanemaskGt,
+    /// `WARP_SZ`: the warp size, a run-time constant (PTX ISA "Predefined Identifiers").
+    WarpSz,
 }
 
 impl SpecialReg {
@@ -376,6 +378,7 @@ impl fmt::Display for SpecialReg {
             SpecialReg::LanemaskLt => ("%lanemask_lt", None),
             SpecialReg::LanemaskGe => ("%lanemask_ge", None),
             SpecialReg::LanemaskGt => ("%lanemask_gt", None),
+            SpecialReg::WarpSz => ("WARP_SZ", None),
         };
         match dim {
             Some(d) => write!(f, "{base}.{}", d.name()),

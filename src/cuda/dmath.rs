@@ -1,0 +1,166 @@
+//! Double-precision `exp` and `log` (CUDA Math API), for which PTX has no instruction, as
+//! software sequences in the usual way. `exp`: `x = k ln2 + r` with `k` the nearest integer to `x / ln2` and
+//! `ln2` in two parts (Cody and Waite), `e^r` by its Taylor polynomial to degree 13 in Horner
+//! form with `fma.rn.f64` (|r| <= ln2/2, truncation below 1e-17), and the result scaled by
+//! `2^k` in two halves built from exponent bits, so overflow gives infinity and small results
+//! go gradually to zero. `x` is clamped to [-760, 710] first (infinities), and a NaN comes back.
+//! `log`: `x = m 2^e` with `m` in [sqrt(1/2), sqrt(2)) from the exponent bits (subnormals scaled
+//! by 2^54 first), `log m = 2 atanh(s)`, `s = (m - 1) / (m + 1)`, by its odd series to `s^23`
+//! (|s| <= 0.172), plus `e ln2` in two parts; 0 gives -inf, negatives NaN, +inf and NaN
+//! themselves.
+
+use super::emit::{float_text, Val};
+use super::lower::Lower;
+use super::types::CType;
+
+/// ln 2 in two parts (fdlibm's): the high part has 32 trailing zero bits, so `k * LN2_HI` is
+/// exact for |k| < 2^11.
+const LN2_HI_BITS: u64 = 0x3fe6_2e42_fee0_0000;
+const LN2_LO_BITS: u64 = 0x3dea_39ef_3579_3c76;
+
+impl Lower<'_> {
+    /// `exp(x)` for a `double` register or constant `x`.
+    pub(crate) fn exp_f64(&mut self, x: &Val) -> Val {
+        let d = CType::F64;
+        let k = |v: f64| float_text(v, &d);
+        let x = x.text();
+        let lo = self.f64_op(&format!("max.f64 \t{{d}}, {x}, {}", k(-760.0)));
+        let xc = self.f64_op(&format!("min.f64 \t{{d}}, {lo}, {}", k(710.0)));
+        let t = self.f64_op(&format!(
+            "mul.f64 \t{{d}}, {xc}, {}",
+            k(std::f64::consts::LOG2_E)
+        ));
+        let ki = self.body.reg("r");
+        self.body.ins(format!("cvt.rni.s32.f64 \t{ki}, {t}"));
+        let kd = self.f64_op(&format!("cvt.rn.f64.s32 \t{{d}}, {ki}"));
+        let nk = self.f64_op(&format!("neg.f64 \t{{d}}, {kd}"));
+        let r1 = self.f64_op(&format!(
+            "fma.rn.f64 \t{{d}}, {nk}, {}, {xc}",
+            k(f64::from_bits(LN2_HI_BITS))
+        ));
+        let r = self.f64_op(&format!(
+            "fma.rn.f64 \t{{d}}, {nk}, {}, {r1}",
+            k(f64::from_bits(LN2_LO_BITS))
+        ));
+        // e^r = sum r^n / n!, n = 0..=13.
+        let mut fact = 1.0f64;
+        let coef: Vec<f64> = (0..=13)
+            .map(|n| {
+                if n > 0 {
+                    fact *= n as f64;
+                }
+                1.0 / fact
+            })
+            .collect();
+        let mut p = k(coef[13]);
+        for c in coef[..13].iter().rev() {
+            p = self.f64_op(&format!("fma.rn.f64 \t{{d}}, {p}, {r}, {}", k(*c)));
+        }
+        // 2^k as 2^k1 * 2^k2, k1 = k >> 1, k2 = k - k1: both halves are normal numbers.
+        let k1 = self.body.reg("r");
+        self.body.ins(format!("shr.s32 \t{k1}, {ki}, 1"));
+        let k2 = self.body.reg("r");
+        self.body.ins(format!("sub.s32 \t{k2}, {ki}, {k1}"));
+        let s1 = self.pow2_f64(&k1);
+        let s2 = self.pow2_f64(&k2);
+        let y1 = self.f64_op(&format!("mul.f64 \t{{d}}, {p}, {s1}"));
+        let y = self.f64_op(&format!("mul.f64 \t{{d}}, {y1}, {s2}"));
+        let nan = self.body.reg("p");
+        self.body.ins(format!("setp.nan.f64 \t{nan}, {x}, {x}"));
+        let out = self.f64_op(&format!("selp.f64 \t{{d}}, {x}, {y}, {nan}"));
+        Val::reg(out, d)
+    }
+
+    /// `log(x)` for a `double` register `x`.
+    pub(crate) fn log_f64(&mut self, x: &Val) -> Val {
+        let d = CType::F64;
+        let k = |v: f64| float_text(v, &d);
+        let x = x.text();
+        let tiny = self.body.reg("p");
+        self.body.ins(format!(
+            "setp.lt.f64 \t{tiny}, {x}, {}",
+            k(f64::MIN_POSITIVE)
+        ));
+        let big = self.f64_op(&format!("mul.f64 \t{{d}}, {x}, {}", k(2f64.powi(54))));
+        let xs = self.f64_op(&format!("selp.f64 \t{{d}}, {big}, {x}, {tiny}"));
+        let (lo, hi) = (self.body.reg("r"), self.body.reg("r"));
+        self.body.ins(format!("mov.b64 \t{{{lo}, {hi}}}, {xs}"));
+        let eb = self.body.reg("r");
+        self.body.ins(format!("shr.u32 \t{eb}, {hi}, 20"));
+        let bias = self.body.reg("r");
+        self.body
+            .ins(format!("selp.b32 \t{bias}, 1077, 1023, {tiny}"));
+        let e0 = self.body.reg("r");
+        self.body.ins(format!("sub.s32 \t{e0}, {eb}, {bias}"));
+        let frac = self.body.reg("r");
+        self.body.ins(format!("and.b32 \t{frac}, {hi}, 1048575"));
+        let hm = self.body.reg("r");
+        self.body.ins(format!("or.b32 \t{hm}, {frac}, 1072693248"));
+        let m0 = self.f64_op(&format!("mov.b64 \t{{d}}, {{{lo}, {hm}}}"));
+        let high = self.body.reg("p");
+        self.body.ins(format!(
+            "setp.gt.f64 \t{high}, {m0}, {}",
+            k(std::f64::consts::SQRT_2)
+        ));
+        let half = self.f64_op(&format!("mul.f64 \t{{d}}, {m0}, {}", k(0.5)));
+        let m = self.f64_op(&format!("selp.f64 \t{{d}}, {half}, {m0}, {high}"));
+        let e1 = self.body.reg("r");
+        self.body.ins(format!("add.s32 \t{e1}, {e0}, 1"));
+        let e = self.body.reg("r");
+        self.body.ins(format!("selp.b32 \t{e}, {e1}, {e0}, {high}"));
+        let f = self.f64_op(&format!("add.f64 \t{{d}}, {m}, {}", k(-1.0)));
+        let m1 = self.f64_op(&format!("add.f64 \t{{d}}, {m}, {}", k(1.0)));
+        let sv = self.f64_op(&format!("div.rn.f64 \t{{d}}, {f}, {m1}"));
+        let z = self.f64_op(&format!("mul.f64 \t{{d}}, {sv}, {sv}"));
+        // log m = s * sum 2 z^n / (2n + 1), n = 0..=11.
+        let coef = |n: u32| 2.0 / (2 * n + 1) as f64;
+        let mut q = k(coef(11));
+        for n in (0..11).rev() {
+            q = self.f64_op(&format!("fma.rn.f64 \t{{d}}, {q}, {z}, {}", k(coef(n))));
+        }
+        let logm = self.f64_op(&format!("mul.f64 \t{{d}}, {sv}, {q}"));
+        let ed = self.f64_op(&format!("cvt.rn.f64.s32 \t{{d}}, {e}"));
+        let t = self.f64_op(&format!(
+            "fma.rn.f64 \t{{d}}, {ed}, {}, {logm}",
+            k(f64::from_bits(LN2_LO_BITS))
+        ));
+        let y = self.f64_op(&format!(
+            "fma.rn.f64 \t{{d}}, {ed}, {}, {t}",
+            k(f64::from_bits(LN2_HI_BITS))
+        ));
+        // The special values, last one wins: negative, zero, +inf or NaN.
+        let mut out = y;
+        for (cmp, value) in [
+            ("setp.lt.f64", k(f64::NAN)),
+            ("setp.eq.f64", k(f64::NEG_INFINITY)),
+            ("setp.equ.f64", x.clone()),
+        ] {
+            let limit = match value.as_str() {
+                v if v == x => k(f64::INFINITY),
+                _ => k(0.0),
+            };
+            let p = self.body.reg("p");
+            self.body.ins(format!("{cmp} \t{p}, {x}, {limit}"));
+            out = self.f64_op(&format!("selp.f64 \t{{d}}, {value}, {out}, {p}"));
+        }
+        Val::reg(out, d)
+    }
+
+    /// `2^k` for an integer register `k` in the normal range: its exponent bits.
+    fn pow2_f64(&mut self, k: &str) -> String {
+        let b = self.body.reg("r");
+        self.body.ins(format!("add.s32 \t{b}, {k}, 1023"));
+        let w = self.body.reg("rd");
+        self.body.ins(format!("cvt.u64.u32 \t{w}, {b}"));
+        let e = self.body.reg("rd");
+        self.body.ins(format!("shl.b64 \t{e}, {w}, 52"));
+        self.f64_op(&format!("mov.b64 \t{{d}}, {e}"))
+    }
+
+    /// One instruction `text` (`{d}` its destination) into a fresh `.f64` register.
+    fn f64_op(&mut self, text: &str) -> String {
+        let r = self.body.reg("fd");
+        self.body.ins(text.replace("{d}", &r));
+        r
+    }
+}
