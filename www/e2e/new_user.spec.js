@@ -55,7 +55,7 @@ test('pasting your own kernel starts from a clean default machine and says it ne
   const problems = watchConsole(page);
   await open(page); // the divergence example: warp size 4, 16 threads per CTA, its explanation
   expect(await page.evaluate(() => window.warpstep.app.config.core.warp_size)).toBe(4);
-  await page.locator('#editor .cm-content').click();
+  await page.locator('#editor .cm-line').first().click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(VECTOR_ADD);
   await page.click('#btn-apply');
