@@ -34,31 +34,23 @@ pub fn stop_conditions(
     until_cycle: Option<u64>,
 ) -> Result<StopAt, String> {
     let func = sim.image().func();
-    for &line in lines {
-        let on_line = |pc: usize| {
-            let i = &func.instrs[pc];
-            if cuda {
-                source.source_of(i.loc) == line
-            } else {
-                i.line == line
-            }
-        };
-        if !(0..func.instrs.len()).any(on_line) {
-            let what = if cuda { "CUDA" } else { "PTX" };
-            return Err(format!(
-                "--break-line {line}: no instruction of kernel {} comes from {what} line {line}",
-                func.name
-            ));
+    let on = |line: Vec<u32>| {
+        if cuda {
+            Breakpoints::new(func, source, Vec::new(), line)
+        } else {
+            Breakpoints::new(func, source, line, Vec::new())
         }
-    }
-    let (ptx_lines, source_lines) = if cuda {
-        (Vec::new(), lines.to_vec())
-    } else {
-        (lines.to_vec(), Vec::new())
     };
+    if let Some(&line) = lines.iter().find(|&&l| !on(vec![l]).any()) {
+        let what = if cuda { "CUDA" } else { "PTX" };
+        return Err(format!(
+            "--break-line {line}: no instruction of kernel {} comes from {what} line {line}",
+            func.name
+        ));
+    }
     Ok(StopAt {
         cycle: until_cycle,
-        breakpoints: Breakpoints::new(func, source, ptx_lines, source_lines),
+        breakpoints: on(lines.to_vec()),
     })
 }
 
