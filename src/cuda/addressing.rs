@@ -76,7 +76,7 @@ impl Lower<'_> {
         e: &'e Expr,
         narrow: bool,
     ) -> Res<(Option<&'e Expr>, i64)> {
-        if let Ok(c) = self.const_int(e) {
+        if let Ok(c) = self.const_int_here(e) {
             return Ok((None, c));
         }
         let ok = narrow || self.ty_of(e)?.is_signed();

@@ -140,6 +140,7 @@ impl Lower<'_> {
         };
         let exit = self.body.label();
         let snap = self.body.snapshot();
+        let places_before = self.body.places;
         let mutated = mutated_names(&f.body);
         let saved_mutated = std::mem::replace(&mut self.mutated, mutated);
         let mut instance = f.name.clone();
@@ -170,7 +171,7 @@ impl Lower<'_> {
                 self.body
                     .ins(format!("mov.{} \t{r}, {}", v.ty.mov(), v.text()));
                 self.var_regs.insert(r.clone());
-                self.mutable_regs.insert(r.clone());
+                self.body.mutable.insert(r.clone());
                 self.bind(&p.name, Binding::Var(r, v.ty));
             } else {
                 if let Op::Reg(r) = &v.op {
@@ -206,6 +207,19 @@ impl Lower<'_> {
             .is_some_and(|l| l.trim() == format!("bra.uni \t{exit};"))
         {
             self.body.lines.pop();
+        }
+        // A straight-line body (no label placed, no `return` jumping to the exit) keeps what it
+        // computed: the exit is reached only by falling through, so its results dominate it.
+        let jumped = self
+            .body
+            .lines
+            .iter()
+            .any(|l| l.starts_with('\t') && l.ends_with(&format!("{exit};")));
+        if self.body.places == places_before && !jumped {
+            return Ok(match result {
+                Some((r, t)) => Val::reg(r, t),
+                None => Val::int(0, CType::Void),
+            });
         }
         self.body.place(&exit);
         self.body.restore(&snap, &std::collections::HashSet::new());

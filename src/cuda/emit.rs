@@ -112,11 +112,24 @@ pub struct Body {
     redefs: Vec<String>,
     /// Labels placed so far.
     pub places: usize,
+    /// Variables' registers known to hold an integer constant here (constant propagation:
+    /// `cur = 1 - cur` in an unrolled loop folds, as nvcc folds it).
+    known: HashMap<String, i64>,
+    /// Registers of variables, which assignments may write again later.
+    pub mutable: HashSet<String>,
+}
+
+/// An instruction rewritten by [`Body::fold_constant_chain`]: a new text, or a destination
+/// that names an existing register.
+enum Chain {
+    Ins(String),
+    Alias(String, String),
 }
 
 /// The value numbering at a point, to restore at a join that this point dominates.
 pub struct Snapshot {
     cache: Vec<(String, String)>,
+    known: HashMap<String, i64>,
     redefs: usize,
 }
 
@@ -179,6 +192,14 @@ impl Body {
     /// Appends an instruction `mnemonic \tdest, sources` (registers renamed through aliases).
     pub fn ins(&mut self, text: String) {
         let text = self.resolve(&text);
+        let text = match self.fold_constant_chain(&text) {
+            Some(Chain::Alias(dest, src)) => {
+                self.alias.insert(dest, src);
+                return;
+            }
+            Some(Chain::Ins(t)) => t,
+            None => text,
+        };
         if let Some((mnemonic, rest)) = text.split_once(" \t") {
             if let Some((dest, sources)) = rest.split_once(", ") {
                 if dest.starts_with('%') && !mnemonic.starts_with("st") {
@@ -197,7 +218,11 @@ impl Body {
                         let special = head == "mov" && special && !mnemonic.contains("pred");
                         if PURE.contains(&head) && !mnemonic.contains(".pred") || special {
                             let key = format!("{mnemonic} {sources}");
-                            if let Some((_, r)) = self.cache.iter().find(|(k, _)| *k == key) {
+                            let found = self
+                                .cache
+                                .iter()
+                                .find(|(k, r)| *k == key && !self.mutable.contains(r));
+                            if let Some((_, r)) = found {
                                 self.alias.insert(dest, r.clone());
                                 return;
                             }
@@ -209,6 +234,56 @@ impl Body {
             }
         }
         self.lines.push(format!("\t{text};"));
+    }
+
+    /// `add`/`sub` of a constant to a register that is itself a constant plus or minus a
+    /// register, as one instruction on that register: `(1 - tx) + 1` is `2 - tx`, `(r + 1) - 1`
+    /// is `r` (integers only: modular arithmetic regroups exactly).
+    fn fold_constant_chain(&self, text: &str) -> Option<Chain> {
+        let (m, rest) = text.split_once(" \t")?;
+        let (d, src) = rest.split_once(", ")?;
+        let (x, c) = src.split_once(", ")?;
+        if self.mutable.contains(d) {
+            return None;
+        }
+        let ty = m.strip_prefix("add.").or_else(|| m.strip_prefix("sub."))?;
+        if !["s32", "u32", "s64", "u64"].contains(&ty) || !x.starts_with('%') {
+            return None;
+        }
+        let c: i64 = c.parse().ok()?;
+        let c = if m.starts_with("sub") {
+            c.wrapping_neg()
+        } else {
+            c
+        };
+        let (key, _) = self.cache.iter().find(|(_, r)| r == x)?;
+        let (dm, dsrc) = key.split_once(' ')?;
+        let (a, b) = dsrc.split_once(", ").unwrap_or((dsrc, ""));
+        let wrap = |v: i64| match ty {
+            "s32" => v as i32 as i64,
+            "u32" => v as u32 as i64,
+            _ => v,
+        };
+        // x = y + k, x = y - k, x = k - y, x = -y.
+        let (y, k, y_negated) = if dm == format!("add.{ty}") && a.starts_with('%') {
+            (a, b.parse::<i64>().ok()?, false)
+        } else if dm == format!("sub.{ty}") && a.starts_with('%') {
+            (a, b.parse::<i64>().ok()?.wrapping_neg(), false)
+        } else if dm == format!("sub.{ty}") && b.starts_with('%') {
+            (b, a.parse::<i64>().ok()?, true)
+        } else if dm.starts_with("neg.") && dm.ends_with(&ty[1..]) && b.is_empty() {
+            (dsrc, 0, true)
+        } else {
+            return None;
+        };
+        let total = wrap(k.wrapping_add(c));
+        Some(match (y_negated, total) {
+            (false, 0) if !self.mutable.contains(y) => Chain::Alias(d.to_string(), y.to_string()),
+            (false, 0) => return None,
+            (false, t) => Chain::Ins(format!("add.{ty} \t{d}, {y}, {t}")),
+            (true, 0) => Chain::Ins(format!("neg.{} \t{d}, {y}", ty.replace('u', "s"))),
+            (true, t) => Chain::Ins(format!("sub.{ty} \t{d}, {t}, {y}")),
+        })
     }
 
     /// `text` with aliased registers replaced.
@@ -243,12 +318,14 @@ impl Body {
     /// Forgets the cached results that read or are held in `reg` (it is being redefined).
     pub fn clobber(&mut self, reg: &str) {
         self.cache.retain(|(k, r)| r != reg && !mentions(k, reg));
+        self.known.remove(reg);
         self.redefs.push(reg.to_string());
     }
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             cache: self.cache.clone(),
+            known: self.known.clone(),
             redefs: self.redefs.len(),
         }
     }
@@ -265,6 +342,19 @@ impl Body {
                 .any(|x| x == r || mentions(k, x))
         });
         self.cache = c;
+        let mut known = snap.known.clone();
+        known.retain(|r, _| !red.iter().chain(unstable.iter()).any(|x| x == r));
+        self.known = known;
+    }
+
+    /// Records that the variable register `reg` now holds the integer `value`.
+    pub fn set_known(&mut self, reg: &str, value: i64) {
+        self.known.insert(reg.to_string(), value);
+    }
+
+    /// The integer the variable register `reg` is known to hold here.
+    pub fn known(&self, reg: &str) -> Option<i64> {
+        self.known.get(reg).copied()
     }
 
     /// Marks `reg` as written (a variable's register).
@@ -295,8 +385,18 @@ impl Body {
         // Sources that read `var` itself see its old value: fine, PTX reads before writing.
         self.lines.pop();
         self.lines.push(new);
+        let key = self
+            .cache
+            .iter()
+            .find(|(_, r)| *r == tmp)
+            .map(|(k, _)| k.clone());
         self.clobber(&tmp);
         self.redefine(var);
+        // The variable holds that value until it is written again (not offered to common-
+        // subexpression elimination, see `ins`; read by `fold_constant_chain`).
+        if let Some(key) = key.filter(|k| !mentions(k, var)) {
+            self.cache.push((key, var.to_string()));
+        }
         true
     }
     pub fn label(&mut self) -> String {
@@ -307,6 +407,7 @@ impl Body {
         self.places += 1;
         self.lines.push(format!("{label}:"));
         self.cache.clear();
+        self.known.clear();
     }
     /// A `.loc` line for a statement at `pos` (once per place).
     pub fn loc(&mut self, pos: Pos) {

@@ -57,7 +57,7 @@ pub struct Lower<'a> {
     pub func_name: String,
     pub expr_depth: usize,
     /// Registers of variables that assignments change.
-    pub mutable_regs: HashSet<String>,
+
     /// The last store (address text, type, value) while no label, call or other store
     /// intervened: a load of the same place reads the value (store-to-load forwarding).
     pub forward: Option<(String, CType, Val, usize)>,
@@ -183,7 +183,6 @@ fn lower_kernel(
         switches: Vec::new(),
         func_name: f.name.clone(),
         expr_depth: 0,
-        mutable_regs: HashSet::new(),
         forward: None,
         fn_body: f.body.clone(),
     };
@@ -257,7 +256,7 @@ fn lower_kernel(
                 continue;
             };
             l.var_regs.insert(r.clone());
-            l.mutable_regs.insert(r.clone());
+            l.body.mutable.insert(r.clone());
             l.bind(&p.name, Binding::Var(r, ty));
         } else {
             l.bind(&p.name, Binding::Value(v));
@@ -278,7 +277,10 @@ fn lower_kernel(
     }
     l.body.place(&exit);
     l.body.ins("ret".into());
-    l.body.lines = super::schedule::schedule(std::mem::take(&mut l.body.lines));
+    let lines = std::mem::take(&mut l.body.lines);
+    let lines = super::address_walk::walk(lines, &mut || l.body.reg("rd"));
+    let lines = super::dead_code::drop_dead(lines);
+    l.body.lines = super::schedule::schedule(lines);
     let mut text = format!(
         ".visible .entry {ptx_name}(\n{}\n)\n{{\n",
         params.join(",\n")
@@ -395,6 +397,15 @@ impl Lower<'_> {
     }
     pub fn const_int(&self, e: &Expr) -> Res<i64> {
         super::fold::const_int(e, &|n| self.const_lookup(n))
+    }
+
+    /// [`Lower::const_int`] that also reads the variables known to hold a constant at this
+    /// point of the code (for what is decided here, never for a loop's back edge).
+    pub fn const_int_here(&self, e: &Expr) -> Res<i64> {
+        super::fold::const_int(e, &|n| match self.lookup(n) {
+            Some(Binding::Var(r, t)) if t.is_int() => self.body.known(r),
+            _ => self.const_lookup(n),
+        })
     }
 
     /// A written type as a C type (pointers start as generic; array sizes evaluated).

@@ -237,7 +237,10 @@ impl Lower<'_> {
                 ty: if *f { CType::F32 } else { CType::F64 },
             }),
             ExprKind::Ident(n) => match self.lookup(n).cloned() {
-                Some(Binding::Var(r, t)) => Ok(Val::reg(r, t)),
+                Some(Binding::Var(r, t)) => Ok(match self.body.known(&r) {
+                    Some(k) => Val::int(k, t),
+                    None => Val::reg(r, t),
+                }),
                 Some(Binding::Value(v)) => Ok(v),
                 Some(Binding::Mem(a, t, vol)) => self.load(&a, &t, vol),
                 Some(Binding::RegArray(..)) => err(

@@ -9,14 +9,16 @@
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
 //! - [`lower`] (kernels), [`variables`] ([`locals`], [`structs`]), [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`unroll`]: PTX through [`emit`],
-//!   then [`schedule`];
+//!   [`operators`], [`range_test`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`unroll`]: PTX through [`emit`],
+//!   then [`address_walk`], [`dead_code`] and [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
+pub mod address_walk;
 pub mod addressing;
 pub mod ast;
 pub mod builtins;
 pub mod calls;
+pub mod dead_code;
 pub mod decl_parser;
 pub mod dmath;
 pub mod emit;
@@ -31,6 +33,7 @@ pub mod mangle;
 pub mod operators;
 pub mod parser;
 pub mod preprocess;
+pub mod range_test;
 pub mod schedule;
 pub mod shuffle;
 pub mod statements;

@@ -146,6 +146,10 @@ impl Lower<'_> {
                 }
                 self.body
                     .ins(format!("mov.{} \t{r}, {}", t.mov(), v.text()));
+                if let (Some(k), true) = (v.konst_int(), t.is_int()) {
+                    self.body.set_known(r, k);
+                    return Val::int(k, t.clone());
+                }
                 Val::reg(r.clone(), t.clone())
             }
             LVal::Mem(a, t, vol) => {
@@ -449,6 +453,9 @@ impl Lower<'_> {
             if (k != 0) == when {
                 self.body.ins(format!("bra.uni \t{label}"));
             }
+            return Ok(());
+        }
+        if self.range_branch(e, when, label)? {
             return Ok(());
         }
         match &e.kind {

@@ -2,7 +2,7 @@
 //! branching back), unrolled loops, `switch` as compare-and-branch chains, jumps, `return`.
 
 use super::ast::*;
-use super::emit::Val;
+use super::emit::{Op, Val};
 use super::error::{err, Pos, Res};
 use super::lower::{Binding, Lower};
 use std::collections::{HashMap, HashSet};
@@ -32,7 +32,7 @@ impl Lower<'_> {
             }
             StmtKind::If(c, t, e) => {
                 self.body.loc(s.pos);
-                if let Ok(v) = self.const_int(c) {
+                if let Ok(v) = self.const_int_here(c) {
                     self.scoped(|l| {
                         if v != 0 {
                             l.stmt(t)
@@ -125,8 +125,19 @@ impl Lower<'_> {
                     (Some(e), Some((r, ty))) => {
                         let v = self.rv(e)?;
                         let v = self.assign_convert(v, &ty, e.pos)?;
-                        self.body
-                            .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+                        // The instruction that computed a temporary writes the result itself.
+                        let written = match &v.op {
+                            Op::Reg(t) => {
+                                !self.var_regs.contains(t)
+                                    && !self.var_regs.contains(&self.body.canonical(t))
+                                    && self.body.retarget_last(t, &r)
+                            }
+                            _ => false,
+                        };
+                        if !written {
+                            self.body
+                                .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+                        }
                     }
                     (Some(e), None) => {
                         self.effect(e)?;
@@ -223,7 +234,7 @@ impl Lower<'_> {
         }
         let header = self.body.lines.len();
         self.body.place(&lbody);
-        let unstable = self.mutable_regs.clone();
+        let unstable = self.body.mutable.clone();
         self.body.restore(&snap, &unstable);
         self.loops.push((lend.clone(), Some(lcont.clone())));
         let r = self.scoped(|l| l.stmt(body));
@@ -240,7 +251,7 @@ impl Lower<'_> {
             (_, Some(Some(0))) => {}
             _ => self.body.ins(format!("bra.uni \t{lbody}")),
         }
-        let mutable = self.mutable_regs.clone();
+        let mutable = self.body.mutable.clone();
         self.body.hoist(header, &mutable);
         self.body.place(&lend);
         self.body.restore(&snap, &HashSet::new());

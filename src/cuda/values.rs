@@ -429,7 +429,7 @@ impl Lower<'_> {
                 && addr.space != Space::Generic
             {
                 if let Op::Reg(r) = &v.op {
-                    if !self.mutable_regs.contains(r) {
+                    if !self.body.mutable.contains(r) {
                         return Ok(v.clone());
                     }
                 }
@@ -466,7 +466,7 @@ impl Lower<'_> {
         let v = self.materialize(v);
         let src = v.text();
         let base_fixed = match &addr.base {
-            Base::Reg(r) => !self.mutable_regs.contains(r),
+            Base::Reg(r) => !self.body.mutable.contains(r),
             Base::Sym(_) => true,
         };
         self.forward = if !volatile && *ty != CType::Bool && base_fixed {

@@ -176,7 +176,7 @@ impl Lower<'_> {
                 let regs: Vec<String> = (0..*n).map(|_| self.body.reg_for(el)).collect();
                 for r in &regs {
                     self.var_regs.insert(r.clone());
-                    self.mutable_regs.insert(r.clone());
+                    self.body.mutable.insert(r.clone());
                 }
                 if let Some(ExprKind::List(items)) = d.init.as_ref().map(|i| &i.kind) {
                     self.body.loc(d.pos);
@@ -222,8 +222,14 @@ impl Lower<'_> {
         }
         if !self.mutated.contains(&d.name) && !volatile {
             if let Some(v) = init.clone() {
+                // A temporary, or a register no variable writes (a value or a parameter): the
+                // name is bound to it, with no copy (copy propagation).
                 let is_temp = match &v.op {
-                    super::emit::Op::Reg(r) => !self.var_regs.contains(r),
+                    super::emit::Op::Reg(r) => {
+                        !self.var_regs.contains(r)
+                            || !self.body.mutable.contains(&self.body.canonical(r))
+                                && !self.body.mutable.contains(r)
+                    }
                     _ => true,
                 };
                 if is_temp {
@@ -249,10 +255,13 @@ impl Lower<'_> {
             if !written {
                 self.body
                     .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
+                if let (Some(k), true) = (v.konst_int(), ty.is_int()) {
+                    self.body.set_known(&r, k);
+                }
             }
         }
         self.var_regs.insert(r.clone());
-        self.mutable_regs.insert(r.clone());
+        self.body.mutable.insert(r.clone());
         self.bind(&d.name, Binding::Var(r, ty));
         Ok(())
     }
