@@ -31,6 +31,18 @@ async function onStep(page, id, n) {
   return Number(target);
 }
 
+// A caption's fields ({path} or {path|unit}, src/lesson_text.js) with the snapshot's values in
+// the units the views show them.
+const FIELD = /\{([A-Za-z0-9_.]+)(?:\|([a-z%]+))?\}/g;
+function fillFields(text, snap) {
+  return text.replace(FIELD, (_, path, unit) => {
+    const v = valueAt(snap, path);
+    if (unit === 'nj') return v >= 1e6 ? `${(v / 1e6).toFixed(3)} µJ` : `${(v / 1e3).toFixed(1)} nJ`;
+    if (unit === 'kb') return `${Number(v.toFixed(2))} KB`;
+    return Number.isInteger(v) ? v.toLocaleString('en-US') : String(v);
+  });
+}
+
 function valueAt(obj, path) {
   let v = obj;
   for (const k of path.split('.')) v = v === null || v === undefined ? undefined : v[k];
@@ -39,7 +51,7 @@ function valueAt(obj, path) {
 
 test('every lesson file parses and names existing examples, views and kernels', async ({ page }) => {
   expect(FILES.length).toBeGreaterThanOrEqual(4);
-  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing', 'register_banks', 'mrpb', 'elastic', 'unified']) expect(FILES).toContain(`${id}.json`);
+  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing', 'register_banks', 'mrpb', 'elastic', 'unified', 'cuda_divergence']) expect(FILES).toContain(`${id}.json`);
   for (const { file, lesson } of LESSONS) {
     expect(`${lesson.id}.json`, `${file}: id`).toBe(file);
     expect(Array.isArray(lesson.steps) && lesson.steps.length > 0, `${file}: steps`).toBe(true);
@@ -66,7 +78,10 @@ for (const { lesson } of LESSONS) {
       if (i > 0) await page.click('.lesson-next');
       const cycle = await onStep(page, lesson.id, i + 1);
       if (Number.isInteger(step.cycle)) expect(cycle).toBe(step.cycle);
-      await expect(page.locator('#lesson .lesson-text')).toHaveText(step.text);
+      // The text's numbers are the model's: each {path|unit} field filled from the snapshot.
+      const snapNow = JSON.parse(await page.evaluate(() => window.warpstep.app.session.snapshot(window.warpstep.app.sm)));
+      await expect(page.locator('#lesson .lesson-text')).toHaveText(fillFields(step.text, snapNow));
+      for (const m of step.text.matchAll(FIELD)) if (valueAt(snapNow, m[1]) === undefined) wrong.push(`step ${i + 1}: the text's field ${m[1]} is not in the snapshot`);
       if (step.question) await expect(page.locator('#lesson .lesson-question')).toContainText(step.question);
       // The step's view, and only it, is outlined.
       const lit = await page.locator('.view.lesson-highlight').evaluateAll((els) => els.map((e) => e.id));
@@ -80,6 +95,8 @@ for (const { lesson } of LESSONS) {
       digests.push(await digest());
       if (!BLESS && digests[i] !== step.digest) wrong.push(`step ${i + 1} (cycle ${cycle}): state digest ${digests[i]}, recorded ${step.digest} (if the model changed on purpose: WARPSTEP_BLESS_LESSONS=1 npx playwright test --project=dev e2e/lessons.spec.js)`);
     }
+    // No two steps at the same state.
+    digests.forEach((d, i) => { if (digests.indexOf(d) !== i) wrong.push(`steps ${digests.indexOf(d) + 1} and ${i + 1} stand at the same state`); });
     expect(wrong).toEqual([]);
     await page.screenshot({ path: `../target/e2e/lesson-${lesson.id}.png` });
     // Back with the keyboard (P) one step: the same state again, whether the app stepped back
