@@ -39,7 +39,7 @@ function fillFields(text, snap) {
     const v = valueAt(snap, path);
     if (unit === 'nj') return v >= 1e6 ? `${(v / 1e6).toFixed(3)} µJ` : `${(v / 1e3).toFixed(1)} nJ`;
     if (unit === 'kb') return `${Number(v.toFixed(2))} KB`;
-    return Number.isInteger(v) ? v.toLocaleString('en-US') : String(v);
+    return String(v);
   });
 }
 

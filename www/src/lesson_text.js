@@ -2,9 +2,9 @@
 // the model at the step. A caption may hold `{path}` or `{path|unit}`: `path` is a dotted path
 // into the snapshot the wasm exports (Session.snapshot: `cycle`, `stats.l1d.misses`,
 // `stats.energy.register_file_pj`, `sm.bank_grid.degree`, ...), filled in once the app stands
-// at the step's cycle, in the units the views show it (`|nJ`: picojoules shown as the Energy view
-// shows them; `|kb`: kilobytes as the Unified view does; none: a count with thousands
-// separators). Until then (a long run on its way) the place shows "…". Nothing is computed here
+// at the step's cycle, in the units the views show it (`|nj`: picojoules shown as the Energy view
+// shows them; `|kb`: kilobytes as the Unified view does; none: the number as the views and the
+// cycle counter write it, 2415). Until then (a long run on its way) the place shows "…". Nothing is computed here
 // but the formatting of one value.
 import { valueAt } from './lessons.js';
 
@@ -19,7 +19,7 @@ function format(v, unit) {
   if (typeof v !== 'number') return String(v);
   if (unit === 'nj') return nj(v);
   if (unit === 'kb') return `${Number(v.toFixed(2))} KB`;
-  return Number.isInteger(v) ? v.toLocaleString('en-US') : String(Number(v.toFixed(2)));
+  return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(2)));
 }
 
 // The paths a text's fields read (the tests check each against the snapshot).
