@@ -92,6 +92,10 @@ for (const { lesson } of LESSONS) {
         const got = valueAt(snap, path);
         if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`step ${i + 1} (cycle ${cycle}): ${path} = ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
       }
+      // The outlined view shows what the step points at: a step about the L1D does not stand
+      // where the view says it has no accesses yet.
+      const said = await page.evaluate((id) => [...document.querySelectorAll(`#view-${id} canvas`)].flatMap((c) => (c.drawn || []).map((d) => d.s)), step.view);
+      if (/L1D|MSHR/.test(step.highlight || '') && said.some((t) => t.includes('no accesses yet'))) wrong.push(`step ${i + 1}: the ${step.view} view says "no accesses yet" where the step points at the L1D`);
       digests.push(await digest());
       if (!BLESS && digests[i] !== step.digest) wrong.push(`step ${i + 1} (cycle ${cycle}): state digest ${digests[i]}, recorded ${step.digest} (if the model changed on purpose: WARPSTEP_BLESS_LESSONS=1 npx playwright test --project=dev e2e/lessons.spec.js)`);
     }
