@@ -119,6 +119,35 @@ for (const { lesson } of LESSONS) {
   });
 }
 
+// Numbers a caption cites from a run that is not one of its steps (the same kernel run to the
+// end under another configuration): the caption holds them, and the model gives them.
+const CLAIMS = [
+  { lesson: 'elastic', step: 5, says: 'the split pipeline needs 173 cycles', input: 1, path: 'cycle', want: 173 },
+  { lesson: 'elastic', step: 5, says: 'the in-order one 172', input: 3, path: 'cycle', want: 172 },
+];
+
+test('numbers a caption cites from other runs are the model\'s', async ({ page }) => {
+  await open(page, '/');
+  for (const c of CLAIMS) {
+    const lesson = LESSONS.find((l) => l.lesson.id === c.lesson).lesson;
+    expect(lesson.steps[c.step - 1].text).toContain(c.says);
+    const got = await page.evaluate(async ({ id, n, path }) => {
+      const { lessonById, stepInput, valueAt } = await import('/src/lessons.js');
+      const l = lessonById(id);
+      const input = stepInput(l, l.steps[n - 1]);
+      const Session = window.warpstep.app.session.constructor;
+      const s = new Session(input.ptx, input.launch, input.preset, input.sets);
+      try {
+        while (!s.finished()) s.runFor(100000);
+        return valueAt(JSON.parse(s.snapshot(0)), path);
+      } finally {
+        s.free();
+      }
+    }, { id: c.lesson, n: c.input, path: c.path });
+    expect(got, `${c.lesson} step ${c.step}: ${c.says}`).toBe(c.want);
+  }
+});
+
 test('a lesson URL opens on its step, and the step is in the URL as it moves', async ({ page }) => {
   const lesson = LESSONS.find((l) => l.lesson.id === 'divergence').lesson;
   await open(page, '/#lesson=divergence&step=2');
