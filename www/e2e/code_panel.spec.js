@@ -62,9 +62,13 @@ test('the Code panel in a lesson: CUDA and PTX beside the SIMT stack, which name
   await waitPaused(page);
   await expect(page.locator('body')).toHaveAttribute('data-present-panels', 'simt,pipeline,code');
   await expect(page.locator('#view-code')).toBeVisible();
+  // The step stops at its breakpoint, PTX line 62 (the branch), hit by warp 0: that line is
+  // marked, not the line warp 0 issues next.
   const code = JSON.parse(await page.locator('#view-code').getAttribute('data-model'));
   const snap = JSON.parse(await page.evaluate(() => window.warpstep.app.session.snapshot(0)));
-  expect(code.ptxLine).toBe(snap.sm.warps[0].line);
+  expect(code.ptxLine).toBe(62);
+  expect(snap.sm.warps[0].line).not.toBe(62);
+  await expect(page.locator('#view-code .code-ptx li.current')).toContainText('bra');
   const listing = await page.evaluate(() => window.warpstep.app.listing);
   expect(code.cudaLine).toBe(listing.source_lines[code.ptxLine]);
   expect(code.cudaLine).toBeGreaterThan(0);
@@ -85,6 +89,25 @@ test('the Code panel in a lesson: CUDA and PTX beside the SIMT stack, which name
   const px = await page.locator('#view-code .code-ptx li.current').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   expect(px).toBeGreaterThanOrEqual(18);
   await page.screenshot({ path: `${SHOTS}/code-panel-large-1280.png` });
+  expect(problems).toEqual([]);
+});
+
+test('a lesson step at a breakpoint marks its line: divergence step 1 stands on the compare, PTX line 60', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page, '/#lesson=divergence&step=1');
+  await waitPaused(page);
+  await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '1');
+  expect((await model(page, 'code')).ptxLine).toBe(60);
+  await expect(page.locator('#view-code .code-ptx li.current')).toHaveAttribute('data-line', '60');
+  await expect(page.locator('#editor .cm-current-line')).toContainText('setp.eq.u32');
+  // N: a step by cycle (step 3) marks the warp's next line again.
+  await page.keyboard.press('n');
+  await page.keyboard.press('n');
+  await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '3');
+  await waitPaused(page);
+  const next = await page.evaluate(() => JSON.parse(window.warpstep.app.session.snapshot(0)).sm.warps[0].line);
+  expect((await model(page, 'code')).ptxLine).toBe(next);
+  await expect(page.locator('#view-code .code-ptx li.current')).toHaveAttribute('data-line', String(next));
   expect(problems).toEqual([]);
 });
 

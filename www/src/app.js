@@ -814,6 +814,9 @@ export class App {
     const w = snap.sm.warps[this.warp];
     const b = !this.ab.active && this.session.breakLine();
     if (b && this.session.breakWarp() === this.warp && this.session.breakSm() === this.sm) return b;
+    // A lesson step that stops at a breakpoint line marks it the same way.
+    const l = this.lessons && !this.ab.active ? this.lessons.breakLineAt(snap.cycle, this.sm, this.warp) : 0;
+    if (l) return l;
     return w && w.line ? w.line : 0;
   }
 

@@ -182,6 +182,7 @@ export class LessonPlayer {
     this.link = null; // the encoded data of the lesson link on screen (null: a bundled lesson)
     this.index = 0;
     this.cycles = []; // resolved cycle of each step (breakpoint steps found once)
+    this.hits = []; // each breakpoint step's hit: { cycle, line, sm, warp }
     this.loadedKey = null; // the kernel input loaded for this lesson
     this.setBreak = null; // the breakpoint line the lesson put in the editor
     this.views = app.views.map((v) => v.id);
@@ -224,6 +225,12 @@ export class LessonPlayer {
     if (!/\{[A-Za-z0-9_.]+(\|[a-z%]+)?\}/.test(step.text)) return;
     this.box.text.textContent = this.stepText(step);
     this.changed();
+  }
+
+  // The breakpoint line the open step stopped at, for warp `warp` of SM `sm` at `cycle` (0: none).
+  breakLineAt(cycle, sm, warp) {
+    const h = this.lesson ? this.hits[this.index] : null;
+    return h && h.cycle === cycle && h.sm === sm && h.warp === warp ? h.line : 0;
   }
 
   // The open lesson, its step and the step's index, or null.
@@ -327,6 +334,7 @@ export class LessonPlayer {
     if (this.lesson !== lesson) {
       this.lesson = lesson;
       this.cycles = [];
+      this.hits = [];
       this.loadedKey = null;
     }
     this.link = link;
@@ -397,6 +405,9 @@ export class LessonPlayer {
           if (stop !== 'breakpoint') return (this.cycles[i] = null);
         }
         cycle = session.cycle();
+        // The warp whose instruction on the line stopped the search: the app marks that line
+        // for it at this cycle (app.currentLine), as after a stop at a breakpoint.
+        this.hits[i] = { cycle, line: session.breakLine(), sm: session.breakSm(), warp: session.breakWarp() };
       } finally {
         session.free();
       }
