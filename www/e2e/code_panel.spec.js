@@ -111,6 +111,27 @@ test('a lesson step at a breakpoint marks its line: divergence step 1 stands on 
   expect(problems).toEqual([]);
 });
 
+test('the warp-split view names the book\'s blocks too (convergence barriers)', async ({ page }) => {
+  const problems = watchConsole(page);
+  await open(page);
+  await page.click('.tab[data-tab=setup]');
+  await page.selectOption('#f-divergence', 'convergence_barriers');
+  await page.click('#btn-apply-setup');
+  await expect(page.locator('#view-simt header h2')).toHaveText('Warp splits (convergence barriers)');
+  await page.fill('#goto-cycle', '120');
+  await page.click('#btn-goto');
+  await waitPaused(page);
+  await settle(page);
+  const labels = await page.evaluate(() => window.warpstep.app.listing.block_labels);
+  const split = await page.evaluate(() => { const a = window.warpstep.app; return JSON.parse(a.session.snapshot(a.sm)).sm.warps[a.warp].splits; });
+  const said = await page.evaluate(() => [...document.querySelectorAll('#view-simt canvas')].flatMap((c) => (c.drawn || []).map((d) => d.s)));
+  // The split that issues next, named with its PC's block from the model's listing.
+  const pc = split.selected.pc;
+  expect(labels[pc]).toMatch(/^[A-G]$/);
+  expect(said.some((t) => t.includes(`PC ${pc} [${labels[pc]}]`))).toBe(true);
+  expect(problems).toEqual([]);
+});
+
 const CUDA = `// warpstep: --grid 1 --block 8 --arg s32[8]=iota --arg s32[8]=0
 __global__ void twice(const int *in, int *out) {
     int t = threadIdx.x;
