@@ -164,7 +164,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
   const y0 = 34;
   text(ctx, cuda ? 'next PC (line · CUDA)' : 'next PC (line)', cols.pc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.pcW });
   text(ctx, cuda ? 'RPC (line · CUDA)' : 'RPC (line)', cols.rpc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.rpcW });
-  text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted });
+  text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: Math.max(40, width - cols.lanes - 6) });
   region(canvas, cols.pc, y0 - 8, cols.pcW, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, cols.rpcW, 16, GLOSSARY.rpc);
   if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
