@@ -128,7 +128,11 @@ pub fn prepare_source(
     config_for: &dyn Fn(&str) -> Result<Config, String>,
     read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Prepared, InputError> {
-    let compiled = if crate::cuda::is_cuda(text) {
+    let cuda = match overrides.lang.as_deref() {
+        Some(lang) => lang == "cuda",
+        None => crate::cuda::is_cuda(text),
+    };
+    let compiled = if cuda {
         Some(compile_cuda(text, file_name, &mut overrides)?)
     } else {
         None

@@ -20,6 +20,8 @@ use crate::sim::{Sim, Status};
 use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
 use wasm_bindgen::prelude::*;
 
+mod breaks;
+
 /// Checkpoint interval in cycles. Stepping back replays at most this many cycles from the last
 /// checkpoint: at the slowest measured wasm speed (fermi, 48 warps, views recording warp
 /// states: a few hundred thousand cycles/s) that is well under the 100 ms issue 6 allows.
@@ -262,6 +264,9 @@ pub struct Session {
     breakpoints: Breakpoints,
     /// The line of the instruction that stopped the last run at a breakpoint (0: none).
     break_line: u32,
+    /// The SM and warp slot whose instruction stopped the last run at a breakpoint, and the
+    /// cycle the run stopped at.
+    break_warp: Option<(u32, u32, u64)>,
     /// The effective launch (PTX `// warpstep:` lines overlaid by the user's) as JSON.
     launch: String,
     /// The launch as prepared, before any cycle ran (searches and runs to the end copy it).
@@ -305,6 +310,7 @@ impl Session {
             timeline,
             breakpoints,
             break_line: 0,
+            break_warp: None,
             launch,
             prepared: pristine,
             lines: Vec::new(),
@@ -606,6 +612,7 @@ impl Session {
             "instr_lines": func.instrs.iter().map(|i| i.line).collect::<Vec<_>>(),
             "placed": placed,
             "source_lines": self.source.by_ptx_line,
+            "block_labels": func.block_labels(),
             "source_file": self.source.file_name,
             "generated": self.prepared.generated_ptx.is_some(),
             "compile_notes": self.prepared.compile_notes,
@@ -706,6 +713,7 @@ impl Session {
     /// checkpoints and the line of a breakpoint hit.
     fn run_with(&mut self, budget: u32, stop: &StopAt) -> Stop {
         self.break_line = 0;
+        self.break_warp = None;
         let timeline = &mut self.timeline;
         let stopped = run_control::run(&mut self.sim, u64::from(budget), stop, &mut |sim| {
             timeline.observe(sim)
@@ -714,6 +722,7 @@ impl Session {
             Stopped::Budget => Stop::Budget,
             Stopped::Breakpoint(hit) => {
                 self.break_line = hit.line;
+                self.break_warp = Some((hit.sm, hit.warp, self.sim.cycle()));
                 Stop::Breakpoint
             }
             Stopped::Finished => Stop::Finished,
@@ -743,6 +752,7 @@ impl Session {
         self.sim = self.timeline.rewind(target);
         self.sim.set_record_warp_states(record);
         self.break_line = 0;
+        self.break_warp = None;
     }
 
     fn sm(&self, sm: u32) -> Option<&crate::core::sm::Sm> {

@@ -228,3 +228,21 @@ fn loop_with_break_nests_two_barriers_waiting_at_the_same_pc() {
         ]
     );
 }
+
+#[test]
+fn book_fig3_2_block_labels_name_each_instructions_block() {
+    // Issue 30: the SIMT views name a PC's block (A to G, as the book's figures do).
+    let f = load("book_fig3_2.ptx", "book_fig3_2");
+    let labels = f.block_labels();
+    assert_eq!(labels.len(), f.instrs.len());
+    assert_eq!(labels[0], "");
+    for name in ["A", "B", "C", "D", "E", "F", "G"] {
+        let pc = f.labels[name] as usize;
+        assert_eq!(labels[pc], name);
+        if pc > 0 {
+            assert_ne!(labels[pc - 1], name);
+        }
+    }
+    let g = f.labels["G"] as usize;
+    assert_eq!(labels[g + 1], "G");
+}

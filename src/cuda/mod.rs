@@ -82,12 +82,39 @@ impl Compiled {
     }
 }
 
-/// Whether `source` is CUDA C rather than PTX: it has `__global__` and no `.version` directive.
+/// Whether `source` is CUDA C rather than PTX: a `// warpstep: --lang cuda|ptx` line says so
+/// (the editor's language switch); otherwise it has `__global__` and no `.version` directive.
 pub fn is_cuda(source: &str) -> bool {
+    if let Some(lang) = forced_language(source) {
+        return lang == "cuda";
+    }
     source.contains("__global__")
         && !source
             .lines()
             .any(|l| l.trim_start().starts_with(".version"))
+}
+
+/// The language a `// warpstep:` line of `source` forces with `--lang cuda|ptx` (the last one),
+/// or `None`.
+pub fn forced_language(source: &str) -> Option<&str> {
+    let mut out = None;
+    for line in source.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("// warpstep:") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        while let Some(w) = words.next() {
+            let value = match w.strip_prefix("--lang") {
+                Some("") => words.next(),
+                Some(v) => v.strip_prefix('='),
+                None => None,
+            };
+            if let Some(v @ ("cuda" | "ptx")) = value {
+                out = Some(v);
+            }
+        }
+    }
+    out
 }
 
 /// Compiles the device code of `source` (named `file_name` in errors and `.file`).
@@ -126,4 +153,19 @@ pub fn compile_kernels(
         kernels,
         launch_lines: pp.launch_lines.iter().map(|(n, _)| *n).collect(),
     })
+}
+
+#[cfg(test)]
+mod lang_tests {
+    use super::*;
+
+    #[test]
+    fn a_warpstep_lang_line_forces_the_language() {
+        let cuda = "__global__ void k(int *a) { a[0] = 1; }";
+        assert!(is_cuda(cuda));
+        assert!(!is_cuda(&format!("// warpstep: --lang ptx\n{cuda}")));
+        assert!(is_cuda("// warpstep: --grid 1 --lang=cuda\n.version 7.0\n"));
+        assert!(!is_cuda(".version 7.0\n// __global__ in a comment\n"));
+        assert_eq!(forced_language("// warpstep: --lang rust\n"), None);
+    }
 }

@@ -124,6 +124,9 @@ pub struct LaunchFlags {
     /// `key=value` overrides, applied in order after the config.
     pub sets: Vec<String>,
     pub max_cycles: Option<u64>,
+    /// The source language forced by `--lang cuda|ptx` (issue 29: the editor's switch); `None`
+    /// lets [`crate::cuda::is_cuda`] decide from the text.
+    pub lang: Option<String>,
 }
 
 /// Most registers a thread may be given with `--regs` (PTX's own limit is 255 per thread on
@@ -131,7 +134,7 @@ pub struct LaunchFlags {
 pub const MAX_REGS_PER_THREAD: u32 = 255;
 
 /// The flags `parse_tokens` understands, each followed by a value.
-pub const LAUNCH_FLAGS: [&str; 9] = [
+pub const LAUNCH_FLAGS: [&str; 10] = [
     "--kernel",
     "--grid",
     "--block",
@@ -141,6 +144,7 @@ pub const LAUNCH_FLAGS: [&str; 9] = [
     "--config",
     "--set",
     "--max-cycles",
+    "--lang",
 ];
 
 impl LaunchFlags {
@@ -219,6 +223,12 @@ impl LaunchFlags {
                 )
             }
             "--config" => self.config = Some(value.to_string()),
+            "--lang" => {
+                if value != "cuda" && value != "ptx" {
+                    return Err(bad("expected cuda or ptx".into()));
+                }
+                self.lang = Some(value.to_string())
+            }
             "--set" => {
                 if !value.contains('=') {
                     return Err(bad("expected KEY=VALUE".into()));
@@ -271,6 +281,7 @@ impl LaunchFlags {
         self.config = later.config.or(self.config);
         self.sets.extend(later.sets);
         self.max_cycles = later.max_cycles.or(self.max_cycles);
+        self.lang = later.lang.or(self.lang);
         self
     }
 }

@@ -689,6 +689,32 @@ impl Function {
         out
     }
 
+    /// The label of the block each instruction is in, indexed by [`Pc`]: the last label at or
+    /// before it in the text (`""` before the first label). The book's Figure 3.2 names its
+    /// blocks A to G this way; the views show the name beside a PC (issue 30).
+    pub fn block_labels(&self) -> Vec<&str> {
+        let mut at: Vec<(Pc, &str)> = self
+            .labels
+            .iter()
+            .map(|(n, &pc)| (pc, n.as_str()))
+            .collect();
+        at.sort();
+        let mut out = vec![""; self.instrs.len()];
+        let mut next = at.iter().peekable();
+        let mut current = "";
+        for (pc, slot) in out.iter_mut().enumerate() {
+            while let Some(&&(lpc, name)) = next.peek() {
+                if lpc as usize > pc {
+                    break;
+                }
+                current = name;
+                next.next();
+            }
+            *slot = current;
+        }
+        out
+    }
+
     /// Reconvergence point of the branch at `pc` (`None` if `pc` is not a `bra`).
     pub fn reconvergence_of(&self, pc: Pc) -> Option<Reconvergence> {
         self.reconvergence.get(pc as usize).copied().flatten()

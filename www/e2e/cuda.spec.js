@@ -256,8 +256,9 @@ test('nvcc PTX with .loc lines shows its CUDA beside it: lines, breakpoints and 
   await page.click('#btn-run');
   await expect(page.locator('#run-status')).toContainText(`breakpoint: CUDA line ${line}, PTX line`);
   await expect(page.locator('#cuda-editor .cm-current-line')).toContainText('found_at[row] = at;');
-  // The PTX pane marks the warp's next instruction, whose CUDA line the CUDA pane marks.
-  const at = await warpLines(page);
+  // The PTX pane marks the instruction that stopped the run (the breakpoint's PTX line, issue
+  // 30), whose CUDA line the CUDA pane marks.
+  const at = await page.evaluate(() => { const s = window.warpstep.app.session; return { ptx: s.breakLine(), cuda: s.sourceLine(s.breakLine()) }; });
   expect(at.cuda).toBe(line);
   await expect(page.locator('#editor .cm-current-line')).toHaveText(NVCC_PTX.split('\n')[at.ptx - 1]);
   // The link holds the PTX and the CUDA; it reopens both panes at the same cycle.

@@ -31,6 +31,18 @@ async function onStep(page, id, n) {
   return Number(target);
 }
 
+// A caption's fields ({path} or {path|unit}, src/lesson_text.js) with the snapshot's values in
+// the units the views show them.
+const FIELD = /\{([A-Za-z0-9_.]+)(?:\|([a-z%]+))?\}/g;
+function fillFields(text, snap) {
+  return text.replace(FIELD, (_, path, unit) => {
+    const v = valueAt(snap, path);
+    if (unit === 'nj') return v >= 1e6 ? `${(v / 1e6).toFixed(3)} µJ` : `${(v / 1e3).toFixed(1)} nJ`;
+    if (unit === 'kb') return `${Number(v.toFixed(2))} KB`;
+    return String(v);
+  });
+}
+
 function valueAt(obj, path) {
   let v = obj;
   for (const k of path.split('.')) v = v === null || v === undefined ? undefined : v[k];
@@ -39,7 +51,7 @@ function valueAt(obj, path) {
 
 test('every lesson file parses and names existing examples, views and kernels', async ({ page }) => {
   expect(FILES.length).toBeGreaterThanOrEqual(4);
-  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing', 'register_banks', 'mrpb', 'elastic', 'unified']) expect(FILES).toContain(`${id}.json`);
+  for (const id of ['divergence', 'simt_deadlock', 'bank_conflicts', 'coalescing', 'register_banks', 'mrpb', 'elastic', 'unified', 'cuda_divergence']) expect(FILES).toContain(`${id}.json`);
   for (const { file, lesson } of LESSONS) {
     expect(`${lesson.id}.json`, `${file}: id`).toBe(file);
     expect(Array.isArray(lesson.steps) && lesson.steps.length > 0, `${file}: steps`).toBe(true);
@@ -66,7 +78,10 @@ for (const { lesson } of LESSONS) {
       if (i > 0) await page.click('.lesson-next');
       const cycle = await onStep(page, lesson.id, i + 1);
       if (Number.isInteger(step.cycle)) expect(cycle).toBe(step.cycle);
-      await expect(page.locator('#lesson .lesson-text')).toHaveText(step.text);
+      // The text's numbers are the model's: each {path|unit} field filled from the snapshot.
+      const snapNow = JSON.parse(await page.evaluate(() => window.warpstep.app.session.snapshot(window.warpstep.app.sm)));
+      await expect(page.locator('#lesson .lesson-text')).toHaveText(fillFields(step.text, snapNow));
+      for (const m of step.text.matchAll(FIELD)) if (valueAt(snapNow, m[1]) === undefined) wrong.push(`step ${i + 1}: the text's field ${m[1]} is not in the snapshot`);
       if (step.question) await expect(page.locator('#lesson .lesson-question')).toContainText(step.question);
       // The step's view, and only it, is outlined.
       const lit = await page.locator('.view.lesson-highlight').evaluateAll((els) => els.map((e) => e.id));
@@ -77,9 +92,15 @@ for (const { lesson } of LESSONS) {
         const got = valueAt(snap, path);
         if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`step ${i + 1} (cycle ${cycle}): ${path} = ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
       }
+      // The outlined view shows what the step points at: a step about the L1D does not stand
+      // where the view says it has no accesses yet.
+      const said = await page.evaluate((id) => [...document.querySelectorAll(`#view-${id} canvas`)].flatMap((c) => (c.drawn || []).map((d) => d.s)), step.view);
+      if (/L1D|MSHR/.test(step.highlight || '') && said.some((t) => t.includes('no accesses yet'))) wrong.push(`step ${i + 1}: the ${step.view} view says "no accesses yet" where the step points at the L1D`);
       digests.push(await digest());
       if (!BLESS && digests[i] !== step.digest) wrong.push(`step ${i + 1} (cycle ${cycle}): state digest ${digests[i]}, recorded ${step.digest} (if the model changed on purpose: WARPSTEP_BLESS_LESSONS=1 npx playwright test --project=dev e2e/lessons.spec.js)`);
     }
+    // No two steps at the same state.
+    digests.forEach((d, i) => { if (digests.indexOf(d) !== i) wrong.push(`steps ${digests.indexOf(d) + 1} and ${i + 1} stand at the same state`); });
     expect(wrong).toEqual([]);
     await page.screenshot({ path: `../target/e2e/lesson-${lesson.id}.png` });
     // Back with the keyboard (P) one step: the same state again, whether the app stepped back
@@ -97,6 +118,35 @@ for (const { lesson } of LESSONS) {
     }
   });
 }
+
+// Numbers a caption cites from a run that is not one of its steps (the same kernel run to the
+// end under another configuration): the caption holds them, and the model gives them.
+const CLAIMS = [
+  { lesson: 'elastic', step: 5, says: 'the split pipeline needs 173 cycles', input: 1, path: 'cycle', want: 173 },
+  { lesson: 'elastic', step: 5, says: 'the in-order one 172', input: 3, path: 'cycle', want: 172 },
+];
+
+test('numbers a caption cites from other runs are the model\'s', async ({ page }) => {
+  await open(page, '/');
+  for (const c of CLAIMS) {
+    const lesson = LESSONS.find((l) => l.lesson.id === c.lesson).lesson;
+    expect(lesson.steps[c.step - 1].text).toContain(c.says);
+    const got = await page.evaluate(async ({ id, n, path }) => {
+      const { lessonById, stepInput, valueAt } = await import('/src/lessons.js');
+      const l = lessonById(id);
+      const input = stepInput(l, l.steps[n - 1]);
+      const Session = window.warpstep.app.session.constructor;
+      const s = new Session(input.ptx, input.launch, input.preset, input.sets);
+      try {
+        while (!s.finished()) s.runFor(100000);
+        return valueAt(JSON.parse(s.snapshot(0)), path);
+      } finally {
+        s.free();
+      }
+    }, { id: c.lesson, n: c.input, path: c.path });
+    expect(got, `${c.lesson} step ${c.step}: ${c.says}`).toBe(c.want);
+  }
+});
 
 test('a lesson URL opens on its step, and the step is in the URL as it moves', async ({ page }) => {
   const lesson = LESSONS.find((l) => l.lesson.id === 'divergence').lesson;

@@ -115,7 +115,7 @@ test('a lesson opened in presentation mode by URL: the step as a caption, N / P 
   await expect(caption.locator('.present-text')).toHaveText(lesson.steps[0].text);
   await expect(caption.locator('.present-question')).toHaveText(`Question: ${lesson.steps[0].question}`);
   await expect(caption.locator('.present-count')).toHaveText(`step 1 of ${lesson.steps.length}`);
-  expect(await shownPanels(page)).toEqual(['simt']);
+  expect(await shownPanels(page)).toEqual(['simt', 'code']);
   // Large type in the caption.
   const px = await caption.locator('.present-text').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   expect(px).toBeGreaterThanOrEqual(24);
@@ -124,12 +124,12 @@ test('a lesson opened in presentation mode by URL: the step as a caption, N / P 
   expect(title.px).toBeGreaterThanOrEqual(20);
 
   // N: step 2, which lists the pipeline beside its view.
-  expect(lesson.steps[1].panels).toEqual(['pipeline']);
+  expect(lesson.steps[1].panels).toEqual(['pipeline', 'code']);
   await page.keyboard.press('n');
   await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '2');
   await waitPaused(page);
   await expect(caption.locator('.present-text')).toHaveText(lesson.steps[1].text);
-  expect((await shownPanels(page)).sort()).toEqual(['pipeline', 'simt']);
+  expect((await shownPanels(page)).sort()).toEqual(['code', 'pipeline', 'simt']);
   await expect(page.locator('body')).toHaveAttribute('data-present-main', 'simt');
   expect(page.url()).toMatch(/#lesson=divergence&step=2&present=1$/);
   await page.waitForTimeout(400);
@@ -138,10 +138,10 @@ test('a lesson opened in presentation mode by URL: the step as a caption, N / P 
   await page.keyboard.press('p');
   await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '1');
   await expect(caption.locator('.present-text')).toHaveText(lesson.steps[0].text);
-  expect(await shownPanels(page)).toEqual(['simt']);
+  expect(await shownPanels(page)).toEqual(['simt', 'code']);
 
   // A step whose highlight is an element of the view: it pulses as a spotlight.
-  await page.evaluate(() => { window.location.hash = 'lesson=simt_deadlock&step=3&present=1'; });
+  await page.evaluate(() => { window.location.hash = 'lesson=simt_deadlock&step=2&present=1'; });
   await expect(page.locator('body')).toHaveAttribute('data-lesson', 'simt_deadlock');
   await waitPaused(page);
   const target = page.locator('#view-simt .divergence-run');
@@ -152,8 +152,8 @@ test('a lesson opened in presentation mode by URL: the step as a caption, N / P 
   // Leaving keeps the lesson open on its step.
   await page.keyboard.press('Escape');
   await expect(page.locator('#lesson')).toBeVisible();
-  await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '3');
-  expect(page.url()).toMatch(/#lesson=simt_deadlock&step=3$/);
+  await expect(page.locator('body')).toHaveAttribute('data-lesson-step', '2');
+  expect(page.url()).toMatch(/#lesson=simt_deadlock&step=2$/);
   expect(problems).toEqual([]);
 });
 
@@ -280,7 +280,7 @@ test('a bad present value in a link gives a message and the normal layout', asyn
     { text: 't', cycle: 1, view: 'simt', panels: 'timeline' },
   ] }));
   expect(problems).toEqual([
-    'step 1: no view "nope" in panels (views: pipeline, simt, timeline, why, banks, hash, search, memory, unified, stats, energy, mrpb)',
+    'step 1: no view "nope" in panels (views: pipeline, simt, timeline, why, banks, hash, search, memory, unified, stats, energy, mrpb, code)',
     'step 2: panels repeats the step\'s view "simt" (it is shown anyway)',
     'step 3: panels must be a list of view ids',
   ]);

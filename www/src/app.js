@@ -719,6 +719,7 @@ export class App {
     this.prev = snap;
     this.snap = snap;
     this.showState(snap);
+    if (this.lessons) this.lessons.update(snap);
     this.present.update(snap);
   }
 
@@ -806,6 +807,19 @@ export class App {
     return Boolean(this.loaded && this.config.unified.capacity_bytes === bytes);
   }
 
+  // The selected warp's line to mark: the line of the instruction it issues next, or, when the
+  // last run stopped at a breakpoint hit by this warp, the breakpoint's line (the instruction
+  // that just issued there). 0: none.
+  currentLine(snap) {
+    const w = snap.sm.warps[this.warp];
+    const b = !this.ab.active && this.session.breakLine();
+    if (b && this.session.breakWarp() === this.warp && this.session.breakSm() === this.sm) return b;
+    // A lesson step that stops at a breakpoint line marks it the same way.
+    const l = this.lessons && !this.ab.active ? this.lessons.breakLineAt(snap.cycle, this.sm, this.warp) : 0;
+    if (l) return l;
+    return w && w.line ? w.line : 0;
+  }
+
   showState(snap) {
     $('cycle').textContent = snap.cycle;
     document.body.dataset.cycle = snap.cycle;
@@ -815,11 +829,12 @@ export class App {
     // While running, the editor's current-line mark follows at most five times a second (each
     // CodeMirror update reads the DOM selection); stepping and pausing always update it.
     const now = performance.now();
+    const line = this.currentLine(snap);
     if (this.mode !== 'run' || now - this.markedAt > MARK_MS) {
-      this.panes.mark(w && w.line ? w.line : 0, errorLine);
+      this.panes.mark(line, errorLine);
       this.markedAt = now;
     }
-    if (w && w.line && this.mode !== 'run') this.panes.reveal(w.line);
+    if (line && this.mode !== 'run') this.panes.reveal(line);
     if (snap.status === 'failed') {
       this.setStatus('failed', 'failed');
       this.showBanner(`The kernel stopped at cycle ${snap.cycle}:\n${snap.error}`);

@@ -8,6 +8,7 @@
 // from it / into it. Nothing here recomputes what the hardware does.
 import { isCuda, compileCuda } from '../../pkg/warpstep.js';
 import { createEditor } from './editor.js';
+import { setupLanguageSwitch } from './lang_switch.js';
 
 const $ = (id) => document.getElementById(id);
 const detect = (text) => (isCuda(text) ? 'cuda' : 'ptx');
@@ -44,6 +45,7 @@ export class CodePanes {
       onHoverLine: (l) => this.hoverCuda(l),
       onClickLine: (l) => this.pinCuda(l),
     });
+    this.langSwitch = setupLanguageSwitch($('code-lang-pick'), this);
     this.showPanes(false);
   }
 
@@ -241,6 +243,7 @@ export class CodePanes {
     tag.title = LANG_TITLE[lang];
     tag.className = `lang-tag lang-${lang}`;
     document.body.dataset.codeLang = lang;
+    if (this.langSwitch) this.langSwitch.sync();
   }
 
   showHeads(listing) {

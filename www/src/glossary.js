@@ -2,6 +2,7 @@
 // tables().warp_states[].description). Plain explanations for students; book = Aamodt, Fung &
 // Rogers, "General-Purpose Graphics Processor Architectures".
 export const GLOSSARY = {
+  code: 'The kernel beside the views: the PTX lines around the selected warp\'s current line (marked), and the CUDA line it was compiled from (marked) with the other PTX lines of that CUDA line tinted. Line numbers are the editor\'s, as lesson captions cite them; labels (A:, G:) name the blocks.',
   fetch: 'Fetch: each cycle one instruction is fetched for a warp whose instruction buffer has room (round-robin over warps). It is decoded next cycle.',
   ibuffer: 'Instruction buffer (I-buffer): decoded instructions waiting per warp (book §3.2). A warp with an empty I-buffer cannot issue (no_instruction).',
   scheduler: 'Warp scheduler: each cycle it picks at most one ready warp and issues its next instruction. If none can go, it records the reason of its best candidate.',

@@ -17,6 +17,7 @@
 import { element, button, downloadJson } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
 import { exampleById, exampleInput } from './examples.js';
+import { fillText } from './lesson_text.js';
 import { decodeLesson, encodeLesson, lessonUrl, uriText, MAX_LINK_CYCLE, MAX_LESSON_LINK_CHARS } from './share.js';
 
 const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
@@ -181,6 +182,7 @@ export class LessonPlayer {
     this.link = null; // the encoded data of the lesson link on screen (null: a bundled lesson)
     this.index = 0;
     this.cycles = []; // resolved cycle of each step (breakpoint steps found once)
+    this.hits = []; // each breakpoint step's hit: { cycle, line, sm, warp }
     this.loadedKey = null; // the kernel input loaded for this lesson
     this.setBreak = null; // the breakpoint line the lesson put in the editor
     this.views = app.views.map((v) => v.id);
@@ -204,6 +206,31 @@ export class LessonPlayer {
 
   changed() {
     for (const fn of this.listeners) fn();
+  }
+
+  // The step's text with its `{path}` fields filled from the snapshot (lesson_text.js) once the
+  // app stands at the step's cycle; "…" in their place before.
+  stepText(step) {
+    const snap = this.app.snap;
+    const at = snap && String(snap.cycle) === document.body.dataset.lessonCycle && this.lesson && step === this.lesson.steps[this.index];
+    return fillText(step.text, at ? snap : null);
+  }
+
+  // After every redraw (app.draw): the step's text is filled in when the app reaches the step's
+  // cycle (a field's value may need a long run); its listeners hear of it.
+  update(snap) {
+    if (!this.lesson || this.filledAt === snap.cycle || String(snap.cycle) !== document.body.dataset.lessonCycle) return;
+    this.filledAt = snap.cycle;
+    const step = this.lesson.steps[this.index];
+    if (!/\{[A-Za-z0-9_.]+(\|[a-z%]+)?\}/.test(step.text)) return;
+    this.box.text.textContent = this.stepText(step);
+    this.changed();
+  }
+
+  // The breakpoint line the open step stopped at, for warp `warp` of SM `sm` at `cycle` (0: none).
+  breakLineAt(cycle, sm, warp) {
+    const h = this.lesson ? this.hits[this.index] : null;
+    return h && h.cycle === cycle && h.sm === sm && h.warp === warp ? h.line : 0;
   }
 
   // The open lesson, its step and the step's index, or null.
@@ -307,6 +334,7 @@ export class LessonPlayer {
     if (this.lesson !== lesson) {
       this.lesson = lesson;
       this.cycles = [];
+      this.hits = [];
       this.loadedKey = null;
     }
     this.link = link;
@@ -377,6 +405,9 @@ export class LessonPlayer {
           if (stop !== 'breakpoint') return (this.cycles[i] = null);
         }
         cycle = session.cycle();
+        // The warp whose instruction on the line stopped the search: the app marks that line
+        // for it at this cycle (app.currentLine), as after a stop at a breakpoint.
+        this.hits[i] = { cycle, line: session.breakLine(), sm: session.breakSm(), warp: session.breakWarp() };
       } finally {
         session.free();
       }
@@ -426,10 +457,10 @@ export class LessonPlayer {
     } else {
       this.clearBreak();
     }
-    this.show(step, i);
     document.body.dataset.lesson = lesson.id;
     document.body.dataset.lessonStep = String(i + 1);
     document.body.dataset.lessonCycle = String(cycle);
+    this.show(step, i);
     const hash = this.link ? `#lessonData=${this.link}` : `#lesson=${encodeURIComponent(lesson.id)}`;
     history.replaceState(null, '', `${window.location.pathname}${window.location.search}${hash}&step=${i + 1}`);
     this.app.runTo(cycle);
@@ -455,7 +486,8 @@ export class LessonPlayer {
     const lesson = this.lesson;
     b.title.textContent = lesson.title;
     b.count.textContent = `step ${i + 1} of ${lesson.steps.length}${step.breakpoint ? ` · line ${step.breakpoint}${step.hit > 1 ? `, hit ${step.hit}` : ''}` : ` · cycle ${step.cycle}`}`;
-    b.text.textContent = step.text;
+    this.filledAt = null;
+    b.text.textContent = this.stepText(step);
     b.look.textContent = this.lookText(step);
     b.question.textContent = step.question ? `Question: ${step.question}` : '';
     b.question.hidden = !step.question;

@@ -35,8 +35,13 @@ const USER_MIN = 0.6;
 const USER_MAX = 1.8;
 // Passes of fitting the large panel to the screen after a change (a zoom changes its height),
 // and the CSS pixels kept free under it (the stage's padding and the panel's border).
-const FIT_PASSES = 3;
+// Every fit starts from START_ZOOM (a step shows at the same magnification however it was
+// reached: opened by its link or by N from another step), and the large panel never reaches
+// under the caption: a view taller than the room at MIN_ZOOM keeps its top part on screen and
+// scrolls inside its own box (issue 30).
+const FIT_PASSES = 6;
 const FIT_MARGIN = 26;
+const START_ZOOM = MIN_ZOOM;
 
 // The keys presentation mode adds (and the help overlay lists): `match` says whether a keydown
 // is this key; `run` does it. Keys not here (→, Space, N, P, W, ?, …) work as always.
@@ -120,10 +125,12 @@ export class Presenter {
     for (const v of this.app.views) {
       delete v.el.dataset.present;
       delete v.el.dataset.canvasZoom;
+      v.el.style.maxHeight = '';
+      v.el.classList.remove('present-scroll');
       this.viewsEl.append(v.el);
     }
     this.side.remove();
-    this.viewsEl.classList.remove('present-two');
+    this.viewsEl.classList.remove('present-two', 'present-code');
     this.caption.el.hidden = true;
     this.caption.picker.hidden = true;
     this.laserEl.hidden = true;
@@ -201,12 +208,17 @@ export class Presenter {
 
   layout() {
     if (!this.on) return;
+    this.zoom = START_ZOOM;
     const views = this.app.views;
     const side = [];
     for (const v of views) {
       const role = v.id === this.main ? 'main' : this.chosen.includes(v.id) ? 'side' : null;
       if (role) v.el.dataset.present = role;
       else delete v.el.dataset.present;
+      if (role !== 'main') {
+        v.el.style.maxHeight = '';
+        v.el.classList.remove('present-scroll');
+      }
       if (role === 'main') v.el.dataset.canvasZoom = String(this.zoom);
       else delete v.el.dataset.canvasZoom;
       if (role === 'side') side.push(v);
@@ -220,6 +232,8 @@ export class Presenter {
     if (side.length) this.viewsEl.append(this.side);
     else this.side.remove();
     this.viewsEl.classList.toggle('present-two', side.length > 0);
+    // The code beside the large panel gets a wider column (its lines are text, not a drawing).
+    this.viewsEl.classList.toggle('present-code', side.some((v) => v.id === 'code'));
     this.sizeSide();
     document.body.dataset.presentPanels = this.chosen.join(',');
     document.body.dataset.presentMain = this.main || '';
@@ -298,9 +312,17 @@ export class Presenter {
     this.scheduleFit();
   }
 
-  scheduleFit() {
+  // `restart`: from START_ZOOM (the panel's content changed), not from the zoom it has.
+  scheduleFit(restart = false) {
     if (!this.on) return;
+    if (restart && this.zoom !== START_ZOOM) {
+      this.zoom = START_ZOOM;
+      const v = this.viewOf(this.main);
+      if (v) v.el.dataset.canvasZoom = String(START_ZOOM);
+      this.app.draw(true);
+    }
     this.fitting = FIT_PASSES;
+    document.body.dataset.presentFitting = 'yes';
     requestAnimationFrame(() => this.fitPass());
   }
 
@@ -308,7 +330,28 @@ export class Presenter {
     if (!this.on || this.fitting <= 0) return;
     this.fitting -= 1;
     if (this.fit() && this.fitting > 0) requestAnimationFrame(() => this.fitPass());
-    else this.fitting = 0;
+    else this.fitDone();
+  }
+
+  // The zoom is settled: the panel's box is held to the room above the caption (a taller view
+  // scrolls inside it) and the step's highlighted element is brought into that box.
+  fitDone() {
+    this.fitting = 0;
+    const v = this.viewOf(this.main);
+    if (v && !v.el.hidden) {
+      const room = this.viewsEl.clientHeight - FIT_MARGIN;
+      v.el.style.maxHeight = `${Math.max(120, room)}px`;
+      v.el.classList.toggle('present-scroll', v.el.scrollHeight > v.el.clientHeight + 1);
+      const target = v.el.querySelector('.lesson-target');
+      if (target) {
+        const t = target.getBoundingClientRect();
+        const b = v.el.getBoundingClientRect();
+        if (t.bottom > b.bottom || t.top < b.top) v.el.scrollTop += t.top - b.top - (b.height - t.height) / 2;
+      }
+      this.viewsEl.scrollTop = 0;
+    }
+    document.body.dataset.presentZoom = String(this.zoom);
+    delete document.body.dataset.presentFitting;
   }
 
   // Sizes the large panel's zoom so that it fills the height left above the caption (the canvas
@@ -323,7 +366,9 @@ export class Presenter {
     const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
     if (!tall) return false;
     const room = this.viewsEl.clientHeight - FIT_MARGIN;
-    const fixed = v.el.getBoundingClientRect().height - tall;
+    // The panel's whole height (its box may be held to the room and scroll).
+    v.el.style.maxHeight = '';
+    const fixed = v.el.scrollHeight - tall;
     const byHeight = (room - fixed) / (tall / z);
     const byWidth = (v.el.clientWidth - 12) / MIN_LAYOUT_W;
     const next = Math.round(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20) / 20;
@@ -382,7 +427,7 @@ export class Presenter {
       const { lesson, step, index } = cur;
       c.title.textContent = lesson.title;
       c.count.textContent = `step ${index + 1} of ${lesson.steps.length}`;
-      c.text.textContent = step.text;
+      c.text.textContent = this.app.lessons.stepText(step);
       c.look.textContent = this.app.lessons.lookText(step);
       c.question.textContent = step.question ? `Question: ${step.question}` : '';
     } else {
@@ -452,7 +497,7 @@ export class Presenter {
     const n = String(snap.cycle);
     if (this.caption.cycle.textContent !== n) this.caption.cycle.textContent = n;
     const v = this.app.mode === null && this.fitting <= 0 ? this.viewOf(this.main) : null;
-    if (v && this.heightsKey(v) !== this.fitKey) this.scheduleFit();
+    if (v && this.heightsKey(v) !== this.fitKey) this.scheduleFit(true);
   }
 
   // ----- laser pointer ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import { createStatsView } from './views/stats.js';
 import { createEnergyView } from './views/energy.js';
 import { createUnifiedView, UNIFIED_BODY } from './views/unified.js';
 import { createWhyView, WHY_BODY } from './views/why.js';
+import { createCodeView, CODE_BODY } from './views/code.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
@@ -34,6 +35,7 @@ const PANELS = [
   { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, L1 hit rate, stalls, conflicts, memory counters', body: STATS_BODY, create: createStatsView },
   { id: 'energy', help: 'energy', title: 'Energy', note: 'the run\'s energy so far by part (Unified §5.2)', body: CANVAS, create: createEnergyView },
   { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'one row per queue, head left; the queue served this cycle and why', body: CANVAS, create: createMrpbView },
+  { id: 'code', help: 'code', title: 'Code', note: 'the CUDA and PTX around the selected warp\'s line', body: CODE_BODY, create: createCodeView },
 ];
 
 export function createViews(container, app) {

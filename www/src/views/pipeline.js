@@ -28,7 +28,11 @@ export function createPipelineView(el, app) {
     const sm = snap.sm;
     const be = sm.back_end;
     const elastic = Boolean(be && be.mode !== 'decoupled');
-    const height = BASE_HEIGHT + (elastic ? BACK_END_H : 0);
+    // As presentation mode's large panel, the back-end row goes first (issue 30): the part the
+    // elastic lessons talk about stays on screen when the view is taller than the room.
+    const backFirst = elastic && el.dataset.present === 'main';
+    const dy = backFirst ? BACK_END_H + 6 : 0;
+    const height = BASE_HEIGHT + (elastic ? BACK_END_H : 0) + (backFirst ? 6 : 0);
     const { ctx, width } = prepare(canvas, height);
     const cols = columns(width);
     const model = {
@@ -39,7 +43,13 @@ export function createPipelineView(el, app) {
       mem0: sm.units.find((u) => u.mem0) ? sm.units.find((u) => u.mem0).mem0[1] : 0,
       backEnd: backEndModel(be),
       mask: maskModel(be && be.mask),
+      backEndFirst: backFirst,
     };
+    const firstRegion = canvas.regions.length;
+    if (backFirst) {
+      ctx.save();
+      ctx.translate(0, dy);
+    }
     drawFrontEnd(canvas, ctx, cols[0], frame, app);
     // What each scheduler's box says (the stall reason or the issue), as drawn.
     const drawn = drawSchedulers(canvas, ctx, cols[1], frame, app);
@@ -51,7 +61,11 @@ export function createPipelineView(el, app) {
     for (let i = 0; i + 1 < cols.length; i++) {
       arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
     }
-    if (elastic) drawBackEnd(canvas, ctx, width, BACK_END_Y, be, frame.tables, app);
+    if (backFirst) {
+      ctx.restore();
+      for (const r of canvas.regions.slice(firstRegion)) r.y += dy;
+    }
+    if (elastic) drawBackEnd(canvas, ctx, width, backFirst ? 10 : BACK_END_Y, be, frame.tables, app);
     drawWarpStrip(canvas, ctx, width, height, frame, app);
     setModel(canvas, model);
     compare.draw(frame, elastic);

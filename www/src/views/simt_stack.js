@@ -17,7 +17,7 @@ import { askWhyLane } from '../dom.js';
 import { drawSplits, drawAllSplits, SPLITS_HEIGHT, splitsModel } from './splits.js';
 import { drawWarpGrid } from './warp_grid.js';
 import { createDivergenceCompare } from './divergence_compare.js';
-import { cudaLine, hasCuda, lineTag, lineText } from './source_line.js';
+import { cudaLine, hasCuda, lineTag, lineText, pcTag, blockLabel } from './source_line.js';
 
 const HEIGHT = 250;
 const ROW = 30;
@@ -92,7 +92,7 @@ export function createSimtStackView(el, app) {
     setModel(canvas, {
       warp: frame.warp,
       depth: w ? w.stack.length : 0,
-      entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask, cuda_line: cudaLine(app, e.line), rpc_cuda_line: e.rpc == null ? 0 : cudaLine(app, e.rpc_line) })) : [],
+      entries: w ? w.stack.map((e) => ({ line: e.line, rpc_line: e.rpc_line, mask: e.mask, cuda_line: cudaLine(app, e.line), rpc_cuda_line: e.rpc == null ? 0 : cudaLine(app, e.rpc_line), block: blockLabel(app, e.pc), rpc_block: e.rpc == null ? '' : blockLabel(app, e.rpc) })) : [],
       changed: back ? undoKind(kind) : kind,
       direction: back ? 'back' : 'forward',
       cue: cueText(kind, back),
@@ -164,7 +164,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
   const y0 = 34;
   text(ctx, cuda ? 'next PC (line · CUDA)' : 'next PC (line)', cols.pc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.pcW });
   text(ctx, cuda ? 'RPC (line · CUDA)' : 'RPC (line)', cols.rpc, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: cols.rpcW });
-  text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted });
+  text(ctx, `active lanes 0…${warpSize - 1}`, cols.lanes, y0, { font: FONT_SMALL, colour: UI.muted, maxWidth: Math.max(40, width - cols.lanes - 6) });
   region(canvas, cols.pc, y0 - 8, cols.pcW, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, cols.rpcW, 16, GLOSSARY.rpc);
   if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
@@ -206,9 +206,9 @@ function stackRows(stack, before, t) {
 function drawEntry(canvas, ctx, width, cols, y, { entry: e, depth, row }, changed, app) {
   const top = Math.round(row) === 0;
   box(ctx, 4, y, width - 8, ROW - 4, { fill: top ? '#2a3a4c' : '#1f2731', stroke: changed ? UI.changed : UI.boxLine, width: changed ? 3 : 1 });
-  text(ctx, `${top ? 'TOS ' : ''}${e.pc} (${lineTag(app, e.line)})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: cols.pcW + 6 });
+  text(ctx, `${top ? 'TOS ' : ''}${pcTag(app, e.pc)} (${lineTag(app, e.line)})`, cols.pc + 2, y + ROW / 2 - 2, { maxWidth: cols.pcW + 6 });
   const exit = e.rpc === 4294967295;
-  const rpc = e.rpc == null ? '—' : exit ? 'exit' : `${e.rpc} (${lineTag(app, e.rpc_line)})`;
+  const rpc = e.rpc == null ? '—' : exit ? 'exit' : `${pcTag(app, e.rpc)} (${lineTag(app, e.rpc_line)})`;
   text(ctx, rpc, cols.rpc + 2, y + ROW / 2 - 2, { maxWidth: cols.rpcW + 6 });
   const below = Math.round(row);
   region(canvas, cols.pc, y, cols.pcW + 10, ROW - 4, `${GLOSSARY.pc}\n\nEntry ${depth} (${below === 0 ? 'top of stack' : `${below} below the top`}): next PC ${e.pc}, ${lineText(app, e.line)}.`);

@@ -26,6 +26,21 @@ export function lineTag(app, line, form = 0) {
   return form === 1 ? `L${line}·cu${c}` : `L${line} · CUDA ${c}`;
 }
 
+// The label of the block PC `pc` is in (the model's listing: block_labels, the last PTX label at
+// or before it), when the kernel names its blocks itself, as the book's Figure 3.2 does (A to G);
+// '' for a compiler's generated labels ($L__BB0_1) or none.
+export function blockLabel(app, pc) {
+  const labels = app && app.listing && app.listing.block_labels;
+  const l = (labels && pc != null && labels[pc]) || '';
+  return l && !l.startsWith('$') && l.length <= 12 ? l : '';
+}
+
+// A PC with its block: "24 [G]", or "24".
+export function pcTag(app, pc) {
+  const b = blockLabel(app, pc);
+  return b ? `${pc} [${b}]` : String(pc);
+}
+
 // For hover text: "PTX line 69", or "PTX line 69 (CUDA line 14)".
 export function lineText(app, line) {
   const c = cudaLine(app, line);

@@ -10,7 +10,7 @@ import { drawWarpGrid } from './warp_grid.js';
 import { OKABE, UI, inkOn } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 import { askWhyLane } from '../dom.js';
-import { cudaLine, lineTag, lineText } from './source_line.js';
+import { cudaLine, lineTag, lineText, pcTag } from './source_line.js';
 
 export const SPLITS_HEIGHT = 290;
 const LABEL_W = 122;
@@ -137,7 +137,7 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
   region(canvas, 8, y, LABEL_W, ROW, GLOSSARY.splitSelected);
   if (s.selected) {
     laneRow(canvas, ctx, laneX, size, y, s.selected.lanes, OKABE.green, (l, on) => `Lane ${l}: ${on ? 'in' : 'not in'} the split that issues next (PC ${s.selected.pc}, ${lineText(app, s.selected.line)}).\n\n${GLOSSARY.splitSelected}`, UI.selected);
-    if (room > 60) text(ctx, `PC ${s.selected.pc} (${lineTag(app, s.selected.line)})`, lanesEnd + 4, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.selected, maxWidth: room });
+    if (room > 60) text(ctx, `PC ${pcTag(app, s.selected.pc)} (${lineTag(app, s.selected.line)})`, lanesEnd + 4, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.selected, maxWidth: room });
   } else {
     text(ctx, 'none: every thread has exited or is blocked', x0, y + ROW / 2 - 1, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - x0 });
   }
@@ -146,7 +146,7 @@ export function drawSplits(canvas, ctx, width, height, w, warp, before, warpSize
   // Ready splits and thread groups as text.
   const lines = [];
   const readyText = s.ready.length
-    ? s.ready.map((r) => `PC ${r.pc} (${lineTag(app, r.line)}) ${r.mask}${s.selected && r.pc === s.selected.pc ? ' ◀ next' : ''}`).join('  ·  ')
+    ? s.ready.map((r) => `PC ${pcTag(app, r.pc)} (${lineTag(app, r.line)}) ${r.mask}${s.selected && r.pc === s.selected.pc ? ' ◀ next' : ''}`).join('  ·  ')
     : 'none';
   lines.push({ label: `ready: ${s.ready.length}`, body: readyText, tip: GLOSSARY.split });
   for (const { g, label } of groupLines(s, app)) lines.push({ label: 'threads', body: label, tip: `${stateOf(g.state).tip}\n${GLOSSARY.threadRpc}`, colour: stateOf(g.state).fill });
