@@ -20,6 +20,8 @@ use crate::sim::{Sim, Status};
 use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
 use wasm_bindgen::prelude::*;
 
+mod classroom;
+
 /// Checkpoint interval in cycles. Stepping back replays at most this many cycles from the last
 /// checkpoint: at the slowest measured wasm speed (fermi, 48 warps, views recording warp
 /// states: a few hundred thousand cycles/s) that is well under the 100 ms issue 6 allows.
