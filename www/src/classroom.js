@@ -22,6 +22,8 @@ const ZOOM_MIN = 1.2;
 const ZOOM_MAX = 2.4;
 // The speed meter's window.
 const METER_MS = 500;
+// The Why? links the start-up strip quotes.
+const SAYS_WHY = ['fetch', 'register', 'instruction', 'mshr'];
 
 const $ = (id) => document.getElementById(id);
 
@@ -168,7 +170,8 @@ function startupText(app, snap) {
   const links = why.links || [];
   const params = links.some((l) => /ld\.param/.test(l.text));
   if (!nothing && !params) return null;
-  const tail = links.slice(1).map((l) => l.text).join(' ');
+  // The links that say what the warp waits for (not the whole way down to DRAM).
+  const tail = links.filter((l) => SAYS_WHY.includes(l.kind)).map((l) => l.text).join(' ');
   const counts = `Instruction cache so far: ${st.l1i.accesses} accesses, ${st.l1i.misses} misses; constant cache (parameter loads): ${st.l1c.accesses} accesses, ${st.l1c.misses} misses.`;
   const head = nothing
     ? `Starting up: no instruction has issued in ${snap.cycle} cycles (IPC ${st.ipc.toFixed(2)}).`

@@ -36,9 +36,9 @@ const PANELS = [
   { id: 'stats', help: 'ipc', title: 'Stats', note: 'IPC, L1 hit rate, stalls, conflicts, memory counters', body: STATS_BODY, create: createStatsView },
   { id: 'energy', help: 'energy', title: 'Energy', note: 'the run\'s energy so far by part (Unified §5.2)', body: CANVAS, create: createEnergyView },
   { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'one row per queue, head left; the queue served this cycle and why', body: CANVAS, create: createMrpbView },
-  // Issue 30. The whole-GPU strip stands above the other panels (`first`) when there are SMs to pick.
+  // Issue 30. The whole-GPU strip is drawn above the other panels (CSS order) when there are SMs to pick.
   { id: 'buffers', help: 'buffers', title: 'Output buffers', note: 'the kernel\'s buffers at this cycle, changed values marked', body: BUFFERS_BODY, create: createBuffersView },
-  { id: 'gpu', help: 'gpu', title: 'Whole GPU', note: 'every SM: CTAs, IPC, state; click one to show it', body: GPU_BODY, create: createGpuStripView, first: true, when: (f) => f.snap.stats.per_sm.length > 1 },
+  { id: 'gpu', help: 'gpu', title: 'Whole GPU', note: 'every SM: CTAs, IPC, state; click one to show it', body: GPU_BODY, create: createGpuStripView, when: (f) => f.snap.stats.per_sm.length > 1 },
 ];
 
 export function createViews(container, app) {
@@ -61,8 +61,7 @@ export function createPanel(container, p, app, prefix = 'view-') {
   el.className = 'view';
   el.id = `${prefix}${p.id}`;
   el.innerHTML = `<header title="${GLOSSARY[p.help].replace(/"/g, '&quot;')}"><h2>${p.title}</h2><span class="note">${p.note}</span><button class="png" title="Save this view as a PNG image">PNG</button><button class="focus" title="Enlarge this view (F); again to shrink">⤢</button></header>${p.body}`;
-  if (p.first) container.prepend(el);
-  else container.append(el);
+  container.append(el);
   el.querySelector('.focus').addEventListener('click', () => app.toggleFocus(el));
   el.querySelector('.png').addEventListener('click', (e) => {
     e.currentTarget.blur();
