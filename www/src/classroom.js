@@ -15,15 +15,16 @@ import { setRunButton } from './run_button.js';
 const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 const PROBE_CYCLES = 5000;
 const RUN_SECONDS = 4;
-// The enlarged view's magnification: as presentation mode (present.js), no narrower a layout than
-// MIN_LAYOUT_W before magnifying, between ZOOM_MIN and ZOOM_MAX.
-const MIN_LAYOUT_W = 600;
-const ZOOM_MIN = 1.2;
-const ZOOM_MAX = 2.4;
+// The enlarged view's magnification: at least presentation mode's at 1280x720 (present.js
+// MIN_ZOOM), no narrower a layout than MIN_LAYOUT_W beyond that (the views shorten labels below
+// it), at most ZOOM_MAX.
+const MIN_LAYOUT_W = 700;
+const ZOOM_MIN = 1.4;
+const ZOOM_MAX = 2;
 // The speed meter's window.
 const METER_MS = 500;
 // The Why? links the start-up strip quotes.
-const SAYS_WHY = ['fetch', 'register', 'instruction', 'mshr'];
+const SAYS_WHY = ['fetch', 'register', 'instruction'];
 
 const $ = (id) => document.getElementById(id);
 
