@@ -57,6 +57,10 @@ test('canvas text is 12 px or more at 1280x720, and the enlarged view magnifies 
   expect(r.views).toEqual(expect.arrayContaining(['view-pipeline', 'view-simt']));
   expect(r.min.px, JSON.stringify(r.min)).toBeGreaterThanOrEqual(12);
   await page.locator('#view-simt').screenshot({ path: `${SHOTS}/classroom-splits-1280.png` });
+  // A line a little too wide at 12 px is narrowed, not cut: the operand collectors' free units.
+  const free = await page.evaluate(() => document.querySelector('#view-pipeline canvas').drawn.find((d) => d.s.startsWith('free:')));
+  expect(free.t).toBe(free.s);
+  expect(free.px).toBeGreaterThanOrEqual(12);
   // The MRPB queues with requests in them.
   await loadExample(page, 'atax-mrpb');
   await stepUntil(page, '(s) => s.sm.mrpb && s.sm.mrpb.queues.filter((q) => q.length > 0).length >= 3 && s.sm.mrpb.choice', 5000);

@@ -46,6 +46,8 @@ export const FONT_BOLD = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
 export const FONT_SMALL = '12px ui-monospace, "DejaVu Sans Mono", monospace';
 // The smallest text a canvas draws, in CSS pixels.
 export const MIN_TEXT_PX = 12;
+// How narrow a text may be drawn (a fraction of its width) before it is shortened instead.
+const SQUEEZE = 0.85;
 
 // How much larger than the FONT sizes a canvas `width` CSS pixels wide draws its text: 1 up to
 // 1000 px (a view beside the code at 1280 px, or any narrower one), growing to 1.25 at 1500 px.
@@ -173,7 +175,8 @@ function kept(word, keep) {
 }
 
 // How `t` is drawn within `maxWidth` in `font`: { t, font, squeeze }. First the font shrinks (to
-// 80%); then the other words are shortened from the right ("…"); then only the kept words are
+// 80%, never under MIN_TEXT_PX on screen); then it is narrowed (to SQUEEZE); then the other words
+// are shortened from the right ("…"); then only the kept words are
 // drawn; if even they do not fit, they are drawn whole, squeezed (fillText's maxWidth).
 const fitted = new Map();
 function fit(ctx, t, font, maxWidth, keep) {
@@ -202,6 +205,9 @@ function fitUncached(ctx, t, font, maxWidth, keep) {
     }
   }
   const small = font.replace(/(\d+(?:\.\d+)?)px/, `${minPx}px`);
+  // A little too wide at the smallest size: drawn whole, narrowed (fillText's maxWidth) to at
+  // most SQUEEZE of its width, rather than shortened with "…".
+  if (measure(ctx, small, t) * SQUEEZE <= maxWidth) return { t, font: small, squeeze: true };
   const parts = t.split(/(\s+)/);
   const tidy = (ps) => ps.join('').replace(/…(\s*…)+/g, '…').replace(/\s+$/, '');
   for (let i = parts.length - 1; i >= 0; i -= 2) {
