@@ -8,6 +8,7 @@
 pub mod back_end_view;
 pub mod bench;
 pub mod checkpoint;
+pub mod classroom_view;
 pub mod compare;
 pub mod config;
 pub mod core;

@@ -119,6 +119,16 @@ pub fn compile_cuda(
     Ok(compiled)
 }
 
+/// Whether a launch error is about the `--arg`s (their count, or one that does not fit its
+/// parameter), which a `// warpstep:` line may have given.
+fn about_args(e: &LaunchError) -> bool {
+    match e {
+        LaunchError::ArgMismatch { .. } | LaunchError::BadArg { .. } => true,
+        LaunchError::Mismatch { why } => why.contains("--arg"),
+        _ => false,
+    }
+}
+
 /// Like [`prepare`]; a CUDA source ([`crate::cuda::is_cuda`]) is compiled to PTX first, its
 /// errors naming `file_name`.
 pub fn prepare_source(
@@ -161,6 +171,17 @@ pub fn prepare_source(
         .iter()
         .map(|c| (source_line(c.line), c.text.as_str()))
         .collect();
+    // The `// warpstep:` line that gave the arguments, when the caller gave none: a launch
+    // that does not fit the kernel's parameters is reported at that line.
+    let args_line = if overrides.args.is_empty() {
+        comments
+            .iter()
+            .rev()
+            .find(|(_, t)| t.split_whitespace().any(|w| w == "--arg"))
+            .map(|(l, _)| *l)
+    } else {
+        None
+    };
     let flags = LaunchFlags::from_directives(&comments)
         .map_err(InputError::Launch)?
         .overlay(overrides);
@@ -172,6 +193,13 @@ pub fn prepare_source(
         .map_err(|e| InputError::Config(e.to_string()))?;
     let mut global = GlobalMemory::new();
     let image = KernelImage::new(program.clone(), &flags, &mut global, read_file)
+        .map_err(|e| match args_line {
+            Some(line) if about_args(&e) => LaunchError::AtLine {
+                line,
+                inner: Box::new(e),
+            },
+            _ => e,
+        })
         .map_err(InputError::Launch)?;
     check_fits(&config, &image)?;
     let (generated_ptx, compile_notes) =

@@ -21,6 +21,7 @@ use crate::snapshot::{l1_lines, snapshot, L1_LINE_WORDS, LINE_STATES};
 use wasm_bindgen::prelude::*;
 
 mod breaks;
+mod classroom;
 
 /// Checkpoint interval in cycles. Stepping back replays at most this many cycles from the last
 /// checkpoint: at the slowest measured wasm speed (fermi, 48 warps, views recording warp

@@ -113,6 +113,25 @@ fn bad_immediates() {
 }
 
 #[test]
+fn missing_comma() {
+    let e = body_err("add.s32 %r1, %r2 %r3;");
+    assert_eq!(e.line, BODY_LINE, "{e}");
+    assert!(
+        e.message.contains("missing `,` between `%r2` and `%r3`"),
+        "{e}"
+    );
+    assert!(!e.message.contains(';'), "{e}");
+    let e = body_err("ld.global.f32 %f1 [%rd1];");
+    assert!(
+        e.message.contains("missing `,` between `%f1` and `[`"),
+        "{e}"
+    );
+    // A missing `;` at the end of a line is still that.
+    let e = body_err("mov.u32 %r1, 0\nmov.u32 %r2, 0;");
+    assert!(e.message.contains("missing `;`"), "{e}");
+}
+
+#[test]
 fn unterminated_comment() {
     let e = body_err("mov.u32 %r1, 0;\n/* never closed\nmov.u32 %r2, 0;");
     assert_eq!(e.line, BODY_LINE + 1);

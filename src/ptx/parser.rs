@@ -882,9 +882,38 @@ impl<'s> Parser<'s> {
             }
             ops.push(self.operand()?);
             if !self.eat(TokenKind::Comma) {
+                self.missing_comma()?;
                 return Ok(ops);
             }
         }
+    }
+
+    /// After an operand not followed by `,`: another operand on the same line means a comma
+    /// was left out (`add.s32 %r1, %r2 %r3;`), which the `;` check would misreport.
+    fn missing_comma(&self) -> PResult<()> {
+        let prev = self.prev();
+        let next = self.peek();
+        let starts_operand = matches!(
+            next.kind,
+            TokenKind::Ident
+                | TokenKind::Int
+                | TokenKind::Float
+                | TokenKind::LBracket
+                | TokenKind::LBrace
+                | TokenKind::Minus
+                | TokenKind::Bang
+        );
+        if starts_operand && next.line == prev.line {
+            return Err(self.err(
+                next,
+                format!(
+                    "missing `,` between `{}` and `{}` (operands are separated by commas)",
+                    self.text(prev),
+                    self.text(next)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn operand(&mut self) -> PResult<Operand> {

@@ -102,6 +102,7 @@ test('a breakpoint on a CUDA line stops the run there, both lines shown', async 
   await page.locator('#cuda-editor .cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${STORE_LINE}$`) }).click();
   await expect(page.locator('#cuda-editor .cm-breakpoint')).toHaveCount(1);
   await expect(page.locator('body')).toHaveAttribute('data-source-breakpoints', String(STORE_LINE));
+  await page.locator('#speed').fill('8'); // full speed to the breakpoint (a short kernel starts slow)
   await page.click('#btn-run');
   await expect(page.locator('#run-status')).toContainText(`breakpoint: CUDA line ${STORE_LINE}, PTX line`);
   const stop = await page.evaluate(() => {
@@ -253,6 +254,7 @@ test('nvcc PTX with .loc lines shows its CUDA beside it: lines, breakpoints and 
   // A breakpoint on `found_at[row] = at;` (nvcc's .loc lines name it) stops the run there.
   const line = NVCC_CU.split('\n').findIndex((l) => l.includes('found_at[row] = at;')) + 1;
   await page.locator('#cuda-editor .cm-lineNumbers .cm-gutterElement', { hasText: new RegExp(`^${line}$`) }).click();
+  await page.locator('#speed').fill('8'); // full speed to the breakpoint (a short kernel starts slow)
   await page.click('#btn-run');
   await expect(page.locator('#run-status')).toContainText(`breakpoint: CUDA line ${line}, PTX line`);
   await expect(page.locator('#cuda-editor .cm-current-line')).toContainText('found_at[row] = at;');

@@ -280,7 +280,7 @@ test('a bad present value in a link gives a message and the normal layout', asyn
     { text: 't', cycle: 1, view: 'simt', panels: 'timeline' },
   ] }));
   expect(problems).toEqual([
-    'step 1: no view "nope" in panels (views: pipeline, simt, timeline, why, banks, hash, search, memory, unified, stats, energy, mrpb, code)',
+    'step 1: no view "nope" in panels (views: pipeline, simt, timeline, why, banks, hash, search, memory, unified, stats, energy, mrpb, code, buffers, gpu)',
     'step 2: panels repeats the step\'s view "simt" (it is shown anyway)',
     'step 3: panels must be a list of view ids',
   ]);

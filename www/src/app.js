@@ -15,6 +15,7 @@ import { shareUrl, decodeState, stateInUrl, presentInUrl, lessonLinkInUrl } from
 import { LessonPlayer, lessonInUrl } from './lessons.js';
 import { Presenter } from './present.js';
 import { AbMode } from './ab.js';
+import { setRunButton } from './run_button.js';
 
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
@@ -69,6 +70,8 @@ export class App {
     this.carry = 0;
     this.lastTime = 0;
     this.focused = null;
+    // Called after each build (the new Session) and each redraw (the snapshot): classroom.js.
+    this.hooks = { built: [], drawn: [], focus: [] };
     // {ptx, cuda, launch, preset, sets, example}: `ptx` is the text the Session was built from
     // (PTX, or CUDA the model compiles); `cuda` the CUDA shown beside a PTX input ('' if none).
     this.loaded = null;
@@ -261,7 +264,9 @@ export class App {
     this.pause();
     const ok = this.build({ ptx: text, cuda: this.panes.companion, ...setup, example: same ? l.example : '', watch: same ? l.watch : [] });
     const err = this.buildError;
-    if (!ok && !same && err && err.kind === 'launch' && !err.line) {
+    if (!ok && err && err.kind === 'launch' && err.line) {
+      this.showNotice(`The launch on line ${err.line} of the kernel (its // warpstep: line, marked in the editor) does not fit: ${err.message.replace(/^line \d+ \(\/\/ warpstep:\): /, '')}`);
+    } else if (!ok && !same && err && err.kind === 'launch' && !err.line) {
       this.showNotice(`${LAUNCH_HELP}\n(launch error: ${err.message})`);
       $('launch').scrollIntoView({ block: 'nearest' });
     }
@@ -302,6 +307,7 @@ export class App {
     session.setBreakpoints(Uint32Array.from(this.panes.ptxBreakpoints()));
     session.setSourceBreakpoints(Uint32Array.from(this.panes.cudaBreakpoints()));
     this.ab.rebuild();
+    for (const h of this.hooks.built) h(input);
     this.draw(true);
     return true;
   }
@@ -426,7 +432,7 @@ export class App {
     this.mode = mode;
     this.carry = 0;
     this.lastTime = performance.now();
-    $('btn-run').textContent = '⏸ Pause';
+    setRunButton($('btn-run'), true);
     $('btn-run').classList.add('running');
     requestAnimationFrame((t) => this.frame(t));
   }
@@ -435,7 +441,7 @@ export class App {
   pause() {
     const was = this.mode;
     this.mode = null;
-    $('btn-run').textContent = '▶ Run';
+    setRunButton($('btn-run'), false);
     $('btn-run').classList.remove('running');
     // A/B: a run or catch-up stopped early leaves the two at one cycle again.
     if (was && this.ab.active) this.ab.realign();
@@ -721,6 +727,7 @@ export class App {
     this.showState(snap);
     if (this.lessons) this.lessons.update(snap);
     this.present.update(snap);
+    for (const h of this.hooks.drawn) h(snap);
   }
 
   // The frame the panels draw: `snap` and what goes with it, read from `session` (this one, or
@@ -764,6 +771,9 @@ export class App {
         return timeline;
       },
       l1Lines: () => (lines ||= s.l1Lines(sm)),
+      outputBuffers: () => JSON.parse(s.outputBuffers()),
+      gpuStrip: () => JSON.parse(s.gpuStrip()),
+      selectSm: (i) => this.selectSm(i),
       hash: () => this.hashFunction(),
     };
   }
@@ -957,6 +967,7 @@ export class App {
     if (this.focused && this.focused !== target) this.focused.classList.remove('focused');
     if (!target) return;
     this.focused = target.classList.toggle('focused') ? target : null;
+    for (const h of this.hooks.focus) h(target, this.focused === target);
     this.draw(true);
   }
 

@@ -39,6 +39,9 @@ function frameOf(session, running) {
       return timeline;
     },
     l1Lines: () => (lines ||= session.l1Lines(0)),
+    outputBuffers: () => JSON.parse(session.outputBuffers()),
+    gpuStrip: () => JSON.parse(session.gpuStrip()),
+    selectSm() {},
     hash: () => hash,
   };
 }

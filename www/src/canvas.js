@@ -44,6 +44,10 @@ function widthOf(parent) {
 export const FONT = '14px ui-monospace, "DejaVu Sans Mono", monospace';
 export const FONT_BOLD = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
 export const FONT_SMALL = '12px ui-monospace, "DejaVu Sans Mono", monospace';
+// The smallest text a canvas draws, in CSS pixels.
+export const MIN_TEXT_PX = 12;
+// How narrow a text may be drawn (a fraction of its width) before it is shortened instead.
+const SQUEEZE = 0.85;
 
 // How much larger than the FONT sizes a canvas `width` CSS pixels wide draws its text: 1 up to
 // 1000 px (a view beside the code at 1280 px, or any narrower one), growing to 1.25 at 1500 px.
@@ -171,11 +175,12 @@ function kept(word, keep) {
 }
 
 // How `t` is drawn within `maxWidth` in `font`: { t, font, squeeze }. First the font shrinks (to
-// 80%); then the other words are shortened from the right ("…"); then only the kept words are
+// 80%, never under MIN_TEXT_PX on screen); then it is narrowed (to SQUEEZE); then the other words
+// are shortened from the right ("…"); then only the kept words are
 // drawn; if even they do not fit, they are drawn whole, squeezed (fillText's maxWidth).
 const fitted = new Map();
 function fit(ctx, t, font, maxWidth, keep) {
-  const key = `${font}\u0000${maxWidth}\u0000${keep ? keep.join('\u0001') : ''}\u0000${t}`;
+  const key = `${ctx.zoom || 1}\u0000${font}\u0000${maxWidth}\u0000${keep ? keep.join('\u0001') : ''}\u0000${t}`;
   let r = fitted.get(key);
   if (r) return r;
   if (fitted.size > 5000) fitted.clear();
@@ -188,7 +193,9 @@ function fitUncached(ctx, t, font, maxWidth, keep) {
   const w = measure(ctx, font, t);
   if (w <= maxWidth) return { t, font, squeeze: false };
   const px = fontPx(font);
-  const minPx = Math.max(9, Math.floor(px * 0.8 * 2) / 2);
+  // Never below MIN_TEXT_PX on screen (issue 30: readable at 1280x720): a zoomed canvas may
+  // lay out smaller, since it draws magnified.
+  const minPx = Math.min(px, Math.max(MIN_TEXT_PX / (ctx.zoom || 1), Math.floor(px * 0.8 * 2) / 2));
   const need = Math.floor(((px * maxWidth) / w) * 2) / 2;
   if (need >= minPx) {
     // Widths are nearly proportional to the size; step down until it fits.
@@ -198,6 +205,9 @@ function fitUncached(ctx, t, font, maxWidth, keep) {
     }
   }
   const small = font.replace(/(\d+(?:\.\d+)?)px/, `${minPx}px`);
+  // A little too wide at the smallest size: drawn whole, narrowed (fillText's maxWidth) to at
+  // most SQUEEZE of its width, rather than shortened with "…".
+  if (measure(ctx, small, t) * SQUEEZE <= maxWidth) return { t, font: small, squeeze: true };
   const parts = t.split(/(\s+)/);
   const tidy = (ps) => ps.join('').replace(/…(\s*…)+/g, '…').replace(/\s+$/, '');
   for (let i = parts.length - 1; i >= 0; i -= 2) {

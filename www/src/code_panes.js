@@ -169,7 +169,8 @@ export class CodePanes {
     const message = err.message || '';
     if (this.inputLang === 'cuda' && err.kind !== 'cuda') this.showCompiled(this.inputText(), launch);
     if (!err.line) return false;
-    const pane = err.kind === 'cuda' ? this.cuda : this.ptx;
+    // A launch error at a `// warpstep:` line of a CUDA input is at that CUDA line.
+    const pane = err.kind === 'cuda' || (err.kind === 'launch' && this.inputLang === 'cuda') ? this.cuda : this.ptx;
     this.inputError = { pane, line: err.line, column: err.kind === 'cuda' ? err.column || 0 : 0, message };
     this.mark(0, 0);
     pane.reveal(err.line);

@@ -9,6 +9,8 @@ import { attachTooltips } from './tooltip.js';
 import { trackLayout } from './layout.js';
 import { createFirstRunHint } from './first_run.js';
 import { DEFAULT_EXAMPLE } from './examples.js';
+import { installClassroom } from './classroom.js';
+import { installHandout } from './handout.js';
 
 async function start() {
   try {
@@ -23,6 +25,8 @@ async function start() {
     const app = new App(JSON.parse(tables()));
     window.warpstep = { app };
     bindControls(app);
+    installClassroom(app);
+    installHandout(app);
     attachTooltips(document.getElementById('views'), document.getElementById('tooltip'));
     trackLayout();
     app.start();

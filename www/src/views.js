@@ -17,6 +17,8 @@ import { createEnergyView } from './views/energy.js';
 import { createUnifiedView, UNIFIED_BODY } from './views/unified.js';
 import { createWhyView, WHY_BODY } from './views/why.js';
 import { createCodeView, CODE_BODY } from './views/code.js';
+import { createBuffersView, BUFFERS_BODY } from './views/buffers.js';
+import { createGpuStripView, GPU_BODY } from './views/gpu_strip.js';
 import { GLOSSARY } from './glossary.js';
 
 const CANVAS = '<canvas></canvas>';
@@ -36,6 +38,9 @@ const PANELS = [
   { id: 'energy', help: 'energy', title: 'Energy', note: 'the run\'s energy so far by part (Unified §5.2)', body: CANVAS, create: createEnergyView },
   { id: 'mrpb', help: 'mrpb', title: 'MRPB queues', note: 'one row per queue, head left; the queue served this cycle and why', body: CANVAS, create: createMrpbView },
   { id: 'code', help: 'code', title: 'Code', note: 'the CUDA and PTX around the selected warp\'s line', body: CODE_BODY, create: createCodeView },
+  // Issue 30. The whole-GPU strip is drawn above the other panels (CSS order) when there are SMs to pick.
+  { id: 'buffers', help: 'buffers', title: 'Output buffers', note: 'the kernel\'s buffers at this cycle, changed values marked', body: BUFFERS_BODY, create: createBuffersView },
+  { id: 'gpu', help: 'gpu', title: 'Whole GPU', note: 'every SM: CTAs, IPC, state; click one to show it', body: GPU_BODY, create: createGpuStripView, when: (f) => f.snap.stats.per_sm.length > 1 },
 ];
 
 export function createViews(container, app) {
