@@ -61,6 +61,7 @@ export function createCodeView(el, app) {
   }
 
   function draw(frame) {
+    if (!app.panes) return; // a page without the editor (bench.html) has no code to show
     const s = state(frame);
     const linked = s.cuda ? app.panes.ptxLines(s.cuda) : [];
     const p = fill(ptxCol, s.ptx, s.line, linked);
