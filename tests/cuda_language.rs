@@ -352,3 +352,77 @@ fn double_log_is_within_a_few_ulp_of_rust() {
     }
     eprintln!("log: worst {worst} ulp over {} inputs", xs.len());
 }
+
+#[test]
+fn double_sin_and_cos_are_within_a_few_ulp_of_rust() {
+    let src = "extern \"C\" __global__ void k(const double *x, double *s, double *c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = sin(x[i]);
+  c[i] = cos(x[i]);
+}
+";
+    let mut xs: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1e-300,
+        -1e-9,
+        std::f64::consts::FRAC_PI_4,
+        std::f64::consts::FRAC_PI_2,
+        std::f64::consts::PI,
+        -std::f64::consts::PI,
+        3.0 * std::f64::consts::FRAC_PI_2,
+        100.0,
+        -12345.678,
+        1.0e6,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while xs.len() < 512 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+        xs.push(if xs.len() % 2 == 0 {
+            (u - 0.5) * 2000.0
+        } else {
+            (u - 0.5) * 7.0
+        });
+    }
+    let list: Vec<String> = xs
+        .iter()
+        .map(|x| match *x {
+            x if x.is_nan() => "nan".to_string(),
+            f64::INFINITY => "inf".to_string(),
+            f64::NEG_INFINITY => "-inf".to_string(),
+            x => format!("{x:e}"),
+        })
+        .collect();
+    let flags = format!(
+        "--grid 4 --block 128 --arg f64[512]=list:{} --arg f64[512]=0 --arg f64[512]=0",
+        list.join(",")
+    );
+    let p = common::run_functional_ok(src, &tokens(&flags));
+    let sines: Vec<f64> = bytes8(&p, 1).into_iter().map(f64::from_le_bytes).collect();
+    let cosines: Vec<f64> = bytes8(&p, 2).into_iter().map(f64::from_le_bytes).collect();
+    let mut worst = 0;
+    for ((x, s), c) in xs.iter().zip(&sines).zip(&cosines) {
+        for (name, got, want) in [("sin", *s, x.sin()), ("cos", *c, x.cos())] {
+            // Near a zero of the function (|result| < 1e-3) the reduction's rounding, relative to
+            // |x|, dominates: there the error is judged absolutely, 4 ulp of max(|x|, 1).
+            let d = ulps(got, want);
+            if want.abs() >= 1e-3 || want.is_nan() {
+                assert!(d <= 2, "{name}({x:e}) = {got:e}, Rust {want:e} ({d} ulp)");
+                worst = worst.max(d);
+            } else {
+                let tol = f64::EPSILON * x.abs().max(1.0) * 4.0;
+                assert!(
+                    (got - want).abs() <= tol,
+                    "{name}({x:e}) = {got:e}, Rust {want:e}"
+                );
+            }
+        }
+    }
+    eprintln!("sin/cos: worst {worst} ulp over {} inputs", xs.len());
+}

@@ -418,6 +418,9 @@ impl Lower<'_> {
         let (base, _) = math_base(name);
         let t = ty.ptx();
         let a = self.arg_as(args, 0, ty, name, pos)?;
+        if *ty == CType::F64 && (base == "sin" || base == "cos") {
+            return Ok(self.sincos_f64(&a, base == "cos"));
+        }
         if let Some((_, ins)) = MATH1.iter().find(|(n, _)| *n == base) {
             if *ty == CType::F64 && ins.contains("approx") {
                 return err(

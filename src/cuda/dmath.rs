@@ -158,7 +158,7 @@ impl Lower<'_> {
     }
 
     /// One instruction `text` (`{d}` its destination) into a fresh `.f64` register.
-    fn f64_op(&mut self, text: &str) -> String {
+    pub(crate) fn f64_op(&mut self, text: &str) -> String {
         let r = self.body.reg("fd");
         self.body.ins(text.replace("{d}", &r));
         r

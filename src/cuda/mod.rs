@@ -9,7 +9,7 @@
 //!   [`ast`];
 //! - [`types`]: C types, promotions and conversions; [`fold`]: constant expressions;
 //! - [`lower`] (kernels), [`variables`] ([`locals`], [`structs`]), [`statements`], [`lower_expr`], [`addressing`],
-//!   [`operators`], [`range_test`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`unroll`]: PTX through [`emit`],
+//!   [`operators`], [`range_test`], [`values`], [`strength`], [`calls`], [`builtins`], [`shuffle`], [`dmath`], [`dtrig`], [`unroll`]: PTX through [`emit`],
 //!   then [`address_walk`], [`dead_code`] and [`schedule`];
 //! - [`mangle`]: Itanium names for kernels without `extern "C"`.
 
@@ -21,6 +21,7 @@ pub mod calls;
 pub mod dead_code;
 pub mod decl_parser;
 pub mod dmath;
+pub mod dtrig;
 pub mod emit;
 pub mod error;
 pub mod expr_parser;
