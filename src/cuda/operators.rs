@@ -133,25 +133,30 @@ impl Lower<'_> {
     }
 
     /// Writes `v` (of the place's type) to `place`; returns the value now held.
+    /// Writes `v` (of type `t`) into the register `r`: the instruction that computed a
+    /// temporary is made to write `r` itself, anything else is a `mov`; an integer constant is
+    /// remembered as `r`'s known value. Returns the value `r` now holds.
+    pub(crate) fn write_reg(&mut self, r: &str, t: &CType, v: &Val) -> Val {
+        if let Op::Reg(tmp) = &v.op {
+            if !self.var_regs.contains(tmp)
+                && !self.var_regs.contains(&self.body.canonical(tmp))
+                && self.body.retarget_last(tmp, r)
+            {
+                return Val::reg(r.to_string(), t.clone());
+            }
+        }
+        self.body
+            .ins(format!("mov.{} \t{r}, {}", t.mov(), v.text()));
+        if let (Some(k), true) = (v.konst_int(), t.is_int()) {
+            self.body.set_known(r, k);
+            return Val::int(k, t.clone());
+        }
+        Val::reg(r.to_string(), t.clone())
+    }
+
     pub(crate) fn put(&mut self, place: &LVal, v: Val) -> Val {
         match place {
-            LVal::Reg(r, t) => {
-                if let Op::Reg(tmp) = &v.op {
-                    if !self.var_regs.contains(tmp)
-                        && !self.var_regs.contains(&self.body.canonical(tmp))
-                        && self.body.retarget_last(tmp, r)
-                    {
-                        return Val::reg(r.clone(), t.clone());
-                    }
-                }
-                self.body
-                    .ins(format!("mov.{} \t{r}, {}", t.mov(), v.text()));
-                if let (Some(k), true) = (v.konst_int(), t.is_int()) {
-                    self.body.set_known(r, k);
-                    return Val::int(k, t.clone());
-                }
-                Val::reg(r.clone(), t.clone())
-            }
+            LVal::Reg(r, t) => self.write_reg(r, t, &v),
             LVal::Mem(a, t, vol) => {
                 self.store(a, t, *vol, v.clone());
                 v

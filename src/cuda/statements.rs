@@ -2,7 +2,7 @@
 //! branching back), unrolled loops, `switch` as compare-and-branch chains, jumps, `return`.
 
 use super::ast::*;
-use super::emit::{Op, Val};
+use super::emit::Val;
 use super::error::{err, Pos, Res};
 use super::lower::{Binding, Lower};
 use std::collections::{HashMap, HashSet};
@@ -125,19 +125,7 @@ impl Lower<'_> {
                     (Some(e), Some((r, ty))) => {
                         let v = self.rv(e)?;
                         let v = self.assign_convert(v, &ty, e.pos)?;
-                        // The instruction that computed a temporary writes the result itself.
-                        let written = match &v.op {
-                            Op::Reg(t) => {
-                                !self.var_regs.contains(t)
-                                    && !self.var_regs.contains(&self.body.canonical(t))
-                                    && self.body.retarget_last(t, &r)
-                            }
-                            _ => false,
-                        };
-                        if !written {
-                            self.body
-                                .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
-                        }
+                        self.write_reg(&r, &ty, &v);
                     }
                     (Some(e), None) => {
                         self.effect(e)?;

@@ -243,22 +243,7 @@ impl Lower<'_> {
         }
         let r = self.body.reg_for(&ty);
         if let Some(v) = init {
-            // The instruction that computed a temporary writes the variable itself.
-            let written = match &v.op {
-                super::emit::Op::Reg(t) => {
-                    !self.var_regs.contains(t)
-                        && !self.var_regs.contains(&self.body.canonical(t))
-                        && self.body.retarget_last(t, &r)
-                }
-                _ => false,
-            };
-            if !written {
-                self.body
-                    .ins(format!("mov.{} \t{r}, {}", ty.mov(), v.text()));
-                if let (Some(k), true) = (v.konst_int(), ty.is_int()) {
-                    self.body.set_known(&r, k);
-                }
-            }
+            self.write_reg(&r, &ty, &v);
         }
         self.var_regs.insert(r.clone());
         self.body.mutable.insert(r.clone());

@@ -6,7 +6,7 @@ import { Session, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
 import { historyPoints } from './views/stats.js';
 import { onCanvasResize } from './canvas.js';
-import { nextBudget } from './pacing.js';
+import { nextBudget, SPEEDS } from './pacing.js';
 import { CodePanes, sameEntries } from './code_panes.js';
 import { createSetupPanel } from './setup_panel.js';
 import { createOccupancyCalculator } from './occupancy.js';
@@ -20,7 +20,6 @@ import { setRunButton } from './run_button.js';
 // Speeds of the slider: simulated cycles per second (Infinity: full speed, a cycle budget per
 // animation frame; pacing.js sizes it).
 const MOTION_MS = 350;
-const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 const MARK_MS = 200;
 // The comparison of the Elastic paper's three pipelines (pipeline view): the overrides each run
 // gets on top of the session's own (whose pipeline keys it replaces), and the cycles recorded

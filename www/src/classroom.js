@@ -10,9 +10,8 @@
 // - the hover tooltip hidden when the page scrolls (it stayed over the bank grid).
 import { Session } from '../../pkg/warpstep.js';
 import { setRunButton } from './run_button.js';
+import { SPEEDS } from './pacing.js';
 
-// Speeds of the slider (app.js SPEEDS), by index; the last is full speed.
-const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 const PROBE_CYCLES = 5000;
 const RUN_SECONDS = 4;
 // The enlarged view's magnification: at least presentation mode's at 1280x720 (present.js

@@ -3,6 +3,8 @@
 // leaves the browser time to paint. 22 ms keeps the page above 30 frames per second (about 36-40
 // at 1280x720) while giving the simulation most of each frame (issue 6: 200,000 simulated cycles
 // per second on fermi with 48 warps, at 30+ frames per second).
+// The Run speeds of the slider in cycles/s, by index; the last is full speed.
+export const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, 10000, Infinity];
 export const FRAME_WORK_MS = 22;
 export const MIN_SIM_MS = 4;
 
