@@ -4,7 +4,7 @@
 //! JavaScript as JSON.
 
 use crate::exec::{GlobalMemory, KernelImage};
-use crate::run::buffer_values;
+use crate::run::values_of;
 use crate::sim::Sim;
 use serde::Serialize;
 
@@ -44,8 +44,8 @@ pub fn buffers(sim: &Sim, launch_global: &GlobalMemory) -> Vec<BufferView> {
         .buffers
         .iter()
         .map(|b| {
-            let now = buffer_values(image, sim.global(), b.index);
-            let then = buffer_values(image, launch_global, b.index);
+            let now = values_of(b, sim.global());
+            let then = values_of(b, launch_global);
             let differs: Vec<usize> = now
                 .iter()
                 .zip(then.iter())
@@ -55,10 +55,7 @@ pub fn buffers(sim: &Sim, launch_global: &GlobalMemory) -> Vec<BufferView> {
                 .collect();
             BufferView {
                 arg: b.index,
-                name: params
-                    .get(b.index)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_default(),
+                name: buffer_name(params.get(b.index).map(|p| p.name.as_str()), b.field),
                 elem: b.elem.name(),
                 count: b.count,
                 values: now.into_iter().take(BUFFER_VALUES).collect(),
@@ -121,4 +118,13 @@ pub fn gpu_strip(sim: &Sim) -> Vec<SmSummary> {
             }
         })
         .collect()
+}
+
+/// A buffer's name: its parameter's, and for a struct's pointer field, which field.
+fn buffer_name(param: Option<&str>, field: Option<usize>) -> String {
+    let param = param.unwrap_or_default();
+    match field {
+        Some(f) => format!("{param} field {f}"),
+        None => param.to_string(),
+    }
 }

@@ -6,7 +6,7 @@
 
 use crate::config::Config;
 use crate::exec::functional::{run_functional_counting, FunctionalOptions, FunctionalStats};
-use crate::exec::{GlobalMemory, KernelImage, RunError};
+use crate::exec::{BufferArg, GlobalMemory, KernelImage, RunError};
 use crate::launch::{LaunchError, LaunchFlags};
 use crate::mem::AccessSet;
 use crate::ptx::{self, Program, PtxError};
@@ -475,7 +475,8 @@ fn base_report(
     }
 }
 
-/// The raw little-endian bytes of buffer argument `index`.
+/// The raw little-endian bytes of buffer argument `index` (of a struct argument, its first
+/// pointer field's buffer).
 pub fn buffer_bytes(image: &KernelImage, global: &GlobalMemory, index: usize) -> Option<Vec<u8>> {
     let b = image.buffers.iter().find(|b| b.index == index)?;
     global.read_bytes(b.base, b.count * b.elem.size()).ok()
@@ -487,10 +488,17 @@ pub fn buffer_values(
     global: &GlobalMemory,
     index: usize,
 ) -> Vec<serde_json::Value> {
-    let Some(b) = image.buffers.iter().find(|b| b.index == index) else {
-        return Vec::new();
-    };
-    let bytes = buffer_bytes(image, global, index).unwrap_or_default();
+    match image.buffers.iter().find(|b| b.index == index) {
+        Some(b) => values_of(b, global),
+        None => Vec::new(),
+    }
+}
+
+/// The buffer `b` as JSON numbers.
+pub fn values_of(b: &BufferArg, global: &GlobalMemory) -> Vec<serde_json::Value> {
+    let bytes = global
+        .read_bytes(b.base, b.count * b.elem.size())
+        .unwrap_or_default();
     (0..b.count)
         .map(|i| match b.elem.read(&bytes, i) {
             crate::launch::Number::Int(v) => match i64::try_from(v) {

@@ -7,6 +7,14 @@ mod common;
 use common::run_ok;
 use warpstep::cuda::compile;
 
+/// Prepares a launch of `src` as `prepare` does, or the error it gives.
+fn prepare_cuda(src: &str, flags: &[&str]) -> Result<warpstep::run::Prepared, String> {
+    let flags = warpstep::launch::LaunchFlags::parse_tokens(flags).map_err(|e| e.to_string())?;
+    let config_for = |name: &str| warpstep::config::Config::preset(name).map_err(|e| e.to_string());
+    let no_files = |p: &str| Err(format!("no file {p} in tests"));
+    warpstep::run::prepare(src, flags, &config_for, &no_files).map_err(|e| e.to_string())
+}
+
 fn tokens(flags: &str) -> Vec<&str> {
     flags.split_whitespace().collect()
 }
@@ -201,9 +209,65 @@ fn struct_value_errors_name_the_place() {
         "bad.cu:4:9: too many initializers for the struct"
     );
     assert_eq!(
-        e(&format!("{head}__global__ void k(S *o) {{\n  o[0] = make();\n}}\n")),
-        "bad.cu:4:10: a struct value must be a variable, an element or a member (struct-valued calls are not supported)"
+        e(&format!(
+            "{head}__global__ void k(S *o) {{\n  o[0] = 3 + 4;\n}}\n"
+        )),
+        "bad.cu:4:12: a struct value must be a variable, an element, a member or a call"
     );
+    assert_eq!(
+        e("struct S { int a; };\n__device__ S f(int x) {\n  return x;\n}\n__global__ void k(S *o) { o[0] = f(1); }\n"),
+        "bad.cu:3:10: a struct value must be a variable, an element, a member or a call"
+    );
+}
+
+#[test]
+fn struct_valued_calls_return_through_a_local_buffer() {
+    // Complex arithmetic as teaching code writes it: a struct returned by value from
+    // `__device__` functions, braced and from a variable, with an early return, nested calls
+    // as arguments, and a member read straight off a call.
+    let src = "struct C { float re; float im; };
+__device__ C cmul(C a, C b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+__device__ C conj_if(C a, int flip) {
+  if (flip) {
+    C c = {a.re, -a.im};
+    return c;
+  }
+  return a;
+}
+extern \"C\" __global__ void k(const C *in, C *out, float *mag) {
+  int t = threadIdx.x;
+  C a = in[t];
+  C b = {2.0f, 1.0f};
+  out[t] = cmul(conj_if(a, t & 1), b);
+  C sq = cmul(a, a);
+  mag[t] = sq.re + conj_if(a, 1).im;
+}
+";
+    let c = compile(src, "complex.cu").expect("compiles");
+    assert!(c.ptx.contains("cmul_ret"), "{}", c.ptx);
+    // in[t] = {t + 1, 0.5 t}
+    let mut words = Vec::new();
+    for t in 0..4 {
+        words.push((t as f32 + 1.0).to_bits().to_string());
+        words.push((0.5 * t as f32).to_bits().to_string());
+    }
+    let flags = format!(
+        "--block 4 --arg u32[8]=list:{} --arg f32[8]=0 --arg f32[4]=0",
+        words.join(",")
+    );
+    let p = run_ok(src, &tokens(&flags));
+    let out = common::f32s(&p, 1);
+    let mag = common::f32s(&p, 2);
+    for t in 0..4usize {
+        let (re, im) = (t as f32 + 1.0, 0.5 * t as f32);
+        let im_used = if t & 1 == 1 { -im } else { im };
+        assert_eq!(
+            (out[2 * t], out[2 * t + 1]),
+            (re * 2.0 - im_used, re + im_used * 2.0),
+            "thread {t}"
+        );
+        assert_eq!(mag[t], (re * re - im * im) - im, "thread {t}");
+    }
 }
 
 /// The distance in units in the last place between two doubles of the same sign.
@@ -425,4 +489,66 @@ fn double_sin_and_cos_are_within_a_few_ulp_of_rust() {
         }
     }
     eprintln!("sin/cos: worst {worst} ulp over {} inputs", xs.len());
+}
+
+#[test]
+fn struct_kernel_parameters_are_read_from_the_parameter_space() {
+    // A matrix passed by value with its element pointer inside (as the CUDA Programming
+    // Guide's shared-memory example passes its matrices), and a struct of numbers with an
+    // array member (copied to `.local` so it can be indexed).
+    let src = common::data("cuda/struct_params.cu");
+    let c = compile(&src, "struct_params.cu").expect("compiles");
+    assert!(
+        c.ptx.contains(".param .align 8 .b8 affine_param_0[24]")
+            && c.ptx.contains(".param .align 8 .b8 affine_param_2[24]"),
+        "{}",
+        c.ptx
+    );
+    // `in` is read where it lies, also inside `at` (nvcc's `ld.param`), and so is `out` (only
+    // what it points to is written); `s` is copied to `.local` for `s.bump[c & 1]`, as nvcc
+    // copies it.
+    assert!(c.ptx.contains("[affine_param_0+16]"), "{}", c.ptx);
+    assert_eq!(c.ptx.matches(".local .align").count(), 1, "{}", c.ptx);
+    let flags = "--grid 3 --block 4 \
+        --arg struct:s32=3,s32=2,s32=4,f32[8]=iota \
+        --arg struct:s32=4,s32=3,s32=4,f32[12]=0 \
+        --arg struct:f32=2.0,f64=0.5,s32=10,s32=20";
+    let p = run_ok(&src, &tokens(flags));
+    let out = common::f32s(&p, 1);
+    let nvcc = run_ok(
+        &common::data("cuda/struct_params.sm_52.ptx"),
+        &tokens(flags),
+    );
+    assert_eq!(
+        common::f32s(&nvcc, 1),
+        out,
+        "nvcc's PTX lays the structs out alike"
+    );
+    for r in 0..3usize {
+        for c in 0..4usize {
+            let want = if r < 2 && c < 3 {
+                2.0 * (r * 4 + c) as f32 + 0.5 + [10.0, 20.0][c & 1]
+            } else {
+                0.0
+            };
+            assert_eq!(out[r * 4 + c], want, "row {r} column {c}");
+        }
+    }
+}
+
+#[test]
+fn struct_arguments_must_fit_their_parameter() {
+    let src = "struct P { int n; float *x; };
+extern \"C\" __global__ void k(P p) { p.x[threadIdx.x] = p.n; }
+";
+    let prepared = prepare_cuda(src, &tokens("--block 4 --arg struct:s32=1,s32=2"));
+    let e = prepared.expect_err("too short").to_string();
+    assert!(
+        e.contains("the struct's fields take 8 bytes, but the parameter has 16"),
+        "{e}"
+    );
+    let e = prepare_cuda(src, &tokens("--block 4 --arg 3"))
+        .expect_err("a scalar")
+        .to_string();
+    assert!(e.contains("pass its fields as struct:TYPE=VALUE"), "{e}");
 }

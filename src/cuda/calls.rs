@@ -6,8 +6,9 @@
 use super::ast::*;
 use super::emit::{Addr, Base, Op, Val};
 use super::error::{err, Pos, Res};
+use super::locals::written_into;
 use super::lower::{mutated_names, Binding, Lower};
-use super::types::CType;
+use super::types::{CType, Space};
 use std::collections::HashMap;
 
 const MAX_INLINE_DEPTH: usize = 32;
@@ -112,16 +113,26 @@ impl Lower<'_> {
             params.push(self.resolve(&p.ty, pos)?);
         }
         let mut vals = Vec::new();
+        let mut by_place = Vec::new();
         for ((a, pt), p) in args.iter().zip(&params).zip(&f.params) {
             if let CType::Struct(..) = pt {
-                // By value: a copy in `.local`, bound by its address below.
+                // By value: a copy in `.local`, bound by its address below; a kernel's struct
+                // parameter the callee does not write into is read where it lies (nvcc's
+                // `ld.param`), as it cannot change.
                 let src = self.struct_source(a)?;
+                if src.space == Space::Param && !written_into(&f.body, &p.name) {
+                    by_place.push(Some(src));
+                    vals.push(Val::int(0, pt.clone()));
+                    continue;
+                }
                 let dst = self.alloc_local(&p.name, pt);
                 self.copy_value(&dst, &src, pt)?;
                 let Base::Reg(r) = dst.base else { continue };
+                by_place.push(None);
                 vals.push(Val::reg(r, pt.clone()));
                 continue;
             }
+            by_place.push(None);
             let v = self.rv(a)?;
             let v = match (pt, &v.ty) {
                 (CType::Ptr(el, _, vol), CType::Ptr(_, s, _)) => Val {
@@ -133,10 +144,17 @@ impl Lower<'_> {
             vals.push(v);
         }
         let ret = self.device_ret(f, pos)?;
-        let result = if ret == CType::Void {
-            None
-        } else {
-            Some((self.body.reg_for(&ret), ret.clone()))
+        let result = match &ret {
+            CType::Void => None,
+            CType::Struct(..) => {
+                // Returned into a `.local` buffer of the call site's (see `struct_result`).
+                let buffer = self.alloc_local(&format!("{}_ret", f.name), &ret);
+                let Base::Reg(r) = buffer.base else {
+                    return err(pos, "internal: a local buffer without a register");
+                };
+                Some((r, ret.clone()))
+            }
+            _ => Some((self.body.reg_for(&ret), ret.clone())),
         };
         let exit = self.body.label();
         let snap = self.body.snapshot();
@@ -153,8 +171,12 @@ impl Lower<'_> {
         let globals = saved_scopes.first().cloned().unwrap_or_default();
         let tparams = saved_scopes.last().cloned().unwrap_or_default();
         self.scopes = vec![globals, tparams, HashMap::new()];
-        for (p, v) in f.params.iter().zip(vals) {
+        for ((p, v), place) in f.params.iter().zip(vals).zip(by_place) {
             if p.name.is_empty() {
+                continue;
+            }
+            if let Some(addr) = place {
+                self.bind(&p.name, Binding::Mem(addr, v.ty.clone(), false));
                 continue;
             }
             if let (CType::Struct(..), Op::Reg(r)) = (&v.ty, &v.op) {

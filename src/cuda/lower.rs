@@ -208,6 +208,18 @@ fn lower_kernel(
     l.body.loc(f.pos);
     for (i, (p, ty)) in f.params.iter().zip(&param_types).enumerate() {
         let pname = format!("{ptx_name}_param_{i}");
+        if let CType::Struct(..) = ty {
+            params.push(format!(
+                "\t.param .align {} .b8 {pname}[{}]",
+                ty.align(),
+                ty.size()
+            ));
+            if !p.name.is_empty() {
+                let at = l.struct_param(&p.name, &pname, ty)?;
+                l.bind(&p.name, Binding::Mem(at, ty.clone(), false));
+            }
+            continue;
+        }
         let (decl, ld) = match ty {
             CType::Ptr(..) => ("u64", "u64"),
             CType::Bool => ("u8", "u8"),
@@ -221,7 +233,7 @@ fn lower_kernel(
                 return err(
                     f.pos,
                     format!(
-                        "parameter `{}`: struct and array parameters are not supported",
+                        "parameter `{}`: array parameters are not supported (pass a pointer)",
                         p.name
                     ),
                 )

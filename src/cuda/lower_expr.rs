@@ -372,6 +372,7 @@ impl Lower<'_> {
                     vol,
                 ))
             }
+            ExprKind::Call(..) => self.struct_result(e),
             _ => err(e.pos, "expected an lvalue (a variable, an element or `*p`)"),
         }
     }

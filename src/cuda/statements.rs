@@ -2,9 +2,10 @@
 //! branching back), unrolled loops, `switch` as compare-and-branch chains, jumps, `return`.
 
 use super::ast::*;
-use super::emit::Val;
+use super::emit::{Addr, Base, Val};
 use super::error::{err, Pos, Res};
 use super::lower::{Binding, Lower};
+use super::types::{CType, Space};
 use std::collections::{HashMap, HashSet};
 
 /// How a loop is entered.
@@ -122,6 +123,14 @@ impl Lower<'_> {
                 self.body.loc(s.pos);
                 let (_, exit, result) = self.calls.last().cloned().unwrap_or_default();
                 match (e, result) {
+                    (Some(e), Some((r, ty @ CType::Struct(..)))) => {
+                        let buffer = Addr {
+                            base: Base::Reg(r),
+                            off: 0,
+                            space: Space::Local,
+                        };
+                        self.init_struct(e, &ty, buffer)?;
+                    }
                     (Some(e), Some((r, ty))) => {
                         let v = self.rv(e)?;
                         let v = self.assign_convert(v, &ty, e.pos)?;

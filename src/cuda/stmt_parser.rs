@@ -143,6 +143,9 @@ impl Parser {
                 self.i += 1;
                 let e = if self.is_punct(";") {
                     None
+                } else if self.is_punct("{") {
+                    // `return {a, b};` for a struct-valued function.
+                    Some(self.initializer()?)
                 } else {
                     Some(self.expr()?)
                 };

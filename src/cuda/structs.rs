@@ -5,7 +5,7 @@
 //! like any array.
 
 use super::ast::{Expr, ExprKind};
-use super::emit::{Addr, Base};
+use super::emit::{Addr, Base, Op};
 use super::error::{err, Res};
 use super::lower::Lower;
 use super::lower_expr::LVal;
@@ -29,18 +29,67 @@ impl Lower<'_> {
         }
     }
 
-    /// The address of the struct `e` designates (a variable, an element, a member, `*p`).
-    pub(crate) fn struct_source(&mut self, e: &Expr) -> Res<Addr> {
-        let place = match e.kind {
-            ExprKind::Call(..) => None,
-            _ => Some(self.lv(e)?),
+    /// Where a kernel reads its struct parameter `name` (PTX symbol `symbol`): in the parameter
+    /// space, each member an `ld.param` at its offset, as nvcc reads it; or, when the kernel
+    /// writes into it, takes its address or may index an array in it, from a copy in `.local`
+    /// made on entry (kernel parameters are read-only, PTX ISA §5.1.6.1).
+    pub(crate) fn struct_param(&mut self, name: &str, symbol: &str, ty: &CType) -> Res<Addr> {
+        let param = Addr {
+            base: Base::Sym(symbol.to_string()),
+            off: 0,
+            space: Space::Param,
         };
-        match place {
-            Some(LVal::Mem(a, CType::Struct(..), _)) => Ok(a),
+        let copy = has_array(ty) || super::locals::written_into(&self.fn_body, name);
+        if !copy {
+            return Ok(param);
+        }
+        let local = self.alloc_local(name, ty);
+        self.copy_value(&local, &param, ty)?;
+        Ok(local)
+    }
+
+    /// The address of the struct `e` designates (a variable, an element, a member, `*p`, or the
+    /// value a `__device__` function returned).
+    pub(crate) fn struct_source(&mut self, e: &Expr) -> Res<Addr> {
+        let place = matches!(
+            e.kind,
+            ExprKind::Ident(_)
+                | ExprKind::Index(..)
+                | ExprKind::Member(..)
+                | ExprKind::Call(..)
+                | ExprKind::Unary(super::ast::UnOp::Deref, _)
+        );
+        if !place || !matches!(self.ty_of(e)?, CType::Struct(..)) {
+            return err(
+                e.pos,
+                "a struct value must be a variable, an element, a member or a call",
+            );
+        }
+        match self.lv(e)? {
+            LVal::Mem(a, CType::Struct(..), _) => Ok(a),
             _ => err(
                 e.pos,
-                "a struct value must be a variable, an element or a member (struct-valued calls are not supported)",
+                "a struct value must be a variable, an element, a member or a call",
             ),
+        }
+    }
+
+    /// The struct a call returns, as a place: a struct-valued `__device__` function returns
+    /// into a `.local` buffer the call site owns (as nvcc's inlined code does before its copies
+    /// are optimised away), so its members can be read (`f().x`) or copied.
+    pub(crate) fn struct_result(&mut self, e: &Expr) -> Res<LVal> {
+        let v = self.rv(e)?;
+        match (&v.ty, &v.op) {
+            (CType::Struct(..), Op::Reg(r)) => Ok(LVal::Mem(
+                Addr {
+                    base: Base::Reg(r.clone()),
+                    off: 0,
+                    space: Space::Local,
+                },
+                v.ty.clone(),
+                false,
+            )),
+            _ => err(e.pos, "expected an lvalue (a variable, an element or `*p`)"),
         }
     }
 
@@ -90,5 +139,14 @@ impl Lower<'_> {
         }
         let src = self.struct_source(init)?;
         self.copy_value(&dst, &src, ty)
+    }
+}
+
+/// Whether a struct has an array member at any depth.
+fn has_array(ty: &CType) -> bool {
+    match ty {
+        CType::Array(..) => true,
+        CType::Struct(_, fields, _) => fields.iter().any(|(_, t, _)| has_array(t)),
+        _ => false,
     }
 }

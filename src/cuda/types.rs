@@ -12,6 +12,8 @@ pub enum Space {
     Shared,
     Const,
     Local,
+    /// A kernel's parameter space (a struct passed by value; PTX ISA §5.1.6).
+    Param,
     Generic,
 }
 
@@ -23,12 +25,16 @@ impl Space {
             Space::Shared => ".shared",
             Space::Const => ".const",
             Space::Local => ".local",
+            Space::Param => ".param",
             Space::Generic => "",
         }
     }
     /// Windowed spaces have 32-bit addresses in this compiler.
     pub fn narrow(self) -> bool {
-        matches!(self, Space::Shared | Space::Const | Space::Local)
+        matches!(
+            self,
+            Space::Shared | Space::Const | Space::Local | Space::Param
+        )
     }
 }
 

@@ -448,6 +448,12 @@ impl Lower<'_> {
             ty.mem_ptx(),
             addr.text()
         ));
+        if let (Space::Param, CType::Ptr(el, Space::Generic, pv)) = (addr.space, ty) {
+            // A kernel's arguments point to global memory, as its pointer parameters do.
+            let g = self.body.reg("rd");
+            self.body.ins(format!("cvta.to.global.u64 \t{g}, {r}"));
+            return Ok(Val::reg(g, CType::Ptr(el.clone(), Space::Global, *pv)));
+        }
         let v = Val::reg(r, load_ty);
         if *ty == CType::Bool {
             return Ok(self.to_pred(v));

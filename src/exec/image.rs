@@ -4,7 +4,9 @@
 //! the functional and timing models share it behind an `Rc`.
 
 use super::global_memory::GlobalMemory;
-use crate::launch::{ArgSpec, Dim3, ElemType, LaunchError, LaunchFlags, Number};
+use crate::launch::{
+    ArgSpec, BufferInit, Dim3, ElemType, LaunchError, LaunchFlags, Number, StructField,
+};
 use crate::ptx::{Function, Program, Space, Type, VarId, VarRef};
 use std::rc::Rc;
 
@@ -13,6 +15,9 @@ use std::rc::Rc;
 pub struct BufferArg {
     /// Position of the argument (0-based, as `--dump I` counts).
     pub index: usize,
+    /// The field of a struct argument whose pointer it is (`None`: the argument itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<usize>,
     /// Device address passed to the kernel.
     pub base: u64,
     pub elem: ElemType,
@@ -251,20 +256,28 @@ fn bind_args(
                         if param.size != param.ty.bytes() { " array" } else { "" }
                     )));
                     }
-                    let data =
-                        ArgSpec::initial_bytes(*elem, *count, init, read_file).map_err(bad)?;
-                    let base = global.allocate(data.len() as u64, format!("arg {index}"));
-                    global
-                        .write_bytes(base, &data)
-                        .map_err(|_| bad("cannot initialise the buffer".into()))?;
-                    buffers.push(BufferArg {
-                        index,
-                        base,
-                        elem: *elem,
-                        count: *count,
-                        copied: !init.is_zero_fill(),
-                    });
-                    base.to_le_bytes()[..pointer_bytes as usize].to_vec()
+                    let place = (index, None);
+                    let b = allocate_buffer(place, (*elem, *count, init), global, read_file)
+                        .map_err(bad)?;
+                    let bytes = b.base.to_le_bytes()[..pointer_bytes as usize].to_vec();
+                    buffers.push(b);
+                    bytes
+                }
+                ArgSpec::Struct(fields) => {
+                    let bytes = struct_bytes(index, fields, address_size, global, read_file)
+                        .map(|(bytes, mut bufs)| {
+                            buffers.append(&mut bufs);
+                            bytes
+                        })
+                        .map_err(bad)?;
+                    if bytes.len() != param.size as usize {
+                        return Err(bad(format!(
+                            "the struct's fields take {} bytes, but the parameter has {}",
+                            bytes.len(),
+                            param.size
+                        )));
+                    }
+                    bytes
                 }
             };
         let at = param.offset as usize;
@@ -276,11 +289,69 @@ fn bind_args(
     Ok((params, buffers))
 }
 
+/// A global buffer for argument `place.0` (field `place.1` of a struct), initialised.
+fn allocate_buffer(
+    (index, field): (usize, Option<usize>),
+    (elem, count, init): (ElemType, usize, &BufferInit),
+    global: &mut GlobalMemory,
+    read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
+) -> Result<BufferArg, String> {
+    let data = ArgSpec::initial_bytes(elem, count, init, read_file)?;
+    let name = match field {
+        Some(f) => format!("arg {index} field {f}"),
+        None => format!("arg {index}"),
+    };
+    let base = global.allocate(data.len() as u64, name);
+    global
+        .write_bytes(base, &data)
+        .map_err(|_| "cannot initialise the buffer".to_string())?;
+    Ok(BufferArg {
+        index,
+        field,
+        base,
+        elem,
+        count,
+        copied: !init.is_zero_fill(),
+    })
+}
+
+/// The bytes of struct argument `index`, as a C compiler lays the struct out: each field at the
+/// next multiple of its size (a pointer field: the address of its buffer, `address_size` bits),
+/// the whole padded to its largest field; and the buffers its pointer fields point to.
+fn struct_bytes(
+    index: usize,
+    fields: &[StructField],
+    address_size: u32,
+    global: &mut GlobalMemory,
+    read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,
+) -> Result<(Vec<u8>, Vec<BufferArg>), String> {
+    let mut bytes = Vec::new();
+    let mut buffers = Vec::new();
+    let mut align = 1;
+    for (k, field) in fields.iter().enumerate() {
+        let value = match field {
+            StructField::Value(ty, n) => n.encode(*ty)?,
+            StructField::Buffer { elem, count, init } => {
+                let b =
+                    allocate_buffer((index, Some(k)), (*elem, *count, init), global, read_file)?;
+                let at = b.base.to_le_bytes()[..(address_size / 8) as usize].to_vec();
+                buffers.push(b);
+                at
+            }
+        };
+        align = align.max(value.len());
+        bytes.resize(bytes.len().next_multiple_of(value.len()), 0);
+        bytes.extend(value);
+    }
+    bytes.resize(bytes.len().next_multiple_of(align), 0);
+    Ok((bytes, buffers))
+}
+
 /// The bytes of a scalar argument for a parameter of type `ty` and `size` bytes.
 fn encode_scalar(n: Number, ty: Type, size: u32) -> Result<Vec<u8>, String> {
     if size != ty.bytes() {
         return Err(format!(
-            "the parameter is an array of {size} bytes; pass it a buffer or restructure the kernel"
+            "the parameter is an array of {size} bytes (a struct passed by value?); pass its fields as struct:TYPE=VALUE,..."
         ));
     }
     let elem = match ty {

@@ -215,6 +215,22 @@ pub enum ArgSpec {
         count: usize,
         init: BufferInit,
     },
+    /// `struct:FIELD,...`: a struct passed by value (a PTX `.b8` array parameter), its fields in
+    /// order at C's natural alignment.
+    Struct(Vec<StructField>),
+}
+
+/// One field of a struct argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StructField {
+    /// `TYPE=VALUE`: a number.
+    Value(ElemType, Number),
+    /// `TYPE[COUNT]=INIT`: a pointer member: a global buffer whose device address is stored.
+    Buffer {
+        elem: ElemType,
+        count: usize,
+        init: BufferInit,
+    },
 }
 
 /// The largest buffer a launch may allocate, in bytes (keeps a typo from exhausting the tab).
@@ -227,6 +243,11 @@ impl ArgSpec {
             spec: spec.to_string(),
             why,
         };
+        if let Some(fields) = spec.strip_prefix("struct:") {
+            return parse_struct_fields(fields)
+                .map(ArgSpec::Struct)
+                .map_err(bad);
+        }
         let Some(open) = spec.find('[') else {
             return Number::parse(spec)
                 .map(ArgSpec::Scalar)
@@ -313,6 +334,45 @@ impl ArgSpec {
         }
         Ok(bytes)
     }
+}
+
+/// `FIELD,...`: the fields of a struct argument, each `TYPE=VALUE` or `TYPE[COUNT]=INIT` (a
+/// buffer field's `list:` goes on to the next item that is not a bare number).
+fn parse_struct_fields(text: &str) -> Result<Vec<StructField>, String> {
+    let mut items: Vec<String> = Vec::new();
+    for item in text.split(',') {
+        match items.last_mut() {
+            Some(last) if !item.contains('=') && last.contains("=list:") => {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => items.push(item.to_string()),
+        }
+    }
+    items.iter().map(|item| parse_struct_field(item)).collect()
+}
+
+fn parse_struct_field(field: &str) -> Result<StructField, String> {
+    let in_field = |why: String| format!("struct field `{field}`: {why}");
+    if field.contains('[') {
+        return match ArgSpec::parse(field) {
+            Ok(ArgSpec::Buffer { elem, count, init }) => {
+                Ok(StructField::Buffer { elem, count, init })
+            }
+            Ok(_) => Err(in_field("expected TYPE[COUNT]=INIT".into())),
+            Err(LaunchError::BadArg { why, .. }) => Err(in_field(why)),
+            Err(e) => Err(in_field(e.to_string())),
+        };
+    }
+    let (ty, value) = field
+        .split_once('=')
+        .ok_or_else(|| format!("struct field `{field}` is not TYPE=VALUE (e.g. s32=3)"))?;
+    let ty = ElemType::parse(ty.trim())
+        .ok_or_else(|| in_field(format!("unknown type (one of: {})", type_list())))?;
+    let value = Number::parse(value.trim())
+        .ok_or_else(|| in_field(format!("`{value}` is not a number")))?;
+    value.encode(ty).map_err(in_field)?;
+    Ok(StructField::Value(ty, value))
 }
 
 fn type_list() -> String {

@@ -9,7 +9,7 @@
 mod args;
 mod rng;
 
-pub use args::{ArgSpec, BufferInit, ElemType, Number, MAX_BUFFER_BYTES};
+pub use args::{ArgSpec, BufferInit, ElemType, Number, StructField, MAX_BUFFER_BYTES};
 pub use rng::SplitMix64;
 
 use std::fmt;
@@ -383,12 +383,52 @@ mod tests {
         }
     }
 
+    #[test]
+    fn struct_args_parse_their_fields() {
+        let ArgSpec::Struct(fields) =
+            ArgSpec::parse("struct:s32=-3,f32[4]=list:1,2,3,f64=0.5").unwrap()
+        else {
+            panic!("not a struct");
+        };
+        assert_eq!(
+            fields,
+            vec![
+                StructField::Value(ElemType::S32, Number::Int(-3)),
+                StructField::Buffer {
+                    elem: ElemType::F32,
+                    count: 4,
+                    init: BufferInit::List(vec![Number::Int(1), Number::Int(2), Number::Int(3)]),
+                },
+                StructField::Value(ElemType::F64, Number::Float(0.5)),
+            ]
+        );
+        for (bad, why) in [
+            (
+                "struct:s32",
+                "struct field `s32` is not TYPE=VALUE (e.g. s32=3)",
+            ),
+            ("struct:q32=1", "struct field `q32=1`: unknown type"),
+            (
+                "struct:u8=300",
+                "struct field `u8=300`: 300 does not fit u8 (0..=255)",
+            ),
+            ("struct:f32=x", "struct field `f32=x`: `x` is not a number"),
+            (
+                "struct:f32[0]=1",
+                "struct field `f32[0]=1`: count must be in",
+            ),
+        ] {
+            let err = ArgSpec::parse(bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("--arg {bad}: {why}")), "{err}");
+        }
+    }
+
     fn bytes_of(spec: &str) -> Result<Vec<u8>, String> {
         match ArgSpec::parse(spec).unwrap() {
             ArgSpec::Buffer { elem, count, init } => {
                 ArgSpec::initial_bytes(elem, count, &init, &|p| Err(format!("no file {p}")))
             }
-            ArgSpec::Scalar(_) => panic!("not a buffer"),
+            ArgSpec::Scalar(_) | ArgSpec::Struct(_) => panic!("not a buffer"),
         }
     }
 
