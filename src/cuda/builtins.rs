@@ -414,12 +414,48 @@ impl Lower<'_> {
         ))
     }
 
+    /// The `double` math functions PTX has no instruction for, as software sequences
+    /// (`dmath`, `dtrig`); `None` for the others.
+    fn double_math(
+        &mut self,
+        base: &str,
+        a: &Val,
+        args: &[Expr],
+        name: &str,
+        pos: Pos,
+    ) -> Res<Option<Val>> {
+        Ok(Some(match base {
+            "sin" | "cos" => self.sincos_f64(a, base == "cos"),
+            "tan" => {
+                let s = self.sincos_f64(a, false);
+                let c = self.sincos_f64(a, true);
+                let q = self.f64_op(&format!("div.rn.f64 \t{{d}}, {}, {}", s.text(), c.text()));
+                Val::reg(q, CType::F64)
+            }
+            "exp" => self.exp_f64(a),
+            "exp2" => self.exp2_f64(a),
+            "log" => self.log_f64(a),
+            "log2" => self.log_scaled_f64(a, std::f64::consts::LOG2_E),
+            "log10" => self.log_scaled_f64(a, std::f64::consts::LOG10_E),
+            "rsqrt" => self.rsqrt_f64(a),
+            "pow" => {
+                // Not materialised: a constant integer exponent is multiplied out.
+                let y = self.arg_val(args, 1, name, pos)?;
+                let y = self.assign_convert(y, &CType::F64, pos)?;
+                self.pow_f64(a, &y)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
     fn math(&mut self, name: &str, args: &[Expr], ty: &CType, pos: Pos) -> Res<Val> {
         let (base, _) = math_base(name);
         let t = ty.ptx();
         let a = self.arg_as(args, 0, ty, name, pos)?;
-        if *ty == CType::F64 && (base == "sin" || base == "cos") {
-            return Ok(self.sincos_f64(&a, base == "cos"));
+        if *ty == CType::F64 {
+            if let Some(v) = self.double_math(base, &a, args, name, pos)? {
+                return Ok(v);
+            }
         }
         if let Some((_, ins)) = MATH1.iter().find(|(n, _)| *n == base) {
             if *ty == CType::F64 && ins.contains("approx") {
@@ -442,12 +478,6 @@ impl Lower<'_> {
             op: Op::F(v),
             ty: CType::F32,
         };
-        if *ty == CType::F64 && base == "exp" {
-            return Ok(self.exp_f64(&a));
-        }
-        if *ty == CType::F64 && base == "log" {
-            return Ok(self.log_f64(&a));
-        }
         if *ty == CType::F64 && !matches!(base, "fmin" | "fmax" | "fma" | "fmod") {
             return err(
                 pos,

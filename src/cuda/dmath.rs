@@ -1,5 +1,6 @@
 //! Double-precision `exp` and `log` (CUDA Math API), for which PTX has no instruction, as
-//! software sequences in the usual way. `exp`: `x = k ln2 + r` with `k` the nearest integer to `x / ln2` and
+//! software sequences in the usual way (and from them `exp2`, `log2`, `log10` and `pow`; `rsqrt`
+//! refines PTX's approximation). `exp`: `x = k ln2 + r` with `k` the nearest integer to `x / ln2` and
 //! `ln2` in two parts (Cody and Waite), `e^r` by its Taylor polynomial to degree 13 in Horner
 //! form with `fma.rn.f64` (|r| <= ln2/2, truncation below 1e-17), and the result scaled by
 //! `2^k` in two halves built from exponent bits, so overflow gives infinity and small results
@@ -42,6 +43,32 @@ impl Lower<'_> {
             "fma.rn.f64 \t{{d}}, {nk}, {}, {r1}",
             k(f64::from_bits(LN2_LO_BITS))
         ));
+        self.exp_finish(&x, &r, &ki)
+    }
+
+    /// `2^x` for a `double` register or constant `x`: `x = k + f` with `k` the nearest integer
+    /// (`f` exact), `2^f = e^(f ln2)`, then as `exp`.
+    pub(crate) fn exp2_f64(&mut self, x: &Val) -> Val {
+        let d = CType::F64;
+        let k = |v: f64| float_text(v, &d);
+        let x = x.text();
+        let lo = self.f64_op(&format!("max.f64 \t{{d}}, {x}, {}", k(-1100.0)));
+        let xc = self.f64_op(&format!("min.f64 \t{{d}}, {lo}, {}", k(1030.0)));
+        let ki = self.body.reg("r");
+        self.body.ins(format!("cvt.rni.s32.f64 \t{ki}, {xc}"));
+        let kd = self.f64_op(&format!("cvt.rn.f64.s32 \t{{d}}, {ki}"));
+        let f = self.f64_op(&format!("sub.f64 \t{{d}}, {xc}, {kd}"));
+        let r = self.f64_op(&format!(
+            "mul.f64 \t{{d}}, {f}, {}",
+            k(std::f64::consts::LN_2)
+        ));
+        self.exp_finish(&x, &r, &ki)
+    }
+
+    /// `e^r * 2^k` (|r| <= ln2/2, `k` an `.s32` register), or `x` itself when `x` is NaN.
+    fn exp_finish(&mut self, x: &str, r: &str, ki: &str) -> Val {
+        let d = CType::F64;
+        let k = |v: f64| float_text(v, &d);
         // e^r = sum r^n / n!, n = 0..=13.
         let mut fact = 1.0f64;
         let coef: Vec<f64> = (0..=13)
@@ -144,6 +171,106 @@ impl Lower<'_> {
             out = self.f64_op(&format!("selp.f64 \t{{d}}, {value}, {out}, {p}"));
         }
         Val::reg(out, d)
+    }
+
+    /// `log(x) * factor`: `log2` (factor log2 e) and `log10` (log10 e) of a `double`.
+    pub(crate) fn log_scaled_f64(&mut self, x: &Val, factor: f64) -> Val {
+        let l = self.log_f64(x);
+        let k = float_text(factor, &CType::F64);
+        let y = self.f64_op(&format!("mul.f64 \t{{d}}, {}, {k}", l.text()));
+        Val::reg(y, CType::F64)
+    }
+
+    /// `1 / sqrt(x)` of a `double`: PTX's `rsqrt.approx.ftz.f64` and one Newton step
+    /// `y + y (1 - x y^2) / 2`, as CUDA's `rsqrt` refines it; where the step is undefined
+    /// (0, infinity, NaN) the approximation stands.
+    pub(crate) fn rsqrt_f64(&mut self, x: &Val) -> Val {
+        let k = |v: f64| float_text(v, &CType::F64);
+        let x = x.text();
+        let y = self.f64_op(&format!("rsqrt.approx.ftz.f64 \t{{d}}, {x}"));
+        let h = self.f64_op(&format!("mul.f64 \t{{d}}, {x}, {y}"));
+        let nh = self.f64_op(&format!("neg.f64 \t{{d}}, {h}"));
+        let e = self.f64_op(&format!("fma.rn.f64 \t{{d}}, {nh}, {y}, {}", k(1.0)));
+        let half = self.f64_op(&format!("mul.f64 \t{{d}}, {y}, {}", k(0.5)));
+        let y1 = self.f64_op(&format!("fma.rn.f64 \t{{d}}, {half}, {e}, {y}"));
+        let nan = self.body.reg("p");
+        self.body.ins(format!("setp.nan.f64 \t{nan}, {y1}, {y1}"));
+        let out = self.f64_op(&format!("selp.f64 \t{{d}}, {y}, {y1}, {nan}"));
+        Val::reg(out, CType::F64)
+    }
+
+    /// `pow(x, y)` of `double`s: by repeated squaring for a constant integer `y` (|y| <= 64,
+    /// as `x * x` for 2), else `e^(y log|x|)`, negative for a negative `x` and an odd integer
+    /// `y`, NaN for a negative `x` and a fractional `y`, 1 for `y = 0`. Its relative error
+    /// grows with |y log x| (about 2^-52 |y log x| more than CUDA's 2 ulp).
+    pub(crate) fn pow_f64(&mut self, x: &Val, y: &Val) -> Val {
+        if let super::emit::Op::F(v) = y.op {
+            if v.fract() == 0.0 && v.abs() <= 64.0 {
+                return self.pow_int_f64(x, v as i32);
+            }
+        }
+        let y = self.materialize(y.clone());
+        let k = |v: f64| float_text(v, &CType::F64);
+        let (xt, yt) = (x.text(), y.text());
+        let ax = self.f64_op(&format!("abs.f64 \t{{d}}, {xt}"));
+        let l = self.log_f64(&Val::reg(ax, CType::F64));
+        let t = self.f64_op(&format!("mul.f64 \t{{d}}, {yt}, {}", l.text()));
+        let m = self.exp_f64(&Val::reg(t, CType::F64)).text();
+        // The sign: y an odd integer and x negative; NaN: y fractional and x negative.
+        let half = self.f64_op(&format!("mul.f64 \t{{d}}, {yt}, {}", k(0.5)));
+        let hf = self.f64_op(&format!("cvt.rmi.f64.f64 \t{{d}}, {half}"));
+        let odd = self.body.reg("p");
+        self.body.ins(format!("setp.ne.f64 \t{odd}, {half}, {hf}"));
+        let yi = self.f64_op(&format!("cvt.rmi.f64.f64 \t{{d}}, {yt}"));
+        let frac = self.body.reg("p");
+        self.body.ins(format!("setp.ne.f64 \t{frac}, {yt}, {yi}"));
+        let neg = self.body.reg("p");
+        self.body
+            .ins(format!("setp.lt.f64 \t{neg}, {xt}, {}", k(0.0)));
+        let flip = self.body.reg("p");
+        self.body.ins(format!("and.pred \t{flip}, {neg}, {odd}"));
+        let nm = self.f64_op(&format!("neg.f64 \t{{d}}, {m}"));
+        let signed = self.f64_op(&format!("selp.f64 \t{{d}}, {nm}, {m}, {flip}"));
+        let bad = self.body.reg("p");
+        self.body.ins(format!("and.pred \t{bad}, {neg}, {frac}"));
+        let r = self.f64_op(&format!(
+            "selp.f64 \t{{d}}, {}, {signed}, {bad}",
+            k(f64::NAN)
+        ));
+        let zero = self.body.reg("p");
+        self.body
+            .ins(format!("setp.eq.f64 \t{zero}, {yt}, {}", k(0.0)));
+        let out = self.f64_op(&format!("selp.f64 \t{{d}}, {}, {r}, {zero}", k(1.0)));
+        Val::reg(out, CType::F64)
+    }
+
+    /// `x^n` by repeated squaring (`1 / x^-n` for a negative `n`).
+    fn pow_int_f64(&mut self, x: &Val, n: i32) -> Val {
+        let k = |v: f64| float_text(v, &CType::F64);
+        let mut acc: Option<String> = None;
+        let mut base = x.text();
+        let mut e = n.unsigned_abs();
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = Some(match acc {
+                    None => base.clone(),
+                    Some(a) => self.f64_op(&format!("mul.f64 \t{{d}}, {a}, {base}")),
+                });
+            }
+            e >>= 1;
+            if e > 0 {
+                base = self.f64_op(&format!("mul.f64 \t{{d}}, {base}, {base}"));
+            }
+        }
+        let p = acc.unwrap_or_else(|| k(1.0));
+        let p = if n < 0 {
+            self.f64_op(&format!("div.rn.f64 \t{{d}}, {}, {p}", k(1.0)))
+        } else if p == x.text() {
+            self.f64_op(&format!("mov.f64 \t{{d}}, {p}"))
+        } else {
+            p
+        };
+        Val::reg(p, CType::F64)
     }
 
     /// `2^k` for an integer register `k` in the normal range: its exponent bits.

@@ -135,6 +135,13 @@ pub fn f32s(p: &Prepared, index: usize) -> Vec<f32> {
         .collect()
 }
 
+pub fn f64s(p: &Prepared, index: usize) -> Vec<f64> {
+    words::<8>(p, index)
+        .into_iter()
+        .map(f64::from_le_bytes)
+        .collect()
+}
+
 pub fn u8s(p: &Prepared, index: usize) -> Vec<u8> {
     p.buffer_bytes(index).expect("buffer argument")
 }
