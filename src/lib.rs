@@ -21,6 +21,7 @@ pub mod experiment;
 pub mod launch;
 pub mod mem;
 pub mod perfetto;
+pub mod prepare;
 pub mod ptx;
 pub mod run;
 pub mod run_control;

@@ -28,8 +28,8 @@ use crate::mem::icnt::IcntStats;
 use crate::mem::l2::L2Stats;
 use crate::mem::mrpb::MrpbStats;
 use crate::mem::{L1dStats, MemorySystem};
+use crate::prepare::Prepared;
 use crate::ptx::liveness::max_live_registers;
-use crate::run::Prepared;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -224,7 +224,7 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// A simulation of a prepared launch (see [`crate::run::prepare`]). Fails when one CTA
+    /// A simulation of a prepared launch (see [`crate::prepare::prepare`]). Fails when one CTA
     /// cannot fit an SM.
     pub fn new(prepared: Prepared) -> Result<Sim, String> {
         let Prepared {

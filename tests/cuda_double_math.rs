@@ -4,19 +4,10 @@
 
 mod common;
 
+use common::ulps;
+
 fn tokens(flags: &str) -> Vec<&str> {
     flags.split_whitespace().collect()
-}
-
-/// The distance in units in the last place between two doubles of the same sign.
-fn ulps(a: f64, b: f64) -> u64 {
-    if a == b || (a.is_nan() && b.is_nan()) {
-        return 0;
-    }
-    if a.is_sign_negative() != b.is_sign_negative() {
-        return u64::MAX;
-    }
-    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
 }
 
 fn spec(x: f64) -> String {

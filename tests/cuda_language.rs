@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::run_ok;
+use common::{run_ok, ulps};
 use warpstep::cuda::compile;
 
 /// Prepares a launch of `src` as `prepare` does, or the error it gives.
@@ -268,17 +268,6 @@ extern \"C\" __global__ void k(const C *in, C *out, float *mag) {
         );
         assert_eq!(mag[t], (re * re - im * im) - im, "thread {t}");
     }
-}
-
-/// The distance in units in the last place between two doubles of the same sign.
-fn ulps(a: f64, b: f64) -> u64 {
-    if a == b || (a.is_nan() && b.is_nan()) {
-        return 0;
-    }
-    if a.is_sign_negative() != b.is_sign_negative() {
-        return u64::MAX;
-    }
-    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
 }
 
 #[test]

@@ -235,3 +235,15 @@ pub fn transpose_64(kernel: &str, sets: &[&str]) -> warpstep::sim::Sim {
     }
     assert_timing_matches_functional(&ptx, &flags)
 }
+
+/// The distance in units in the last place between two doubles of the same sign (NaNs
+/// equal; `u64::MAX` across signs).
+pub fn ulps(a: f64, b: f64) -> u64 {
+    if a == b || (a.is_nan() && b.is_nan()) {
+        return 0;
+    }
+    if a.is_sign_negative() != b.is_sign_negative() {
+        return u64::MAX;
+    }
+    (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
+}
