@@ -27,6 +27,9 @@ const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
 const MIN_ZOOM = 1.45;
 const MAX_ZOOM = 2.4;
 const MIN_LAYOUT_W = 600;
+// In the A/B mode the large panel is two columns (A's and B's) side by side: each may lay out
+// narrower before magnifying, so that at 1280x720 the pair is magnified as one panel is.
+const AB_LAYOUT_W = 420;
 // The other chosen panels are drawn as they would lay out SIDE_LAYOUT_W pixels wide, shrunk to
 // the column (a faithful miniature rather than a squeezed layout).
 const SIDE_LAYOUT_W = 760;
@@ -75,6 +78,8 @@ export class Presenter {
     this.pointer = null;
     this.saved = null;
     this.fitting = 0;
+    this.pair = null; // in the A/B mode: the A and B panels shown large ({ id, a, b }, ab.js)
+    this.laying = false;
     this.viewsEl = $('views');
     this.side = element('div', 'present-side');
     this.makeCaption();
@@ -130,6 +135,7 @@ export class Presenter {
       this.viewsEl.append(v.el);
     }
     this.side.remove();
+    this.leavePair();
     this.viewsEl.classList.remove('present-two', 'present-code');
     this.caption.el.hidden = true;
     this.caption.picker.hidden = true;
@@ -237,11 +243,67 @@ export class Presenter {
     this.sizeSide();
     document.body.dataset.presentPanels = this.chosen.join(',');
     document.body.dataset.presentMain = this.main || '';
+    this.pair = this.layoutPair();
     this.refreshCaption();
     this.syncUrl();
     this.app.draw(true);
     this.viewsEl.scrollTop = 0;
     this.scheduleFit();
+  }
+
+  // ----- the A/B mode -----------------------------------------------------------------------
+
+  // In the A/B mode (ab.js) the normal views are hidden: the large panel is the chosen panel's
+  // pair, A's column beside B's under the two column heads, both magnified (the other chosen
+  // panels stay reachable through the chips and V). Returns the pair, or null outside A/B.
+  layoutPair() {
+    const ab = this.app.ab;
+    document.body.classList.toggle('present-ab', ab.active);
+    if (!ab.active) return null;
+    this.laying = true;
+    const pair = ab.presentPair(this.main);
+    this.laying = false;
+    for (const c of ab.cells) {
+      for (const p of [c.a, c.b]) this.markPairPanel(p.el, c === pair);
+    }
+    const cols = ab.cols;
+    if (cols) cols.scrollTop = 0;
+    return pair;
+  }
+
+  markPairPanel(el, large) {
+    el.style.maxHeight = '';
+    el.classList.remove('present-scroll');
+    if (large) {
+      el.dataset.present = 'main';
+      el.dataset.canvasZoom = String(this.zoom);
+    } else {
+      delete el.dataset.present;
+      delete el.dataset.canvasZoom;
+    }
+  }
+
+  // Leaving presentation mode: the A/B columns as they were (no row made for it).
+  leavePair() {
+    document.body.classList.remove('present-ab');
+    this.pair = null;
+    const ab = this.app.ab;
+    this.laying = true;
+    ab.presentPair(null);
+    this.laying = false;
+    for (const c of ab.cells) for (const p of [c.a, c.b]) this.markPairPanel(p.el, false);
+  }
+
+  // A/B's B came or went or its rows changed: lay out again (not while laying out).
+  abChanged() {
+    if (this.on && !this.laying) this.layout();
+  }
+
+  // The elements shown large: the main panel, or A's and B's in the A/B mode.
+  largeEls() {
+    if (this.pair) return [this.pair.a.el, this.pair.b.el].filter((el) => !el.hidden);
+    const v = this.viewOf(this.main);
+    return v && !v.el.hidden ? [v.el] : [];
   }
 
   // The miniatures' zoom from the side column's width; returns whether it changed.
@@ -317,8 +379,7 @@ export class Presenter {
     if (!this.on) return;
     if (restart && this.zoom !== START_ZOOM) {
       this.zoom = START_ZOOM;
-      const v = this.viewOf(this.main);
-      if (v) v.el.dataset.canvasZoom = String(START_ZOOM);
+      for (const el of this.largeEls()) el.dataset.canvasZoom = String(START_ZOOM);
       this.app.draw(true);
     }
     this.fitting = FIT_PASSES;
@@ -337,16 +398,14 @@ export class Presenter {
   // scrolls inside it) and the step's highlighted element is brought into that box.
   fitDone() {
     this.fitting = 0;
-    const v = this.viewOf(this.main);
-    if (v && !v.el.hidden) {
-      const room = this.viewsEl.clientHeight - FIT_MARGIN;
-      v.el.style.maxHeight = `${Math.max(120, room)}px`;
-      v.el.classList.toggle('present-scroll', v.el.scrollHeight > v.el.clientHeight + 1);
-      const target = v.el.querySelector('.lesson-target');
+    for (const el of this.largeEls()) {
+      el.style.maxHeight = `${Math.max(120, this.roomFor(el))}px`;
+      el.classList.toggle('present-scroll', el.scrollHeight > el.clientHeight + 1);
+      const target = el.querySelector('.lesson-target');
       if (target) {
         const t = target.getBoundingClientRect();
-        const b = v.el.getBoundingClientRect();
-        if (t.bottom > b.bottom || t.top < b.top) v.el.scrollTop += t.top - b.top - (b.height - t.height) / 2;
+        const b = el.getBoundingClientRect();
+        if (t.bottom > b.bottom || t.top < b.top) el.scrollTop += t.top - b.top - (b.height - t.height) / 2;
       }
       this.viewsEl.scrollTop = 0;
     }
@@ -358,32 +417,44 @@ export class Presenter {
   // part scales with the zoom, the rest does not), within MIN_ZOOM..MAX_ZOOM and the width's
   // limit, times the instructor's + / -. Returns whether the zoom changed (and it redrew).
   fit() {
-    const v = this.viewOf(this.main);
-    if (!v || v.el.hidden) return false;
-    this.fitKey = this.heightsKey(v);
-    const canvases = [...v.el.querySelectorAll('canvas')].filter((c) => c.drawn && c.offsetParent !== null);
+    const els = this.largeEls();
+    if (!els.length) return false;
+    this.fitKey = this.heightsKey();
     const z = this.zoom;
-    const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
-    if (!tall) return false;
-    const room = this.viewsEl.clientHeight - FIT_MARGIN;
-    // The panel's whole height (its box may be held to the room and scroll).
-    v.el.style.maxHeight = '';
-    const fixed = v.el.scrollHeight - tall;
-    const byHeight = (room - fixed) / (tall / z);
-    const byWidth = (v.el.clientWidth - 12) / MIN_LAYOUT_W;
+    let byHeight = Infinity;
+    let byWidth = Infinity;
+    for (const el of els) {
+      const canvases = [...el.querySelectorAll('canvas')].filter((c) => c.drawn && c.offsetParent !== null);
+      const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
+      if (!tall) continue;
+      // The panel's whole height (its box may be held to the room and scroll).
+      el.style.maxHeight = '';
+      const fixed = el.scrollHeight - tall;
+      byHeight = Math.min(byHeight, (this.roomFor(el) - fixed) / (tall / z));
+      byWidth = Math.min(byWidth, (el.clientWidth - 12) / (this.pair ? AB_LAYOUT_W : MIN_LAYOUT_W));
+    }
+    if (byHeight === Infinity) return false;
     const next = Math.round(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20) / 20;
     if (Math.abs(next - z) < 0.04) return false;
     this.zoom = next;
-    v.el.dataset.canvasZoom = String(next);
+    for (const el of els) el.dataset.canvasZoom = String(next);
     this.app.draw(true);
-    this.fitKey = this.heightsKey(v);
+    this.fitKey = this.heightsKey();
     return true;
+  }
+
+  // The height a large panel may take: its list's height less FIT_MARGIN, and in the A/B mode
+  // less what stands above the pair (the column heads).
+  roomFor(el) {
+    const stage = el.closest('.views') || this.viewsEl;
+    const above = this.pair ? Math.max(0, el.getBoundingClientRect().top - stage.getBoundingClientRect().top - 8) : 0;
+    return stage.clientHeight - FIT_MARGIN - above;
   }
 
   // What the large panel's fit depends on that a redraw may change: its canvases' heights (a
   // bank grid grows with the passes of the access it shows, a comparison adds a strip).
-  heightsKey(v) {
-    return [...v.el.querySelectorAll('canvas')].map((c) => c.style.height).join(',');
+  heightsKey() {
+    return this.largeEls().flatMap((el) => [...el.querySelectorAll('canvas')].map((c) => c.style.height)).join(',');
   }
 
   // ----- caption bar --------------------------------------------------------------------------
@@ -496,8 +567,7 @@ export class Presenter {
     if (this.captionFor !== this.app.loaded) this.refreshCaption();
     const n = String(snap.cycle);
     if (this.caption.cycle.textContent !== n) this.caption.cycle.textContent = n;
-    const v = this.app.mode === null && this.fitting <= 0 ? this.viewOf(this.main) : null;
-    if (v && this.heightsKey(v) !== this.fitKey) this.scheduleFit(true);
+    if (this.app.mode === null && this.fitting <= 0 && this.largeEls().length && this.heightsKey() !== this.fitKey) this.scheduleFit(true);
   }
 
   // ----- laser pointer ------------------------------------------------------------------------
