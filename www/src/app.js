@@ -904,9 +904,15 @@ export class App {
     delete document.body.dataset.notice;
   }
 
+  // The run's failure over the views; presenting, one line (its tooltip and a click show all).
   showBanner(text) {
     const b = $('banner');
-    b.textContent = text;
+    if (b.textContent !== text) {
+      b.textContent = text;
+      b.title = text;
+      b.classList.remove('open');
+    }
+    b.onclick = () => b.classList.toggle('open');
     b.hidden = false;
   }
 
