@@ -78,6 +78,7 @@ export class Presenter {
     this.pointer = null;
     this.saved = null;
     this.fitting = 0;
+    this.tooTall = Infinity; // the smallest zoom found too tall in this fit
     this.pair = null; // in the A/B mode: the A and B panels shown large ({ id, a, b }, ab.js)
     this.laying = false;
     this.viewsEl = $('views');
@@ -131,6 +132,7 @@ export class Presenter {
       delete v.el.dataset.present;
       delete v.el.dataset.canvasZoom;
       v.el.style.maxHeight = '';
+      v.el.style.removeProperty('--present-head-h');
       v.el.classList.remove('present-scroll');
       this.viewsEl.append(v.el);
     }
@@ -244,6 +246,9 @@ export class Presenter {
     document.body.dataset.presentPanels = this.chosen.join(',');
     document.body.dataset.presentMain = this.main || '';
     this.pair = this.layoutPair();
+    // The large panel is on screen from now: it draws at once, before its visibility observer
+    // says so, or the fit would measure the canvas it had while hidden.
+    for (const p of this.pair ? [this.pair.a, this.pair.b] : [this.viewOf(this.main)]) if (p) p.visible = true;
     this.refreshCaption();
     this.syncUrl();
     this.app.draw(true);
@@ -383,6 +388,7 @@ export class Presenter {
       this.app.draw(true);
     }
     this.fitting = FIT_PASSES;
+    this.tooTall = Infinity;
     document.body.dataset.presentFitting = 'yes';
     requestAnimationFrame(() => this.fitPass());
   }
@@ -400,7 +406,9 @@ export class Presenter {
     this.fitting = 0;
     for (const el of this.largeEls()) {
       el.style.maxHeight = `${Math.max(120, this.roomFor(el))}px`;
-      el.classList.toggle('present-scroll', el.scrollHeight > el.clientHeight + 1);
+      this.markScroll(el);
+      // Again once the layout has settled (a box held to the room can end a pixel shorter).
+      requestAnimationFrame(() => { if (this.on) this.markScroll(el); });
       const target = el.querySelector('.lesson-target');
       if (target) {
         const t = target.getBoundingClientRect();
@@ -411,6 +419,15 @@ export class Presenter {
     }
     document.body.dataset.presentZoom = String(this.zoom);
     delete document.body.dataset.presentFitting;
+  }
+
+  // Whether a large panel's box scrolls (a view taller than the room: style.css keeps its header,
+  // and what it puts first, at the top) and where such a part sits: under the header.
+  markScroll(el) {
+    const scrolls = el.scrollHeight > el.clientHeight + 1;
+    if (el.classList.contains('present-scroll') !== scrolls) el.classList.toggle('present-scroll', scrolls);
+    const head = el.querySelector(':scope > header');
+    el.style.setProperty('--present-head-h', `${head ? head.getBoundingClientRect().height : 0}px`);
   }
 
   // Sizes the large panel's zoom so that it fills the height left above the caption (the canvas
@@ -434,7 +451,12 @@ export class Presenter {
       byWidth = Math.min(byWidth, (el.clientWidth - 12) / (this.pair ? AB_LAYOUT_W : MIN_LAYOUT_W));
     }
     if (byHeight === Infinity) return false;
-    const next = Math.round(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20) / 20;
+    // A zoom found too tall is never tried again: a view whose layout changes with its width
+    // (a legend that wraps) does not grow in proportion, and the passes could swing back to it.
+    if (byHeight < z - 0.001) this.tooTall = Math.min(this.tooTall, z);
+    // Rounded down to a step of 0.05: rounding up could make the panel a few pixels too tall.
+    let next = Math.floor(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20 + 1e-6) / 20;
+    if (next >= this.tooTall) next = Math.max(Math.min(MIN_ZOOM * this.user, next), Math.round((this.tooTall - 0.05) * 20) / 20);
     if (Math.abs(next - z) < 0.04) return false;
     this.zoom = next;
     for (const el of els) el.dataset.canvasZoom = String(next);
@@ -466,6 +488,7 @@ export class Presenter {
     const n = String(snap.cycle);
     if (this.caption.cycle.textContent !== n) this.caption.cycle.textContent = n;
     if (this.app.mode === null && this.fitting <= 0 && this.largeEls().length && this.heightsKey() !== this.fitKey) this.scheduleFit(true);
+    else if (this.fitting <= 0) for (const el of this.largeEls()) this.markScroll(el);
   }
 
   // ----- laser pointer ------------------------------------------------------------------------

@@ -36,8 +36,8 @@ export function createMemoryView(el, app) {
     const { snap } = frame;
     const l1 = snap.sm.l1;
     const lines = l1 ? frame.l1Lines() : null;
-    const layout = l1 ? gridLayout(l1, layoutWidth(canvas)) : null;
-    const height = BANKS_H + (l1 ? 44 + Math.max(layout.height + 34, legendPlace(layout, l1).bottom - 36, 200) : 60);
+    const layout = l1 ? gridLayout(l1, layoutWidth(canvas), el.dataset.present === 'main') : null;
+    const height = BANKS_H + (l1 ? l1Height(layout, l1) : 60);
     const { ctx, width } = prepare(canvas, height);
     drawRegisterBanks(canvas, ctx, width, snap.sm.register_banks);
     if (!l1) {
@@ -51,7 +51,7 @@ export function createMemoryView(el, app) {
     drawL1Heading(canvas, ctx, width, y0, l1, app, linked);
     const lineModel = readLines(lines, l1, frame.tables);
     drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel, linked, app);
-    drawQueues(canvas, ctx, layout.queueX, y0 + 40, layout.queueW, l1);
+    drawQueues(canvas, ctx, layout.queueX, y0 + 40, layout.queueW, l1, layout.mshrRows);
     const legend = legendPlace(layout, l1);
     drawLineLegend(canvas, ctx, legend.x, y0 + legend.y, legend.width);
     setModel(canvas, {
@@ -112,14 +112,16 @@ function linkTip(linked) {
 
 // Sets in blocks of rows side by side (16 rows for up to 32 sets, else 32), each row the set
 // index and its ways; cells as wide as the room left of the MSHR and miss-queue panel allows.
-function gridRows(l1) {
-  const rows = Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
+// Presentation mode's large panel has less height than width: up to 64 sets, blocks of 8 rows
+// (fewer rows, more blocks), so the grid is no taller than the queues beside it.
+function gridRows(l1, presented = false) {
+  const rows = presented && l1.sets <= 64 ? Math.min(l1.sets, 8) : Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
   const rowH = rows <= 16 ? 17 : 13;
   return { rows, rowH, height: 16 + rows * rowH };
 }
 
-function gridLayout(l1, width) {
-  const { rows, rowH, height } = gridRows(l1);
+function gridLayout(l1, width, presented = false) {
+  const { rows, rowH, height } = gridRows(l1, presented);
   const blocks = Math.ceil(l1.sets / rows);
   const label = 28;
   const avail = Math.max(200, width - 16 - QUEUES_W);
@@ -127,20 +129,30 @@ function gridLayout(l1, width) {
   const blockW = label + l1.ways * cell + 10;
   // The MSHR and miss-queue column right of the sets (none when narrower than QUEUES_MIN).
   const queueX = 8 + blocks * blockW + 16;
-  return { blocks, rows, cell, rowH, label, blockW, height, queueX, queueW: width - blocks * blockW - 32 };
+  // The MSHR rows listed (the rest counted), fewer when presented for the same reason.
+  const mshrRows = presented ? 4 : 8;
+  return { blocks, rows, cell, rowH, label, blockW, height, queueX, queueW: width - blocks * blockW - 32, mshrRows };
+}
+
+// The L1D part's height: the sets, the queue column and the legend, whichever ends lowest.
+function l1Height(g, l1) {
+  const queues = g.queueW >= QUEUES_MIN ? 40 + queuesHeight(l1, g.mshrRows) : 0;
+  return Math.max(g.height + 78, legendPlace(g, l1).bottom + 8, queues + 8, 244);
 }
 
 // Where the line-state legend goes (y from the L1D part's top, and the bottom it needs): under
 // the miss queue in the queue column, which has room beside the sets, else under the sets; laid
 // out in the width it has, so it never runs into the queues.
 function legendPlace(g, l1) {
-  if (g.queueW >= QUEUES_MIN) {
-    const y = 40 + queuesHeight(l1) + 14;
-    return { x: g.queueX, y, width: g.queueW, bottom: y + legendHeight(g.queueW) };
-  }
-  const y = 40 + 14 + g.rows * g.rowH + 6;
+  const gridBottom = 40 + 14 + g.rows * g.rowH;
   const width = g.blocks * g.blockW;
-  return { x: 8, y, width, bottom: y + legendHeight(width) };
+  const under = { x: 8, y: gridBottom + 6, width, bottom: gridBottom + 6 + legendHeight(width) };
+  if (g.queueW < QUEUES_MIN) return under;
+  const queuesBottom = 40 + queuesHeight(l1, g.mshrRows);
+  const y = queuesBottom + 14;
+  const beside = { x: g.queueX, y, width: g.queueW, bottom: y + legendHeight(g.queueW) };
+  // Wherever the view ends higher (beside the sets when the grid is the taller part).
+  return Math.max(beside.bottom, gridBottom) <= Math.max(under.bottom, queuesBottom) ? beside : under;
 }
 
 // Sector states in the line buffer use the same codes as lines (tables().line_states).
@@ -248,24 +260,24 @@ function drawLineLegend(canvas, ctx, x, y, width) {
   text(ctx, 'digit: LRU rank (0 = most recent)', x, y + Math.ceil(4 / perRow) * LEGEND_ROW + 4, { font: FONT_SMALL, colour: UI.muted, maxWidth: width });
 }
 
-// The MSHR box's height (one row per outstanding line, at most 8 shown).
-function mshrHeight(l1) {
-  const rows = Math.min(8, Math.max(1, l1.mshrs.length));
+// The MSHR box's height (one row per outstanding line, at most `maxRows` shown).
+function mshrHeight(l1, maxRows) {
+  const rows = Math.min(maxRows, Math.max(1, l1.mshrs.length));
   return 22 + rows * 17 + (l1.mshrs.length > rows ? 14 : 0);
 }
 
 // The queue column's height: the MSHRs, then the miss queue.
-function queuesHeight(l1) {
-  return mshrHeight(l1) + 8 + MISS_QUEUE_H;
+function queuesHeight(l1, maxRows) {
+  return mshrHeight(l1, maxRows) + 8 + MISS_QUEUE_H;
 }
 
 // MSHRs (one row per outstanding line, merged requests as small squares) and the miss queue.
-function drawQueues(canvas, ctx, x, y, w, l1) {
+function drawQueues(canvas, ctx, x, y, w, l1, maxRows) {
   if (w < QUEUES_MIN) return;
   const mshrFail = l1.fails.find((f) => f.reason === 'mshr');
   const qFail = l1.fails.find((f) => f.reason === 'miss_queue');
-  const rows = Math.min(8, Math.max(1, l1.mshrs.length));
-  const mh = mshrHeight(l1);
+  const rows = Math.min(maxRows, Math.max(1, l1.mshrs.length));
+  const mh = mshrHeight(l1, maxRows);
   box(ctx, x, y, w, mh, { stroke: mshrFail ? FAIL : UI.boxLine, width: mshrFail ? 3 : 1 });
   text(ctx, `MSHRs: ${l1.mshrs.length} of ${l1.mshr_entries} in use (≤ ${l1.mshr_max_merge} requests each)`, x + 6, y + 10, { font: FONT_SMALL, colour: mshrFail ? FAIL : UI.muted, maxWidth: w - 12 });
   region(canvas, x, y, w, 20, mshrFail ? `${GLOSSARY.mshr}\n\n${mshrFail.mshr != null ? 'This cycle a request to a pending line found its MSHR entry full (max merge reached)' : 'This cycle a miss found no free MSHR entry'}: an mshr reservation failure; the request retries next cycle.` : GLOSSARY.mshr);

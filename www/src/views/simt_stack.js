@@ -24,6 +24,7 @@ const ROW = 30;
 // Presentation mode's large panel is laid out for the room it has: as tall as the selected
 // warp's entries need (at least PRESENT_MIN_H), not HEIGHT with empty rows under them.
 const PRESENT_MIN_H = 150;
+const PRESENT_SPLITS_TRIM = 14;
 
 // The canvas height for warp `w`'s stack in the panel `el`.
 function stackHeight(el, w) {
@@ -112,13 +113,15 @@ export function createSimtStackView(el, app) {
   // The warp-split view: the selected warp's threads, barriers and splits at the left, every
   // warp's splits at the right. Nothing is animated: the state changes after every instruction.
   function drawSplitMode(frame) {
-    const { ctx, width } = prepare(canvas, SPLITS_HEIGHT);
+    // Presented large, without the empty band under the legend (the view is laid out for the room).
+    const h = el.dataset.present === 'main' ? SPLITS_HEIGHT - PRESENT_SPLITS_TRIM : SPLITS_HEIGHT;
+    const { ctx, width } = prepare(canvas, h);
     const { snap, warp, prev } = frame;
     const w = snap.sm.warps[warp];
     const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].splits : null;
     const leftW = Math.floor(width * 0.72);
-    drawSplits(canvas, ctx, leftW, SPLITS_HEIGHT, w, warp, before, snap.warp_size, app);
-    drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, SPLITS_HEIGHT, frame, app);
+    drawSplits(canvas, ctx, leftW, h, w, warp, before, snap.warp_size, app);
+    drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, h, frame, app);
     setModel(canvas, splitsModel(frame, app));
   }
   return { draw };
