@@ -3,7 +3,10 @@
 // highlighted element) wholly above the caption and inside the window, without scrolling the
 // page; a view taller than the room keeps its top on screen and scrolls inside its own box. A
 // step shows at the same magnification however it was reached (its link, or N from the step
-// before). Screenshots of every step: ../target/e2e/fit-<width>-<lesson>-<step>.png.
+// before). A view that can lay itself out for the room does (the Memory view's sets in blocks
+// of fewer rows, the SIMT views as tall as their content); one still taller keeps its header (and
+// the Stats view its counters) at the top while the rest scrolls below. Screenshots of every
+// step: ../target/e2e/fit-<width>-<lesson>-<step>.png.
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +46,31 @@ async function boxes(page) {
   });
 }
 
+// Whether the large panel scrolls inside its box (present.js fitDone's present-scroll).
+async function tallness(page) {
+  return page.evaluate(() => {
+    const v = document.querySelector('.view[data-present=main]');
+    return { scrolls: v.classList.contains('present-scroll'), scrollHeight: v.scrollHeight, clientHeight: v.clientHeight };
+  });
+}
+
+// Scrolls the large panel's box to its end and back: how far its header (and the Stats view's
+// counters) moved from where they were, in px.
+async function keptOnScroll(page) {
+  const parts = await page.evaluate(() => {
+    const v = document.querySelector('.view[data-present=main]');
+    const sel = { header: ':scope > header', counters: ':scope > div:has(> canvas.counters)' };
+    const top = () => Object.fromEntries(Object.entries(sel).map(([k, s]) => [k, v.querySelector(s)]).filter(([, e]) => e).map(([k, e]) => [k, e.getBoundingClientRect().top - v.getBoundingClientRect().top]));
+    const before = top();
+    const was = v.scrollTop;
+    v.scrollTop = v.scrollHeight;
+    const after = top();
+    v.scrollTop = was;
+    return Object.fromEntries(Object.keys(before).map((k) => [k, Math.round(Math.abs(after[k] - before[k]))]));
+  });
+  return parts;
+}
+
 function misfits(b, where) {
   const out = [];
   for (const [name, r] of [['view', b.view], ['element', b.target]]) {
@@ -74,6 +102,15 @@ for (const size of SIZES) {
         if (lesson.steps[i].view === 'pipeline') {
           const m = JSON.parse(await page.locator('#view-pipeline canvas').first().getAttribute('data-model'));
           if (m.backEnd && !m.backEndFirst) wrong.push(`${lesson.id} step ${i + 1}: the back-end row is not first`);
+        }
+        // A view laid out for the room (fewer rows, its height from its content) is not cut
+        // or scrolled: the Memory view's sets in blocks of 8 rows, the SIMT views.
+        const tall = await tallness(page);
+        if (tall.scrolls && ['view-memory', 'view-simt'].includes(b.id)) wrong.push(`${lesson.id} step ${i + 1}: the ${b.id} view scrolls (${tall.scrollHeight} in ${tall.clientHeight})`);
+        // One still taller scrolls below its header (and the Stats view's counters), which stay.
+        if (tall.scrolls) {
+          const kept = await keptOnScroll(page);
+          for (const [name, moved] of Object.entries(kept)) if (moved > 2) wrong.push(`${lesson.id} step ${i + 1}: the ${b.id} view's ${name} scrolls away (${moved} px)`);
         }
         // The large panel's canvas text stays large enough to read from the back.
         if (b.zoom) expect(b.zoom, `${lesson.id} step ${i + 1}: zoom`).toBeGreaterThanOrEqual(1.45);

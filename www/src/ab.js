@@ -88,6 +88,7 @@ export class AbMode {
     this.diffKey = null;
     this.all = false;
     this.breakAt = null; // { who: 'A' | 'B' | 'A and B', line } after a run stopped at a breakpoint
+    this.extra = null; // a panel presentation mode shows large that is not one of `panels`
     this.makeBar(views);
     this.makeColumns(tooltip);
   }
@@ -294,7 +295,8 @@ export class AbMode {
     this.showChecks();
     this.layout(true);
     // The panels of the last B draw the new one (as the normal views outlive each A).
-    if (this.cells.map((c) => c.id).join() !== this.panels.join()) this.makePanels();
+    if (this.cells.map((c) => c.id).join() !== this.rowIds().join()) this.makePanels();
+    else this.changed();
   }
 
   // A was rebuilt (Apply, another example, a link, a lesson): B follows it with the same
@@ -318,6 +320,12 @@ export class AbMode {
     this.b = null;
     this.clearPanels();
     this.layout(false);
+    this.changed();
+  }
+
+  // Presentation mode (present.js) lays out again when B comes or goes or the rows change.
+  changed() {
+    if (this.app.present) this.app.present.abChanged();
   }
 
   // The code panel beside the columns (on), or the columns in its place.
@@ -365,10 +373,26 @@ export class AbMode {
     this.grid.textContent = '';
   }
 
+  // The rows' panels: the chosen ones, then presentation mode's large one if it is not among them.
+  rowIds() {
+    return this.extra && !this.panels.includes(this.extra) ? [...this.panels, this.extra] : this.panels;
+  }
+
+  // The row of panel `id` for presentation mode's large pair (A's beside B's), made for it if
+  // `id` is not a chosen panel; `null` drops such a row. Returns the row ({ id, a, b }) or null.
+  presentPair(id) {
+    const extra = id && !this.panels.includes(id) ? id : null;
+    if (extra !== this.extra) {
+      this.extra = extra;
+      if (this.active) this.makePanels();
+    }
+    return this.cells.find((c) => c.id === id) || null;
+  }
+
   // One row per chosen panel: A's instance in the left column, B's in the right.
   makePanels() {
     this.clearPanels();
-    this.panels.forEach((id, row) => {
+    this.rowIds().forEach((id, row) => {
       const a = createPanel(this.grid, id, this.app, 'ab-a-');
       const b = createPanel(this.grid, id, this.app, 'ab-b-');
       for (const [p, col] of [[a, 1], [b, 2]]) {
@@ -378,6 +402,7 @@ export class AbMode {
       this.cells.push({ id, a, b });
     });
     this.io = watchVisibility(this.cells.flatMap((c) => [c.a, c.b]));
+    this.changed();
   }
 
   // ----- lockstep -----------------------------------------------------------------------

@@ -62,6 +62,11 @@ function zoomOf(canvas) {
   return Number.isFinite(k) && k > 0 ? k : 1;
 }
 
+// The width in layout pixels prepare() will give `canvas` (for a view whose height depends on it).
+export function layoutWidth(canvas) {
+  return Math.max(200, widthOf(canvas.parentElement) - 2) / zoomOf(canvas);
+}
+
 // Sizes the canvas to its CSS width and `height` layout pixels; returns a fresh 2D context and
 // clears the canvas's hover regions and its record of the text drawn (canvas.drawn: what each
 // text() call asked for and what it drew, with its size in CSS pixels, read by the tests).
@@ -71,7 +76,7 @@ export function prepare(canvas, height) {
   const dpr = window.devicePixelRatio || 1;
   const zoom = zoomOf(canvas);
   const css = Math.max(200, widthOf(canvas.parentElement) - 2);
-  const width = css / zoom;
+  const width = layoutWidth(canvas);
   if (canvas.width !== Math.round(css * dpr) || canvas.height !== Math.round(height * zoom * dpr)) {
     canvas.width = Math.round(css * dpr);
     canvas.height = Math.round(height * zoom * dpr);

@@ -14,11 +14,18 @@
 // plays like a bundled lesson. A lesson from a link is data from anywhere: it is checked field
 // by field exactly as the bundled lessons are (lessonProblems) before anything on screen
 // changes, and a damaged one leaves the current state with a message.
-import { element, button, downloadJson } from './dom.js';
+//
+// Checking a lesson is lesson_check.js; recording one in the app, lesson_recorder.js.
+import { element, button } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
 import { exampleById, exampleInput } from './examples.js';
 import { fillText } from './lesson_text.js';
-import { decodeLesson, encodeLesson, lessonUrl, uriText, MAX_LINK_CYCLE, MAX_LESSON_LINK_CHARS } from './share.js';
+import { decodeLesson, uriText } from './share.js';
+import { lessonProblems } from './lesson_check.js';
+import { lessonRecorder } from './lesson_recorder.js';
+
+// Checking lessons lives in lesson_check.js; these names are imported from here too.
+export { lessonProblems, valueAt, LESSON_LIMITS } from './lesson_check.js';
 
 const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
 const OWN_PTX = import.meta.glob('../../lessons/*.ptx', { eager: true, query: '?raw', import: 'default' });
@@ -61,107 +68,6 @@ export function stepInput(lesson, step) {
   const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
   if (typeof ptx !== 'string') return null;
   return { ptx, launch: src.launch || '', preset: src.preset || '', sets, example: '' };
-}
-
-// The fields a lesson and a step may have (`file` is added by the bundler), and the limits every
-// lesson respects (a lesson from a link is checked against them like any other).
-const LESSON_KEYS = ['id', 'title', 'about', 'example', 'ptx', 'launch', 'preset', 'sets', 'steps', 'file'];
-const STEP_KEYS = ['text', 'cycle', 'breakpoint', 'hit', 'view', 'panels', 'highlight', 'question', 'expect', 'digest', 'example', 'ptx', 'launch', 'preset', 'sets'];
-export const LESSON_LIMITS = { steps: 200, id: 60, title: 200, text: 5000, name: 100, launch: 2000, sets: 100, set: 500, expect: 100, path: 200, hit: 1000, cycle: MAX_LINK_CYCLE, line: 1_000_000 };
-
-const isObject = (x) => Boolean(x) && typeof x === 'object' && !Array.isArray(x);
-
-// Everything wrong with a lesson (an empty list: it can be played). `views`: the panel ids.
-export function lessonProblems(lesson, views) {
-  const out = [];
-  if (!isObject(lesson)) return ['not a JSON object'];
-  const L = LESSON_LIMITS;
-  const unknown = (x, keys, where) => {
-    for (const k of Object.keys(x)) if (!keys.includes(k)) out.push(`${where}: unknown field ${JSON.stringify(k.slice(0, 40))}`);
-  };
-  const textField = (x, key, max, where, required = false) => {
-    if (!(key in x)) {
-      if (required) out.push(`${where}: no ${key}`);
-      return;
-    }
-    if (typeof x[key] !== 'string') out.push(`${where}: ${key} must be text`);
-    else if (required && !x[key]) out.push(`${where}: no ${key}`);
-    else if (x[key].length > max) out.push(`${where}: ${key} is too long (${x[key].length} characters; at most ${max})`);
-  };
-  unknown(lesson, LESSON_KEYS, 'lesson');
-  if (typeof lesson.id !== 'string' || !/^[a-z0-9_-]+$/.test(lesson.id) || lesson.id.length > L.id) out.push(`id must be lower-case letters, digits, _ or - (at most ${L.id})`);
-  if ('file' in lesson && lesson.file !== `${lesson.id}.json`) out.push(`the file should be named ${lesson.id}.json`);
-  if (typeof lesson.title !== 'string' || !lesson.title) out.push('no title');
-  else if (lesson.title.length > L.title) out.push(`the title is too long (at most ${L.title} characters)`);
-  textField(lesson, 'about', L.text, 'lesson');
-  if (!Array.isArray(lesson.steps) || lesson.steps.length === 0) return [...out, 'no steps'];
-  if (lesson.steps.length > L.steps) return [...out, `too many steps (${lesson.steps.length}; at most ${L.steps})`];
-  // A kernel's fields (on the lesson or a step); false if their types are wrong.
-  const kernel = (x, where) => {
-    const before = out.length;
-    textField(x, 'example', L.name, where);
-    textField(x, 'ptx', L.name, where);
-    textField(x, 'launch', L.launch, where);
-    textField(x, 'preset', L.name, where);
-    if ('sets' in x) {
-      if (!Array.isArray(x.sets) || !x.sets.every((v) => typeof v === 'string' && v.length <= L.set)) out.push(`${where}: sets must be a list of key=value texts (each at most ${L.set} characters)`);
-      else if (x.sets.length > L.sets) out.push(`${where}: too many sets (at most ${L.sets})`);
-    }
-    if (out.length > before) return false;
-    if (x.example && !exampleById(x.example)) out.push(`${where}: no example ${JSON.stringify(x.example)}`);
-    if (x.ptx && typeof OWN_PTX[`../../lessons/${x.ptx}`] !== 'string') out.push(`${where}: no file lessons/${x.ptx}`);
-    return true;
-  };
-  const lessonKernel = kernel(lesson, 'lesson');
-  lesson.steps.forEach((s, i) => {
-    const where = `step ${i + 1}`;
-    if (!isObject(s)) {
-      out.push(`${where}: not a JSON object`);
-      return;
-    }
-    unknown(s, STEP_KEYS, where);
-    if (kernel(s, where) && lessonKernel && !stepInput(lesson, s)) out.push(`${where}: no kernel (an example or a ptx file, on the lesson or the step)`);
-    textField(s, 'text', L.text, where, true);
-    const hasCycle = Number.isInteger(s.cycle) && s.cycle >= 0 && s.cycle <= L.cycle;
-    const hasBreak = Number.isInteger(s.breakpoint) && s.breakpoint > 0 && s.breakpoint <= L.line;
-    if ('cycle' in s && !hasCycle) out.push(`${where}: cycle must be a whole number from 0 to ${L.cycle}`);
-    if ('breakpoint' in s && !hasBreak) out.push(`${where}: breakpoint must be a line number from 1 to ${L.line}`);
-    if (hasCycle === hasBreak) out.push(`${where}: give either a cycle or a breakpoint line`);
-    if ('hit' in s && !(Number.isInteger(s.hit) && s.hit >= 1 && s.hit <= L.hit)) out.push(`${where}: hit must be a whole number from 1 to ${L.hit}`);
-    if (!views.includes(s.view)) out.push(`${where}: no view ${JSON.stringify(typeof s.view === 'string' ? s.view.slice(0, 40) : s.view === undefined ? null : typeof s.view)} (views: ${views.join(', ')})`);
-    textField(s, 'question', L.text, where);
-    textField(s, 'highlight', L.text, where);
-    if ('expect' in s) {
-      if (!isObject(s.expect)) out.push(`${where}: expect must be an object`);
-      else if (Object.keys(s.expect).length > L.expect || Object.keys(s.expect).some((k) => k.length > L.path)) out.push(`${where}: expect holds at most ${L.expect} paths of at most ${L.path} characters`);
-    }
-    if ('digest' in s && !(typeof s.digest === 'string' && /^[0-9a-f]{16}$/.test(s.digest))) out.push(`${where}: digest must be 16 lower-case hex digits (Session.stateDigest())`);
-    if ('panels' in s) out.push(...panelProblems(s, views).map((p) => `${where}: ${p}`));
-  });
-  return out;
-}
-
-// What is wrong with a step's `panels` (the panels shown beside its view in presentation mode).
-function panelProblems(step, views) {
-  const p = step.panels;
-  if (!Array.isArray(p) || p.length === 0) return ['panels must be a list of view ids'];
-  const out = [];
-  p.forEach((id) => {
-    if (!views.includes(id)) out.push(`no view ${JSON.stringify(id)} in panels (views: ${views.join(', ')})`);
-    else if (id === step.view) out.push(`panels repeats the step's view ${JSON.stringify(id)} (it is shown anyway)`);
-  });
-  if (new Set(p).size !== p.length) out.push('panels names a view twice');
-  return out;
-}
-
-// A value in a snapshot by a dotted path ("sm.warps.0.stack.length").
-export function valueAt(obj, path) {
-  let v = obj;
-  for (const k of path.split('.')) {
-    if (v === null || v === undefined) return undefined;
-    v = v[k];
-  }
-  return v;
 }
 
 // The lesson and step (from 1) a URL names: #lesson=<id>&step=<n> (maybe with &present=…, which
@@ -528,137 +434,7 @@ export class LessonPlayer {
     if (target) target.classList.add('lesson-target');
     this.app.showView(step.view);
   }
-
-  // ----- recording a lesson (the instructor) ----------------------------------------------
-
-  // A "Record a lesson" section in the Setup tab: the current example and cycle, the text,
-  // view and question typed become a step (with the snapshot values and state digest the tests
-  // replay); Export downloads the steps as a lesson file to put in lessons/ (the test then
-  // checks it like the others); Copy link puts the whole lesson in a link that plays it.
-  makeRecorder() {
-    const tab = document.getElementById('tab-setup');
-    if (!tab) return;
-    const d = document.createElement('details');
-    d.id = 'lesson-recorder';
-    const sum = document.createElement('summary');
-    sum.textContent = 'Record a lesson';
-    sum.title = 'Add the current example and cycle as a lesson step, then export the lesson as a JSON file for lessons/';
-    const field = (label, el) => {
-      const l = document.createElement('label');
-      l.className = 'field';
-      const span = document.createElement('span');
-      span.textContent = label;
-      l.append(span, el);
-      return l;
-    };
-    const title = document.createElement('input');
-    title.id = 'rec-title';
-    title.placeholder = 'Lesson title';
-    const text = document.createElement('textarea');
-    text.id = 'rec-text';
-    text.rows = 3;
-    const view = document.createElement('select');
-    view.id = 'rec-view';
-    for (const id of this.views) {
-      const o = document.createElement('option');
-      o.value = id;
-      o.textContent = id;
-      view.append(o);
-    }
-    const question = document.createElement('input');
-    question.id = 'rec-question';
-    const link = document.createElement('input');
-    link.id = 'rec-link';
-    link.readOnly = true;
-    link.hidden = true;
-    link.setAttribute('aria-label', 'Link to the recorded lesson');
-    link.addEventListener('focus', () => link.select());
-    const note = document.createElement('p');
-    note.id = 'rec-note';
-    note.className = 'muted';
-    const withId = (el, id) => { el.id = id; return el; };
-    const add = withId(button('', 'Add step', 'Add the current example and cycle, with this text, view and question, as a step', () => {
-      const r = this.recordStep({ text: text.value, view: view.value, question: question.value });
-      note.textContent = r.error || `${this.recorded.length} step${this.recorded.length === 1 ? '' : 's'} recorded (last: cycle ${r.step.cycle}).`;
-      if (!r.error) { text.value = ''; question.value = ''; }
-    }), 'rec-add');
-    const exp = withId(button('', 'Export lesson', 'Download the recorded steps as a lesson file (put it in lessons/ as <id>.json)', () => {
-      const r = this.exportLesson(title.value);
-      note.textContent = r.error || `Saved ${r.name}: put it in lessons/ of the repository.`;
-    }), 'rec-export');
-    const copy = withId(button('', 'Copy link', 'Put the recorded lesson in a link (copied, and shown below) that opens it in the app, like a bundled lesson', () => {
-      const r = this.lessonLink(title.value);
-      if (r.error) {
-        note.textContent = r.error;
-        return;
-      }
-      link.value = r.url;
-      link.hidden = false;
-      document.body.dataset.lessonUrl = r.url;
-      const steps = `${r.lesson.steps.length} step${r.lesson.steps.length === 1 ? '' : 's'}`;
-      note.textContent = `A link to the ${steps} is below (${r.url.length} characters): select it and copy it.`;
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(r.url).then(() => { note.textContent = `Link to the ${steps} copied (${r.url.length} characters; it is below too).`; }, () => {});
-      }
-    }), 'rec-link-copy');
-    d.append(sum, field('Title', title), field('Step text', text), field('View', view), field('Question (optional)', question), add, exp, copy, note, link);
-    tab.append(d);
-  }
-
-  // Records the state on screen as a step. Needs a built-in example (a lesson names its kernel)
-  // with its own launch and preset; overrides added in the Setup tab go in the step's `sets`.
-  recordStep({ text, view, question }) {
-    const l = this.app.loaded;
-    if (!this.app.session || !l) return { error: 'Nothing loaded.' };
-    if (!l.example) return { error: 'Record steps on a built-in example (a lesson names its kernel by example id, or by a .ptx file you add to lessons/ by hand).' };
-    if (!text || !text.trim()) return { error: 'Type the step text first.' };
-    const e = exampleById(l.example);
-    const words = (t) => (t || '').trim().replace(/\s+/g, ' ');
-    const base = e.sets || [];
-    const sets = l.sets || [];
-    if ((l.preset || '') !== (e.preset || '') || JSON.stringify(sets.slice(0, base.length)) !== JSON.stringify(base)) {
-      return { error: `Record steps on the example ${l.example} with its own preset (key=value overrides added in the Setup tab are kept with the step, and so is another launch).` };
-    }
-    const step = { text: text.trim(), cycle: this.app.session.cycle(), view, example: l.example };
-    // Another launch of the example's kernel (another size) goes with the step.
-    if (words(l.launch) !== words(e.launch)) step.launch = words(l.launch);
-    if (question && question.trim()) step.question = question.trim();
-    if (sets.length > base.length) step.sets = sets.slice(base.length);
-    step.expect = { cycle: step.cycle, status: this.app.session.status() };
-    step.digest = this.app.session.stateDigest();
-    this.recorded.push(step);
-    return { step };
-  }
-
-  // The recorded lesson (its first step's example becomes the lesson's).
-  recordedLesson(title) {
-    const t = (title || '').trim() || 'My lesson';
-    const id = t.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'lesson';
-    const example = this.recorded[0].example;
-    const steps = this.recorded.map((s) => {
-      const { example: e, ...rest } = s;
-      // A step with a launch of its own keeps its example: the launch goes with it.
-      return e === example && !rest.launch ? rest : { ...rest, example: e };
-    });
-    return { id, title: t, example, steps };
-  }
-
-  // The recorded lesson as a link that plays it (share.js), checked as a bundled lesson is.
-  lessonLink(title) {
-    if (!this.recorded.length) return { error: 'Add a step first.' };
-    const lesson = this.recordedLesson(title);
-    const problems = lessonProblems(lesson, this.views);
-    if (problems.length) return { error: `The lesson cannot be played: ${problems.join('; ')}.` };
-    if (encodeLesson(lesson).length > MAX_LESSON_LINK_CHARS) return { error: 'The lesson is too long for a link: export it as a file instead.' };
-    return { url: lessonUrl(lesson), lesson };
-  }
-
-  exportLesson(title) {
-    if (!this.recorded.length) return { error: 'Add a step first.' };
-    const lesson = this.recordedLesson(title);
-    const text = `${JSON.stringify(lesson, null, 2)}\n`;
-    const name = `${lesson.id}.json`;
-    downloadJson(name, text);
-    return { name, lesson };
-  }
 }
+
+// Recording a lesson (lesson_recorder.js).
+Object.assign(LessonPlayer.prototype, lessonRecorder);

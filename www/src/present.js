@@ -11,10 +11,10 @@
 // every panel back in its place and the view list's scroll where it was. Opened by the top
 // bar's Present button, Shift+P, or a link's `present` field (share.js checks it).
 // All text goes in with textContent.
-import { element, button } from './dom.js';
+import { element } from './dom.js';
 import { parsePresent } from './share.js';
 import { stepPanels } from './lessons.js';
-import { exampleById } from './examples.js';
+import { presentCaption } from './present_caption.js';
 
 // The panels shown outside a lesson when nothing else was picked (the first one large).
 const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
@@ -27,6 +27,9 @@ const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
 const MIN_ZOOM = 1.45;
 const MAX_ZOOM = 2.4;
 const MIN_LAYOUT_W = 600;
+// In the A/B mode the large panel is two columns (A's and B's) side by side: each may lay out
+// narrower before magnifying, so that at 1280x720 the pair is magnified as one panel is.
+const AB_LAYOUT_W = 420;
 // The other chosen panels are drawn as they would lay out SIDE_LAYOUT_W pixels wide, shrunk to
 // the column (a faithful miniature rather than a squeezed layout).
 const SIDE_LAYOUT_W = 760;
@@ -75,6 +78,9 @@ export class Presenter {
     this.pointer = null;
     this.saved = null;
     this.fitting = 0;
+    this.tooTall = Infinity; // the smallest zoom found too tall in this fit
+    this.pair = null; // in the A/B mode: the A and B panels shown large ({ id, a, b }, ab.js)
+    this.laying = false;
     this.viewsEl = $('views');
     this.side = element('div', 'present-side');
     this.makeCaption();
@@ -126,10 +132,12 @@ export class Presenter {
       delete v.el.dataset.present;
       delete v.el.dataset.canvasZoom;
       v.el.style.maxHeight = '';
+      v.el.style.removeProperty('--present-head-h');
       v.el.classList.remove('present-scroll');
       this.viewsEl.append(v.el);
     }
     this.side.remove();
+    this.leavePair();
     this.viewsEl.classList.remove('present-two', 'present-code');
     this.caption.el.hidden = true;
     this.caption.picker.hidden = true;
@@ -237,11 +245,70 @@ export class Presenter {
     this.sizeSide();
     document.body.dataset.presentPanels = this.chosen.join(',');
     document.body.dataset.presentMain = this.main || '';
+    this.pair = this.layoutPair();
+    // The large panel is on screen from now: it draws at once, before its visibility observer
+    // says so, or the fit would measure the canvas it had while hidden.
+    for (const p of this.pair ? [this.pair.a, this.pair.b] : [this.viewOf(this.main)]) if (p) p.visible = true;
     this.refreshCaption();
     this.syncUrl();
     this.app.draw(true);
     this.viewsEl.scrollTop = 0;
     this.scheduleFit();
+  }
+
+  // ----- the A/B mode -----------------------------------------------------------------------
+
+  // In the A/B mode (ab.js) the normal views are hidden: the large panel is the chosen panel's
+  // pair, A's column beside B's under the two column heads, both magnified (the other chosen
+  // panels stay reachable through the chips and V). Returns the pair, or null outside A/B.
+  layoutPair() {
+    const ab = this.app.ab;
+    document.body.classList.toggle('present-ab', ab.active);
+    if (!ab.active) return null;
+    this.laying = true;
+    const pair = ab.presentPair(this.main);
+    this.laying = false;
+    for (const c of ab.cells) {
+      for (const p of [c.a, c.b]) this.markPairPanel(p.el, c === pair);
+    }
+    const cols = ab.cols;
+    if (cols) cols.scrollTop = 0;
+    return pair;
+  }
+
+  markPairPanel(el, large) {
+    el.style.maxHeight = '';
+    el.classList.remove('present-scroll');
+    if (large) {
+      el.dataset.present = 'main';
+      el.dataset.canvasZoom = String(this.zoom);
+    } else {
+      delete el.dataset.present;
+      delete el.dataset.canvasZoom;
+    }
+  }
+
+  // Leaving presentation mode: the A/B columns as they were (no row made for it).
+  leavePair() {
+    document.body.classList.remove('present-ab');
+    this.pair = null;
+    const ab = this.app.ab;
+    this.laying = true;
+    ab.presentPair(null);
+    this.laying = false;
+    for (const c of ab.cells) for (const p of [c.a, c.b]) this.markPairPanel(p.el, false);
+  }
+
+  // A/B's B came or went or its rows changed: lay out again (not while laying out).
+  abChanged() {
+    if (this.on && !this.laying) this.layout();
+  }
+
+  // The elements shown large: the main panel, or A's and B's in the A/B mode.
+  largeEls() {
+    if (this.pair) return [this.pair.a.el, this.pair.b.el].filter((el) => !el.hidden);
+    const v = this.viewOf(this.main);
+    return v && !v.el.hidden ? [v.el] : [];
   }
 
   // The miniatures' zoom from the side column's width; returns whether it changed.
@@ -317,11 +384,11 @@ export class Presenter {
     if (!this.on) return;
     if (restart && this.zoom !== START_ZOOM) {
       this.zoom = START_ZOOM;
-      const v = this.viewOf(this.main);
-      if (v) v.el.dataset.canvasZoom = String(START_ZOOM);
+      for (const el of this.largeEls()) el.dataset.canvasZoom = String(START_ZOOM);
       this.app.draw(true);
     }
     this.fitting = FIT_PASSES;
+    this.tooTall = Infinity;
     document.body.dataset.presentFitting = 'yes';
     requestAnimationFrame(() => this.fitPass());
   }
@@ -337,16 +404,16 @@ export class Presenter {
   // scrolls inside it) and the step's highlighted element is brought into that box.
   fitDone() {
     this.fitting = 0;
-    const v = this.viewOf(this.main);
-    if (v && !v.el.hidden) {
-      const room = this.viewsEl.clientHeight - FIT_MARGIN;
-      v.el.style.maxHeight = `${Math.max(120, room)}px`;
-      v.el.classList.toggle('present-scroll', v.el.scrollHeight > v.el.clientHeight + 1);
-      const target = v.el.querySelector('.lesson-target');
+    for (const el of this.largeEls()) {
+      el.style.maxHeight = `${Math.max(120, this.roomFor(el))}px`;
+      this.markScroll(el);
+      // Again once the layout has settled (a box held to the room can end a pixel shorter).
+      requestAnimationFrame(() => { if (this.on) this.markScroll(el); });
+      const target = el.querySelector('.lesson-target');
       if (target) {
         const t = target.getBoundingClientRect();
-        const b = v.el.getBoundingClientRect();
-        if (t.bottom > b.bottom || t.top < b.top) v.el.scrollTop += t.top - b.top - (b.height - t.height) / 2;
+        const b = el.getBoundingClientRect();
+        if (t.bottom > b.bottom || t.top < b.top) el.scrollTop += t.top - b.top - (b.height - t.height) / 2;
       }
       this.viewsEl.scrollTop = 0;
     }
@@ -354,138 +421,62 @@ export class Presenter {
     delete document.body.dataset.presentFitting;
   }
 
+  // Whether a large panel's box scrolls (a view taller than the room: style.css keeps its header,
+  // and what it puts first, at the top) and where such a part sits: under the header.
+  markScroll(el) {
+    const scrolls = el.scrollHeight > el.clientHeight + 1;
+    if (el.classList.contains('present-scroll') !== scrolls) el.classList.toggle('present-scroll', scrolls);
+    const head = el.querySelector(':scope > header');
+    el.style.setProperty('--present-head-h', `${head ? head.getBoundingClientRect().height : 0}px`);
+  }
+
   // Sizes the large panel's zoom so that it fills the height left above the caption (the canvas
   // part scales with the zoom, the rest does not), within MIN_ZOOM..MAX_ZOOM and the width's
   // limit, times the instructor's + / -. Returns whether the zoom changed (and it redrew).
   fit() {
-    const v = this.viewOf(this.main);
-    if (!v || v.el.hidden) return false;
-    this.fitKey = this.heightsKey(v);
-    const canvases = [...v.el.querySelectorAll('canvas')].filter((c) => c.drawn && c.offsetParent !== null);
+    const els = this.largeEls();
+    if (!els.length) return false;
+    this.fitKey = this.heightsKey();
     const z = this.zoom;
-    const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
-    if (!tall) return false;
-    const room = this.viewsEl.clientHeight - FIT_MARGIN;
-    // The panel's whole height (its box may be held to the room and scroll).
-    v.el.style.maxHeight = '';
-    const fixed = v.el.scrollHeight - tall;
-    const byHeight = (room - fixed) / (tall / z);
-    const byWidth = (v.el.clientWidth - 12) / MIN_LAYOUT_W;
-    const next = Math.round(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20) / 20;
+    let byHeight = Infinity;
+    let byWidth = Infinity;
+    for (const el of els) {
+      const canvases = [...el.querySelectorAll('canvas')].filter((c) => c.drawn && c.offsetParent !== null);
+      const tall = canvases.reduce((s, c) => s + c.getBoundingClientRect().height, 0);
+      if (!tall) continue;
+      // The panel's whole height (its box may be held to the room and scroll).
+      el.style.maxHeight = '';
+      const fixed = el.scrollHeight - tall;
+      byHeight = Math.min(byHeight, (this.roomFor(el) - fixed) / (tall / z));
+      byWidth = Math.min(byWidth, (el.clientWidth - 12) / (this.pair ? AB_LAYOUT_W : MIN_LAYOUT_W));
+    }
+    if (byHeight === Infinity) return false;
+    // A zoom found too tall is never tried again: a view whose layout changes with its width
+    // (a legend that wraps) does not grow in proportion, and the passes could swing back to it.
+    if (byHeight < z - 0.001) this.tooTall = Math.min(this.tooTall, z);
+    // Rounded down to a step of 0.05: rounding up could make the panel a few pixels too tall.
+    let next = Math.floor(clamp(clamp(Math.min(byHeight, byWidth), MIN_ZOOM, MAX_ZOOM) * this.user, 0.8, 3) * 20 + 1e-6) / 20;
+    if (next >= this.tooTall) next = Math.max(Math.min(MIN_ZOOM * this.user, next), Math.round((this.tooTall - 0.05) * 20) / 20);
     if (Math.abs(next - z) < 0.04) return false;
     this.zoom = next;
-    v.el.dataset.canvasZoom = String(next);
+    for (const el of els) el.dataset.canvasZoom = String(next);
     this.app.draw(true);
-    this.fitKey = this.heightsKey(v);
+    this.fitKey = this.heightsKey();
     return true;
+  }
+
+  // The height a large panel may take: its list's height less FIT_MARGIN, and in the A/B mode
+  // less what stands above the pair (the column heads).
+  roomFor(el) {
+    const stage = el.closest('.views') || this.viewsEl;
+    const above = this.pair ? Math.max(0, el.getBoundingClientRect().top - stage.getBoundingClientRect().top - 8) : 0;
+    return stage.clientHeight - FIT_MARGIN - above;
   }
 
   // What the large panel's fit depends on that a redraw may change: its canvases' heights (a
   // bank grid grows with the passes of the access it shows, a comparison adds a strip).
-  heightsKey(v) {
-    return [...v.el.querySelectorAll('canvas')].map((c) => c.style.height).join(',');
-  }
-
-  // ----- caption bar --------------------------------------------------------------------------
-
-  // The bar at the bottom: a head line (lesson and step, or the example; the cycle; the chosen
-  // panels, the large one marked; Panels, Laser, Leave) over the step's text, what to look at
-  // and the question.
-  makeCaption() {
-    const el = element('section', 'present-caption');
-    el.id = 'present-caption';
-    el.setAttribute('aria-label', 'Presentation caption');
-    el.hidden = true;
-    const head = element('div', 'present-head');
-    const title = element('b', 'present-title');
-    const count = element('span', 'present-count');
-    const cycleBox = element('span', 'present-cycle', 'cycle ');
-    const cycle = element('b', 'present-cycle-n', '0');
-    cycleBox.append(cycle);
-    const chips = element('span', 'present-chips');
-    const panels = button('present-panels', 'Panels', 'Pick the panels to show (number keys 1 … 0)', () => this.togglePicker());
-    const laser = button('present-laser', 'Laser', 'Laser pointer on / off (L)', () => this.setLaser(!this.laser));
-    const leave = button('present-leave', 'Leave (Esc)', 'Leave presentation mode (Esc or Shift+P)', () => this.leave());
-    head.append(title, count, cycleBox, chips, panels, laser, leave);
-    const body = element('div', 'present-body');
-    const text = element('p', 'present-text');
-    const look = element('p', 'present-look');
-    const question = element('p', 'present-question');
-    body.append(text, look, question);
-    const picker = element('div', 'present-picker');
-    picker.hidden = true;
-    el.append(picker, head, body);
-    $('app').after(el);
-    this.caption = { el, title, count, cycle, chips, laser, body, text, look, question, picker };
-  }
-
-  refreshCaption() {
-    const c = this.caption;
-    this.captionFor = this.app.loaded;
-    const cur = this.app.lessons.current();
-    if (cur) {
-      const { lesson, step, index } = cur;
-      c.title.textContent = lesson.title;
-      c.count.textContent = `step ${index + 1} of ${lesson.steps.length}`;
-      c.text.textContent = this.app.lessons.stepText(step);
-      c.look.textContent = this.app.lessons.lookText(step);
-      c.question.textContent = step.question ? `Question: ${step.question}` : '';
-    } else {
-      const l = this.app.loaded;
-      const e = l && l.example ? exampleById(l.example) : null;
-      c.title.textContent = e ? e.title : 'Your kernel';
-      c.count.textContent = '';
-      c.text.textContent = '';
-      c.look.textContent = '';
-      c.question.textContent = '';
-    }
-    c.body.hidden = !cur;
-    c.question.hidden = !c.question.textContent;
-    c.look.hidden = !c.look.textContent;
-    this.fillChips();
-    if (!c.picker.hidden) this.fillPicker();
-  }
-
-  // One chip per chosen panel: its number (the key that hides it) and title; a click makes it
-  // large.
-  fillChips() {
-    const chips = this.caption.chips;
-    chips.textContent = '';
-    for (const id of this.chosen) {
-      const v = this.viewOf(id);
-      const n = this.ids.indexOf(id) + 1;
-      const name = v.el.querySelector('header h2').textContent;
-      const b = button(`present-chip${id === this.main ? ' main' : ''}`, `${n % 10} ${name}`, id === this.main ? `${name}: the large panel` : `Make ${name} the large panel (V cycles)`, () => this.setMain(id));
-      b.dataset.panel = id;
-      chips.append(b);
-    }
-  }
-
-  togglePicker() {
-    const p = this.caption.picker;
-    p.hidden = !p.hidden;
-    if (!p.hidden) this.fillPicker();
-  }
-
-  // Every panel with a checkbox (number key in front); a change shows or hides it.
-  fillPicker() {
-    const p = this.caption.picker;
-    p.textContent = '';
-    this.ids.forEach((id, i) => {
-      const v = this.viewOf(id);
-      const label = element('label', 'present-pick');
-      const box = document.createElement('input');
-      box.type = 'checkbox';
-      box.checked = this.chosen.includes(id);
-      box.dataset.panel = id;
-      box.addEventListener('change', () => {
-        box.blur();
-        this.togglePanel(id);
-      });
-      const key = element('kbd', '', i < 10 ? String((i + 1) % 10) : ' ');
-      label.append(box, key, document.createTextNode(` ${v.el.querySelector('header h2').textContent}${v.el.hidden ? ' (not in this run)' : ''}`));
-      p.append(label);
-    });
+  heightsKey() {
+    return this.largeEls().flatMap((el) => [...el.querySelectorAll('canvas')].map((c) => c.style.height)).join(',');
   }
 
   // After every redraw: the caption's cycle; when paused, the large panel is fitted again if
@@ -496,8 +487,8 @@ export class Presenter {
     if (this.captionFor !== this.app.loaded) this.refreshCaption();
     const n = String(snap.cycle);
     if (this.caption.cycle.textContent !== n) this.caption.cycle.textContent = n;
-    const v = this.app.mode === null && this.fitting <= 0 ? this.viewOf(this.main) : null;
-    if (v && this.heightsKey(v) !== this.fitKey) this.scheduleFit(true);
+    if (this.app.mode === null && this.fitting <= 0 && this.largeEls().length && this.heightsKey() !== this.fitKey) this.scheduleFit(true);
+    else if (this.fitting <= 0) for (const el of this.largeEls()) this.markScroll(el);
   }
 
   // ----- laser pointer ------------------------------------------------------------------------
@@ -541,3 +532,6 @@ export class Presenter {
     return true;
   }
 }
+
+// The caption bar (present_caption.js).
+Object.assign(Presenter.prototype, presentCaption);

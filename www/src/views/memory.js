@@ -6,12 +6,18 @@
 // MSHR table (or the entry of its line), a `miss_queue` failure on the queue. A set linked from
 // the MRPB view (app.linkSet: the set a queue's head, or the outbound request, maps to) is
 // outlined, and the heading says where it came from.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+import { prepare, layoutWidth, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
 const BANKS_H = 64;
 const QUEUES_W = 300;
+// The narrowest queue column drawn; the miss queue box's height; the legend's entry width and
+// row height.
+const QUEUES_MIN = 150;
+const MISS_QUEUE_H = 54;
+const LEGEND_STEP = 104;
+const LEGEND_ROW = 20;
 const FAIL = OKABE.vermillion;
 const LINKED = UI.selected;
 const FONT_BOLD_SMALL = `bold ${FONT_SMALL}`;
@@ -30,9 +36,9 @@ export function createMemoryView(el, app) {
     const { snap } = frame;
     const l1 = snap.sm.l1;
     const lines = l1 ? frame.l1Lines() : null;
-    const height = BANKS_H + (l1 ? 44 + Math.max(gridRows(l1).height + 34, 200) : 60);
+    const layout = l1 ? gridLayout(l1, layoutWidth(canvas), el.dataset.present === 'main') : null;
+    const height = BANKS_H + (l1 ? l1Height(layout, l1) : 60);
     const { ctx, width } = prepare(canvas, height);
-    const layout = l1 ? gridLayout(l1, width) : null;
     drawRegisterBanks(canvas, ctx, width, snap.sm.register_banks);
     if (!l1) {
       text(ctx, 'No L1 data cache in this configuration (l1d.config = none): every global access goes to the L2.', 8, BANKS_H + 20, { colour: UI.muted, maxWidth: width - 16 });
@@ -44,8 +50,10 @@ export function createMemoryView(el, app) {
     const linked = frame.linked && frame.linked.set < l1.sets ? frame.linked : null;
     drawL1Heading(canvas, ctx, width, y0, l1, app, linked);
     const lineModel = readLines(lines, l1, frame.tables);
-    const gridW = drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel, linked, app);
-    drawQueues(canvas, ctx, 8 + gridW + 16, y0 + 40, width - gridW - 32, l1);
+    drawSets(canvas, ctx, 8, y0 + 40, layout, l1, lineModel, linked, app);
+    drawQueues(canvas, ctx, layout.queueX, y0 + 40, layout.queueW, l1, layout.mshrRows);
+    const legend = legendPlace(layout, l1);
+    drawLineLegend(canvas, ctx, legend.x, y0 + legend.y, legend.width);
     setModel(canvas, {
       banks: snap.sm.register_banks.map((b) => b.kind),
       l1: true,
@@ -104,20 +112,47 @@ function linkTip(linked) {
 
 // Sets in blocks of rows side by side (16 rows for up to 32 sets, else 32), each row the set
 // index and its ways; cells as wide as the room left of the MSHR and miss-queue panel allows.
-function gridRows(l1) {
-  const rows = Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
+// Presentation mode's large panel has less height than width: up to 64 sets, blocks of 8 rows
+// (fewer rows, more blocks), so the grid is no taller than the queues beside it.
+function gridRows(l1, presented = false) {
+  const rows = presented && l1.sets <= 64 ? Math.min(l1.sets, 8) : Math.min(l1.sets, l1.sets <= 32 ? 16 : 32);
   const rowH = rows <= 16 ? 17 : 13;
   return { rows, rowH, height: 16 + rows * rowH };
 }
 
-function gridLayout(l1, width) {
-  const { rows, rowH, height } = gridRows(l1);
+function gridLayout(l1, width, presented = false) {
+  const { rows, rowH, height } = gridRows(l1, presented);
   const blocks = Math.ceil(l1.sets / rows);
   const label = 28;
   const avail = Math.max(200, width - 16 - QUEUES_W);
   const cell = Math.max(12, Math.min(30, Math.floor((avail - blocks * (label + 10)) / (blocks * l1.ways))));
   const blockW = label + l1.ways * cell + 10;
-  return { blocks, rows, cell, rowH, label, blockW, height };
+  // The MSHR and miss-queue column right of the sets (none when narrower than QUEUES_MIN).
+  const queueX = 8 + blocks * blockW + 16;
+  // The MSHR rows listed (the rest counted), fewer when presented for the same reason.
+  const mshrRows = presented ? 4 : 8;
+  return { blocks, rows, cell, rowH, label, blockW, height, queueX, queueW: width - blocks * blockW - 32, mshrRows };
+}
+
+// The L1D part's height: the sets, the queue column and the legend, whichever ends lowest.
+function l1Height(g, l1) {
+  const queues = g.queueW >= QUEUES_MIN ? 40 + queuesHeight(l1, g.mshrRows) : 0;
+  return Math.max(g.height + 78, legendPlace(g, l1).bottom + 8, queues + 8, 244);
+}
+
+// Where the line-state legend goes (y from the L1D part's top, and the bottom it needs): under
+// the miss queue in the queue column, which has room beside the sets, else under the sets; laid
+// out in the width it has, so it never runs into the queues.
+function legendPlace(g, l1) {
+  const gridBottom = 40 + 14 + g.rows * g.rowH;
+  const width = g.blocks * g.blockW;
+  const under = { x: 8, y: gridBottom + 6, width, bottom: gridBottom + 6 + legendHeight(width) };
+  if (g.queueW < QUEUES_MIN) return under;
+  const queuesBottom = 40 + queuesHeight(l1, g.mshrRows);
+  const y = queuesBottom + 14;
+  const beside = { x: g.queueX, y, width: g.queueW, bottom: y + legendHeight(g.queueW) };
+  // Wherever the view ends higher (beside the sets when the grid is the taller part).
+  return Math.max(beside.bottom, gridBottom) <= Math.max(under.bottom, queuesBottom) ? beside : under;
 }
 
 // Sector states in the line buffer use the same codes as lines (tables().line_states).
@@ -159,8 +194,6 @@ function drawSets(canvas, ctx, x0, y0, g, l1, lineModel, linked, app) {
     }
   }
   if (linked) drawLinkedSet(canvas, ctx, x0, y0, g, l1, linked, failedSets.has(linked.set), app);
-  drawLineLegend(canvas, ctx, x0, y0 + 14 + g.rows * g.rowH + 6, g.blocks * g.blockW);
-  return g.blocks * g.blockW;
 }
 
 // The linked set's row: an outline around its label and ways (outside an assoc failure's),
@@ -209,26 +242,42 @@ function hatch(ctx, x, y, w, h) {
   ctx.restore();
 }
 
+// The legend's entries per row in `width`, and the height it takes.
+const legendPerRow = (width) => Math.max(1, Math.min(4, Math.floor(width / LEGEND_STEP)));
+const legendHeight = (width) => Math.ceil(4 / legendPerRow(width)) * LEGEND_ROW + 18;
+
 function drawLineLegend(canvas, ctx, x, y, width) {
-  let lx = x;
-  for (const [name, st] of Object.entries(LINE_STYLE)) {
-    box(ctx, lx, y, 16, 14, { fill: st.fill, stroke: '#0b0f14' });
-    if (name === 'reserved') hatch(ctx, lx, y, 16, 14);
-    text(ctx, st.letter, lx + 8, y + 7, { font: FONT_SMALL, colour: name === 'invalid' ? UI.muted : inkOn(st.fill), align: 'center' });
-    text(ctx, name, lx + 20, y + 7, { font: FONT_SMALL, colour: UI.muted });
-    region(canvas, lx, y, 80, 14, GLOSSARY[`line_${name}`]);
-    lx += 104;
-  }
-  text(ctx, 'digit: LRU rank (0 = most recent)', x, y + 24, { font: FONT_SMALL, colour: UI.muted, maxWidth: width });
+  const perRow = legendPerRow(width);
+  Object.entries(LINE_STYLE).forEach(([name, st], i) => {
+    const lx = x + (i % perRow) * LEGEND_STEP;
+    const ly = y + Math.floor(i / perRow) * LEGEND_ROW;
+    box(ctx, lx, ly, 16, 14, { fill: st.fill, stroke: '#0b0f14' });
+    if (name === 'reserved') hatch(ctx, lx, ly, 16, 14);
+    text(ctx, st.letter, lx + 8, ly + 7, { font: FONT_SMALL, colour: name === 'invalid' ? UI.muted : inkOn(st.fill), align: 'center' });
+    text(ctx, name, lx + 20, ly + 7, { font: FONT_SMALL, colour: UI.muted, maxWidth: LEGEND_STEP - 24 });
+    region(canvas, lx, ly, LEGEND_STEP - 8, 14, GLOSSARY[`line_${name}`]);
+  });
+  text(ctx, 'digit: LRU rank (0 = most recent)', x, y + Math.ceil(4 / perRow) * LEGEND_ROW + 4, { font: FONT_SMALL, colour: UI.muted, maxWidth: width });
+}
+
+// The MSHR box's height (one row per outstanding line, at most `maxRows` shown).
+function mshrHeight(l1, maxRows) {
+  const rows = Math.min(maxRows, Math.max(1, l1.mshrs.length));
+  return 22 + rows * 17 + (l1.mshrs.length > rows ? 14 : 0);
+}
+
+// The queue column's height: the MSHRs, then the miss queue.
+function queuesHeight(l1, maxRows) {
+  return mshrHeight(l1, maxRows) + 8 + MISS_QUEUE_H;
 }
 
 // MSHRs (one row per outstanding line, merged requests as small squares) and the miss queue.
-function drawQueues(canvas, ctx, x, y, w, l1) {
-  if (w < 150) return;
+function drawQueues(canvas, ctx, x, y, w, l1, maxRows) {
+  if (w < QUEUES_MIN) return;
   const mshrFail = l1.fails.find((f) => f.reason === 'mshr');
   const qFail = l1.fails.find((f) => f.reason === 'miss_queue');
-  const rows = Math.min(8, Math.max(1, l1.mshrs.length));
-  const mh = 22 + rows * 17 + (l1.mshrs.length > rows ? 14 : 0);
+  const rows = Math.min(maxRows, Math.max(1, l1.mshrs.length));
+  const mh = mshrHeight(l1, maxRows);
   box(ctx, x, y, w, mh, { stroke: mshrFail ? FAIL : UI.boxLine, width: mshrFail ? 3 : 1 });
   text(ctx, `MSHRs: ${l1.mshrs.length} of ${l1.mshr_entries} in use (≤ ${l1.mshr_max_merge} requests each)`, x + 6, y + 10, { font: FONT_SMALL, colour: mshrFail ? FAIL : UI.muted, maxWidth: w - 12 });
   region(canvas, x, y, w, 20, mshrFail ? `${GLOSSARY.mshr}\n\n${mshrFail.mshr != null ? 'This cycle a request to a pending line found its MSHR entry full (max merge reached)' : 'This cycle a miss found no free MSHR entry'}: an mshr reservation failure; the request retries next cycle.` : GLOSSARY.mshr);
@@ -252,7 +301,7 @@ function drawQueues(canvas, ctx, x, y, w, l1) {
 function drawMissQueue(canvas, ctx, x, y, w, l1, qFail) {
   const n = Math.max(1, l1.miss_queue_entries);
   const slot = Math.max(14, Math.min(60, Math.floor((w - 12) / n) - 3));
-  box(ctx, x, y, w, 54, { stroke: qFail ? FAIL : UI.boxLine, width: qFail ? 3 : 1 });
+  box(ctx, x, y, w, MISS_QUEUE_H, { stroke: qFail ? FAIL : UI.boxLine, width: qFail ? 3 : 1 });
   text(ctx, `Miss queue: ${l1.miss_queue.length} of ${l1.miss_queue_entries} (oldest left, to the interconnect)`, x + 6, y + 10, { font: FONT_SMALL, colour: qFail ? FAIL : UI.muted, maxWidth: w - 12 });
   for (let i = 0; i < n; i++) {
     const f = l1.miss_queue[i];

@@ -21,6 +21,17 @@ import { cudaLine, hasCuda, lineTag, lineText, pcTag, blockLabel } from './sourc
 
 const HEIGHT = 250;
 const ROW = 30;
+// Presentation mode's large panel is laid out for the room it has: as tall as the selected
+// warp's entries need (at least PRESENT_MIN_H), not HEIGHT with empty rows under them.
+const PRESENT_MIN_H = 150;
+const PRESENT_SPLITS_TRIM = 14;
+
+// The canvas height for warp `w`'s stack in the panel `el`.
+function stackHeight(el, w) {
+  if (el.dataset.present !== 'main') return HEIGHT;
+  const rows = Math.max(2, w ? w.stack.length : 0);
+  return Math.min(HEIGHT, Math.max(PRESENT_MIN_H, 34 + 12 + rows * ROW + 20));
+}
 
 export function createSimtStackView(el, app) {
   const canvas = el.querySelector('canvas');
@@ -54,13 +65,13 @@ export function createSimtStackView(el, app) {
   }
   // `cmp`: what compared(frame) said when the frame was first drawn (the animation redraws it).
   function render(frame, t, cmp) {
-    const { ctx, width } = prepare(canvas, HEIGHT);
     const { snap, warp } = frame;
     const w = snap.sm.warps[warp];
+    const { ctx, width, height } = prepare(canvas, stackHeight(el, w));
     const { before, back } = cmp;
     const leftW = Math.floor(width * 0.7);
-    drawSelected(canvas, ctx, leftW, w, warp, before, snap.warp_size, t, back, app);
-    drawAll(canvas, ctx, leftW + 16, width - leftW - 20, frame, app);
+    drawSelected(canvas, ctx, leftW, height, w, warp, before, snap.warp_size, t, back, app);
+    drawAll(canvas, ctx, leftW + 16, width - leftW - 20, height, frame, app);
     return { w, before, back };
   }
   function animate() {
@@ -102,13 +113,15 @@ export function createSimtStackView(el, app) {
   // The warp-split view: the selected warp's threads, barriers and splits at the left, every
   // warp's splits at the right. Nothing is animated: the state changes after every instruction.
   function drawSplitMode(frame) {
-    const { ctx, width } = prepare(canvas, SPLITS_HEIGHT);
+    // Presented large, without the empty band under the legend (the view is laid out for the room).
+    const h = el.dataset.present === 'main' ? SPLITS_HEIGHT - PRESENT_SPLITS_TRIM : SPLITS_HEIGHT;
+    const { ctx, width } = prepare(canvas, h);
     const { snap, warp, prev } = frame;
     const w = snap.sm.warps[warp];
     const before = prev && prev.sm.warps[warp] ? prev.sm.warps[warp].splits : null;
     const leftW = Math.floor(width * 0.72);
-    drawSplits(canvas, ctx, leftW, SPLITS_HEIGHT, w, warp, before, snap.warp_size, app);
-    drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, SPLITS_HEIGHT, frame, app);
+    drawSplits(canvas, ctx, leftW, h, w, warp, before, snap.warp_size, app);
+    drawAllSplits(canvas, ctx, leftW + 16, width - leftW - 20, h, frame, app);
     setModel(canvas, splitsModel(frame, app));
   }
   return { draw };
@@ -149,7 +162,7 @@ function columnsFor(cuda, width, warpSize, scale = 1) {
   return { pc: 8, rpc, lanes, pcW: rpc - 14, rpcW: lanes - rpc - 12 };
 }
 
-function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back = false, app = null) {
+function drawSelected(canvas, ctx, width, height, w, warp, before, warpSize, t = 1, back = false, app = null) {
   const kind = w ? changeKind(before, w.stack) : 'none';
   const cue = cueText(kind, back);
   const cueW = cue ? textWidth(ctx, cue, FONT_BOLD) + 16 : 0;
@@ -168,7 +181,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
   region(canvas, cols.pc, y0 - 8, cols.pcW, 16, GLOSSARY.pc);
   region(canvas, cols.rpc, y0 - 8, cols.rpcW, 16, GLOSSARY.rpc);
   if (!w.stack.length && t >= 1) text(ctx, 'Every thread of this warp has exited: its stack is empty.', 8, y0 + 26, { colour: UI.muted });
-  const maxRows = Math.floor((HEIGHT - y0 - 16) / ROW);
+  const maxRows = Math.floor((height - y0 - 16) / ROW);
   ctx.save();
   ctx.beginPath();
   ctx.rect(0, y0 + 10, width, maxRows * ROW + 4);
@@ -182,7 +195,7 @@ function drawSelected(canvas, ctx, width, w, warp, before, warpSize, t = 1, back
   }
   ctx.restore();
   const entries = w.stack.length;
-  if (entries > maxRows) text(ctx, `+${entries - maxRows} deeper entries`, 8, HEIGHT - 8, { colour: UI.muted });
+  if (entries > maxRows) text(ctx, `+${entries - maxRows} deeper entries`, 8, height - 8, { colour: UI.muted });
 }
 
 // Where each entry is drawn at animation time `t` (0: the previous cycle's rows, 1: this
@@ -228,8 +241,8 @@ function drawLanes(canvas, ctx, x, y, w, lanes) {
   });
 }
 
-function drawAll(canvas, ctx, x0, width, frame, app) {
-  const layout = { x0, width, height: HEIGHT, title: 'Warps (stack depth)' };
+function drawAll(canvas, ctx, x0, width, height, frame, app) {
+  const layout = { x0, width, height, title: 'Warps (stack depth)' };
   drawWarpGrid(canvas, ctx, layout, frame, app, (w, i, x, y, cw, ch) => {
     const stack = w.stack;
     const eh = Math.max(2, Math.min(10, Math.floor((ch - 16) / Math.max(1, stack.length))));
