@@ -7,9 +7,9 @@
 use crate::core::issue::Lookup;
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
+use crate::instr_view::{instr_view, InUnitView, InstrView};
 use crate::ptx::Function;
 use crate::sim::Sim;
-use crate::snapshot::{instr_view, InUnitView, InstrView};
 use serde::Serialize;
 
 /// The instruction in MEM0.

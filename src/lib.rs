@@ -18,6 +18,7 @@ pub mod cuda;
 pub mod energy;
 pub mod exec;
 pub mod experiment;
+pub mod instr_view;
 pub mod launch;
 pub mod mem;
 pub mod perfetto;

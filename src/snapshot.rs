@@ -10,6 +10,8 @@ use crate::core::operand_collector::{BankActivity, OperandCollector};
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
 use crate::exec::{SimtEntry, EXIT_PC};
+use crate::instr_view::instr_view;
+pub use crate::instr_view::{InUnitView, InstrView};
 use crate::mem::l1d::FetchView;
 use crate::mem::mrpb::{Choice, Mrpb, MrpbRequest, MrpbStats};
 use crate::mem::mshr::MshrView;
@@ -19,7 +21,7 @@ use crate::mem::{
 };
 use crate::ptx::{Function, Pc};
 use crate::sim::{Sim, SimStats, Status};
-use crate::trace::{mask_text, opcode_text};
+use crate::trace::mask_text;
 use serde::Serialize;
 
 /// Everything the views draw for one cycle of one SM.
@@ -35,18 +37,6 @@ pub struct Snapshot {
     pub warp_size: u32,
     pub sm: SmView,
     pub stats: SimStats,
-}
-
-/// An instruction as the views show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct InstrView {
-    pub pc: Pc,
-    /// PTX line (1-based).
-    pub line: u32,
-    /// The opcode with modifiers (`ld.global.u32`).
-    pub op: String,
-    /// The whole instruction text.
-    pub text: String,
 }
 
 /// One SIMT stack entry.
@@ -205,17 +195,6 @@ pub struct ArbitrationLossView {
     pub register_bank: u32,
     /// What held it: the register `read` or `write` (with its warp and register) that won.
     pub held_by: BankView,
-}
-
-/// An instruction inside an execution unit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct InUnitView {
-    pub warp: u32,
-    pub instr: InstrView,
-    /// First cycle its result may be written back; `None` (JSON `null`) while that is not
-    /// known yet: a global or local load still waiting for memory (its reads have not all come
-    /// back), or an instruction not yet in a unit (MEM0, the PREMEM and NONMEM FIFOs).
-    pub ready_at: Option<u64>,
 }
 
 /// One execution pipeline (SP, SFU, DP, LD/ST).
@@ -399,15 +378,6 @@ pub fn snapshot(sim: &Sim, sm: usize) -> Snapshot {
         warp_size: sim.config().core.warp_size,
         sm: sm_view(sim, sm),
         stats: sim.stats(),
-    }
-}
-
-pub(crate) fn instr_view(func: &Function, pc: Pc) -> InstrView {
-    InstrView {
-        pc,
-        line: func.instr(pc).map_or(0, |i| i.line),
-        op: opcode_text(func, pc).to_string(),
-        text: func.text(pc).to_string(),
     }
 }
 

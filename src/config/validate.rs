@@ -357,7 +357,7 @@ fn dram_geometry(c: &Config) -> Result<(), ConfigError> {
         );
         return invalid("dram.banks", msg);
     }
-    crate::mem::dram::AddressMapping::parse(&d.address_mapping, d.banks)
+    crate::mem::dram_address::AddressMapping::parse(&d.address_mapping, d.banks)
         .map(|_| ())
         .or_else(|e| invalid("dram.address_mapping", e))
 }

@@ -25,6 +25,7 @@ pub mod clock;
 pub mod coalescer;
 pub mod data_cache;
 pub mod dram;
+pub mod dram_address;
 pub mod events;
 pub mod icnt;
 pub mod icnt_router;
