@@ -6,7 +6,7 @@
 //! instruction falls through (to the exit node at the end of the function). The virtual exit
 //! has id [`Cfg::exit`] (= number of blocks).
 
-use super::ir::{Instr, Pc};
+use super::instr::{Instr, Pc};
 
 /// Index of a basic block in [`Cfg::blocks`]; [`Cfg::exit`] is the virtual exit node.
 pub type BlockId = u32;

@@ -13,10 +13,12 @@
 //! without a cap. No I/O, no printing.
 
 pub mod ast;
+pub mod barrier_plan;
 pub mod cfg;
 pub mod convergence_barriers;
 pub mod decode;
 pub mod error;
+pub mod instr;
 pub mod ir;
 pub mod lexer;
 pub mod literal;

@@ -12,7 +12,7 @@
 //! reconverge only at the end of the kernel: [`Reconvergence::Exit`].
 
 use super::cfg::{BlockId, Cfg};
-use super::ir::{Instr, Pc};
+use super::instr::{Instr, Pc};
 
 /// Immediate post-dominators of the nodes of a graph whose node `n` (the number of
 /// successor lists) is the virtual exit.
