@@ -41,7 +41,7 @@
 //! - **Round robin** rotates over lanes: a split is named by its lowest lane, and the next split
 //!   chosen is the first whose lowest lane comes after the previous choice's (wrapping).
 
-use super::execute::low_bits;
+use super::lane_io::low_bits;
 use super::reconvergence::{BranchOutcome, LaneMask};
 use crate::ptx::convergence_barriers::BarrierId;
 use crate::ptx::Pc;

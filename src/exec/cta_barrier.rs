@@ -5,7 +5,7 @@
 //! in GPGPU-Sim). `bar.red` contributions are summed as warps arrive and handed back with
 //! the release.
 
-use super::execute::{BarrierArrival, BarrierReduction};
+use super::lane_io::{BarrierArrival, BarrierReduction};
 
 /// Barriers per CTA (PTX ISA: 0..15).
 pub const BARRIERS: usize = 16;

@@ -104,7 +104,7 @@ pub fn register_masks(image: &KernelImage) -> Vec<u64> {
         .func()
         .regs
         .iter()
-        .map(|r| super::execute::low_bits(r.bits()))
+        .map(|r| super::lane_io::low_bits(r.bits()))
         .collect()
 }
 

@@ -5,9 +5,9 @@
 //! run lane by lane in lane order, so their results are exact and deterministic.
 
 use super::alu;
-use super::execute::{fault, low_bits, pad, read, set, unsupported, AccessRecord, Env, Memories};
 use super::fault::{Fault, FaultKind};
 use super::global_memory::AccessFault;
+use super::lane_io::{fault, low_bits, pad, read, set, unsupported, AccessRecord, Env, Memories};
 use super::reconvergence::LaneMask;
 use super::space;
 use super::warp::{lanes, WarpState};

@@ -28,6 +28,7 @@ pub mod ieee;
 pub mod image;
 pub mod independent_threads;
 pub mod int;
+pub mod lane_io;
 mod memory_ops;
 pub mod reconvergence;
 pub mod simt_stack;

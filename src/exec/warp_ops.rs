@@ -4,7 +4,7 @@
 //! All inputs are read before any destination is written, so a lane may name the same
 //! register as source and destination.
 
-use super::execute::{low_bits, pad, read, set, write, BarrierArrival, BarrierReduction, Env};
+use super::lane_io::{low_bits, pad, read, set, write, BarrierArrival, BarrierReduction, Env};
 use super::reconvergence::LaneMask;
 use super::warp::{lanes, WarpState};
 use crate::ptx::ops::{BarKind, MatchMode, ShflMode, VoteMode};
