@@ -336,12 +336,6 @@ impl Sim {
         self.next_cta
     }
 
-    /// A digest of the machine's state at this cycle (FNV-1a; what it covers:
-    /// [`crate::trace_hash::state_digest`]). The lessons record it for each step.
-    pub fn state_digest(&self) -> u64 {
-        crate::trace_hash::state_digest(self)
-    }
-
     pub fn status(&self) -> &Status {
         &self.status
     }

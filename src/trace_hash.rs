@@ -140,8 +140,8 @@ pub fn determinism_fingerprints() -> Result<String, String> {
         let flags = crate::launch::LaunchFlags::parse_tokens(flags).map_err(|e| e.to_string())?;
         let config_for = |p: &str| crate::config::Config::preset(p).map_err(|e| e.to_string());
         let no_files = |p: &str| Err(format!("no file {p}"));
-        let prepared =
-            crate::run::prepare(ptx, flags, &config_for, &no_files).map_err(|e| e.to_string())?;
+        let prepared = crate::prepare::prepare(ptx, flags, &config_for, &no_files)
+            .map_err(|e| e.to_string())?;
         let mut sim = prepared.into_sim(&[]).map_err(|e| e.to_string())?;
         let hash = run_fingerprint(&mut sim, 10_000_000);
         out += &format!("{name} {hash:016x} {}\n", sim.cycle());
@@ -294,6 +294,15 @@ pub fn state_digest(sim: &Sim) -> u64 {
     h.text(&serde_json::to_string(&stats).unwrap_or_default());
     h.text(&serde_json::to_string(&sim.energy_counts()).unwrap_or_default());
     h.finish()
+}
+
+impl Sim {
+    /// A digest of the machine's state at this cycle (FNV-1a; what it covers:
+    /// [`state_digest`]). The lessons record it for each step. Defined here, beside the
+    /// digest, so the simulator does not depend on its own fingerprints.
+    pub fn state_digest(&self) -> u64 {
+        state_digest(self)
+    }
 }
 
 #[cfg(test)]

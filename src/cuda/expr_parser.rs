@@ -7,9 +7,6 @@ use super::error::{err, Res};
 use super::lexer::Tok;
 use super::parser::Parser;
 
-/// The level of `+`/`-`: template arguments are parsed from here so `>` ends them.
-pub const SHIFT_LEVEL: usize = 8;
-
 const LEVELS: [&[(&str, BinOp)]; 10] = [
     &[("||", BinOp::Or)],
     &[("&&", BinOp::And)],

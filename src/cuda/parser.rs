@@ -8,6 +8,10 @@ use super::error::{err, Pos, Res};
 use super::lexer::{Tok, Token};
 use std::collections::{HashMap, HashSet};
 
+/// The precedence level of `+`/`-` (the expression parser's): template arguments are parsed
+/// from here so `>` ends them.
+pub const SHIFT_LEVEL: usize = 8;
+
 pub(crate) const MAX_NESTING: usize = 96;
 
 pub struct Parser {
@@ -385,7 +389,7 @@ impl Parser {
     pub(crate) fn template_args(&mut self) -> Res<Vec<Expr>> {
         let mut args = Vec::new();
         while !self.eat(">") {
-            args.push(self.binary(super::expr_parser::SHIFT_LEVEL)?);
+            args.push(self.binary(SHIFT_LEVEL)?);
             if !self.is_punct(">") {
                 self.expect(",", "between template arguments")?;
             }

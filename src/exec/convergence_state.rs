@@ -41,8 +41,8 @@
 //! - **Round robin** rotates over lanes: a split is named by its lowest lane, and the next split
 //!   chosen is the first whose lowest lane comes after the previous choice's (wrapping).
 
-use super::lane_io::low_bits;
-use super::reconvergence::{BranchOutcome, LaneMask};
+use super::lanes::low_bits;
+use super::lanes::{BranchOutcome, LaneMask};
 use crate::ptx::convergence_barriers::BarrierId;
 use crate::ptx::Pc;
 use serde::Serialize;
@@ -129,7 +129,7 @@ impl ConvergenceState {
     }
 
     fn lanes(mask: LaneMask) -> impl Iterator<Item = usize> {
-        super::warp::lanes(mask).map(|l| l as usize)
+        super::lanes::lanes(mask).map(|l| l as usize)
     }
 
     fn mask_where(&self, f: impl Fn(ThreadState) -> bool) -> LaneMask {

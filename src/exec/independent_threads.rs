@@ -25,8 +25,7 @@
 //!   [`IndependentThreads::finish_instruction`] says which lanes wait where, for whom.
 
 use super::convergence_state::{ConvergenceState, SplitPolicy, ThreadState};
-use super::reconvergence::{BranchOutcome, LaneMask};
-use super::warp::lanes;
+use super::lanes::{lanes, BranchOutcome, LaneMask};
 use crate::config::Divergence;
 use crate::ptx::convergence_barriers::{BarrierPlan, Placed};
 use crate::ptx::Pc;

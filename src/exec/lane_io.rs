@@ -8,7 +8,8 @@
 use super::fault::{Fault, FaultKind};
 use super::global_memory::GlobalMemory;
 use super::image::KernelImage;
-use super::reconvergence::LaneMask;
+pub use super::lanes::low_bits;
+use super::lanes::LaneMask;
 use super::warp::WarpState;
 use crate::config::PushOrder;
 use crate::ptx::ops::BarKind;
@@ -146,16 +147,6 @@ fn special(env: &Env, warp: &WarpState, s: SpecialReg, lane: u32) -> u64 {
         SpecialReg::LanemaskGe => !((1u64 << lane) - 1) & 0xFFFF_FFFF,
         SpecialReg::LanemaskGt => !((2u64 << lane).wrapping_sub(1)) & 0xFFFF_FFFF,
         SpecialReg::WarpSz => warp.warp_size as u64,
-    }
-}
-
-/// A mask of the low `bits` bits.
-#[inline]
-pub(super) fn low_bits(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
     }
 }
 

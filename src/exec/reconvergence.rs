@@ -9,22 +9,8 @@ use super::simt_stack::{SimtEntry, SimtStack};
 use crate::config::{Divergence, DivergenceMode, PushOrder};
 use crate::ptx::convergence_barriers::BarrierPlan;
 use crate::ptx::Pc;
-use serde::Serialize;
 
-/// One bit per lane; lane 0 is bit 0. Warps of up to 64 lanes.
-pub type LaneMask = u64;
-/// The reconvergence PC of paths that only meet again at the kernel's end (the CFG's virtual exit).
-pub const EXIT_PC: Pc = Pc::MAX;
-
-/// What a branch did to the warp's lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BranchOutcome {
-    /// Every active lane went the same way.
-    Uniform,
-    /// The lanes split; entries were pushed.
-    Divergent,
-}
+pub use super::lanes::{BranchOutcome, LaneMask, EXIT_PC};
 
 /// The reconvergence state of one warp.
 ///

@@ -15,7 +15,7 @@
 //! this, a loop whose exit branch diverges on every iteration would grow the stack by one dead
 //! entry per iteration.
 
-pub use super::reconvergence::{BranchOutcome, LaneMask, EXIT_PC};
+pub use super::lanes::{BranchOutcome, LaneMask, EXIT_PC};
 pub use crate::config::PushOrder;
 pub use crate::ptx::Pc;
 use serde::Serialize;

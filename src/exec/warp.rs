@@ -3,6 +3,7 @@
 //! (`regs[r * warp_size + lane]`), each value zero-extended to 64 bits from the register's width,
 //! so one instruction walks one contiguous row per operand.
 
+pub use super::lanes::lanes;
 use super::reconvergence::{LaneMask, Reconvergence};
 use crate::config::Divergence;
 use crate::launch::Dim3;
@@ -100,19 +101,6 @@ impl WarpState {
         self.changed |= *slot != value;
         *slot = value;
     }
-}
-
-/// The lanes set in `mask`, lowest first.
-#[inline]
-pub fn lanes(mut mask: LaneMask) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let lane = mask.trailing_zeros();
-        mask &= mask - 1;
-        Some(lane)
-    })
 }
 
 #[cfg(test)]
