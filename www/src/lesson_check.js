@@ -4,7 +4,7 @@
 // path reader the captions and the tests use on snapshots.
 import { exampleById } from './examples.js';
 import { MAX_LINK_CYCLE } from './share.js';
-import { stepInput } from './lessons.js';
+import { stepInput } from './lesson_input.js';
 
 // The fields a lesson and a step may have (`file` is added by the bundler), and the limits every
 // lesson respects (a lesson from a link is checked against them like any other).

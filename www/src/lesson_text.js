@@ -6,7 +6,7 @@
 // shows them; `|kb`: kilobytes as the Unified view does; none: the number as the views and the
 // cycle counter write it, 2415). Until then (a long run on its way) the place shows "…". Nothing is computed here
 // but the formatting of one value.
-import { valueAt } from './lessons.js';
+import { valueAt } from './lesson_check.js';
 
 const FIELD = /\{([A-Za-z0-9_.]+)(?:\|([a-z%]+))?\}/g;
 

@@ -18,17 +18,17 @@
 // Checking a lesson is lesson_check.js; recording one in the app, lesson_recorder.js.
 import { element, button } from './dom.js';
 import { Session } from '../../pkg/warpstep.js';
-import { exampleById, exampleInput } from './examples.js';
 import { fillText } from './lesson_text.js';
 import { decodeLesson, uriText } from './share.js';
 import { lessonProblems } from './lesson_check.js';
 import { lessonRecorder } from './lesson_recorder.js';
+import { stepInput } from './lesson_input.js';
 
 // Checking lessons lives in lesson_check.js; these names are imported from here too.
 export { lessonProblems, valueAt, LESSON_LIMITS } from './lesson_check.js';
+export { stepInput } from './lesson_input.js';
 
 const FILES = import.meta.glob('../../lessons/*.json', { eager: true, import: 'default' });
-const OWN_PTX = import.meta.glob('../../lessons/*.ptx', { eager: true, query: '?raw', import: 'default' });
 
 // The lessons, in file-name order, each with the file it came from.
 export const LESSONS = Object.keys(FILES).sort().map((path) => ({ ...FILES[path], file: path.replace(/^.*\//, '') }));
@@ -50,24 +50,6 @@ export function stepPanels(step) {
 
 export function lessonById(id) {
   return LESSONS.find((l) => l.id === id);
-}
-
-// The kernel a step runs: the step's own example / ptx / launch / preset / sets over the lesson's.
-export function stepInput(lesson, step) {
-  const src = step.example || step.ptx ? step : lesson;
-  // `sets` add to the kernel's own: an example's, then the lesson's or step's, then a step's
-  // that names no kernel of its own (so a step can rerun the lesson's example under a switch).
-  const sets = [...(src.sets || []), ...(src === lesson ? step.sets || [] : [])];
-  if (src.example) {
-    const e = exampleById(src.example);
-    if (!e) return null;
-    // A `launch` beside the example replaces its launch flags (the same kernel, a smaller size).
-    const { ptx, cuda } = exampleInput(e);
-    return { ptx, ...(cuda ? { cuda } : {}), launch: src.launch || e.launch, preset: e.preset, sets: [...(e.sets || []), ...sets], example: src.example };
-  }
-  const ptx = OWN_PTX[`../../lessons/${src.ptx}`];
-  if (typeof ptx !== 'string') return null;
-  return { ptx, launch: src.launch || '', preset: src.preset || '', sets, example: '' };
 }
 
 // The lesson and step (from 1) a URL names: #lesson=<id>&step=<n> (maybe with &present=…, which
