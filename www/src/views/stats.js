@@ -80,7 +80,7 @@ function makePlot(box, width, series, y) {
 function drawStalls(canvas, snap, presented = false) {
   const g = presented ? ROWS.presented : ROWS.normal;
   const entries = Object.entries(snap.stats.stalls).filter(([, n]) => n > 0 || !presented).sort((a, b) => b[1] - a[1]);
-  const { ctx, width, height } = prepare(canvas, g.stallTop + 4 + Math.max(1, entries.length) * g.stall);
+  const { ctx, width, height } = prepare(canvas, g.stallTop + 2 + Math.max(1, entries.length) * g.stall);
   text(ctx, 'Stall breakdown (scheduler-cycles)', 4, 10, { font: FONT_BOLD, colour: UI.accent });
   region(canvas, 0, 0, width, 20, GLOSSARY.stalls);
   const max = Math.max(1, ...entries.map((e) => e[1]));
