@@ -21,9 +21,11 @@ const DEFAULT_PANELS = ['pipeline', 'simt', 'timeline'];
 // The large panel's magnification: as large as fits the height above the caption, at most
 // MAX_ZOOM, and no narrower a layout than MIN_LAYOUT_W CSS pixels before magnifying (the width a
 // page at 150% zoom leaves the views; below it the views shorten more of their labels). At
-// 1280x720 that is 1.45 or more (the 14 px canvas font at 20 px or more). A view too tall for
-// that (the Elastic back end, the Stats view) stays at MIN_ZOOM = 1.45 and scrolls: readable
-// from the back of the room first, whole on screen second. + and - scale it by USER_STEP.
+// 1280x720 that is 1.45 or more (the 14 px canvas font at 20 px or more). The views lay
+// themselves out for that room when they are the large panel (data-present=main: fewer rows,
+// smaller gaps, the part the lessons talk about first), so that every lesson step's view stands
+// whole; one the instructor picks that is still too tall stays at MIN_ZOOM = 1.45 and scrolls:
+// readable from the back of the room first, whole on screen second. + and - scale it by USER_STEP.
 const MIN_ZOOM = 1.45;
 const MAX_ZOOM = 2.4;
 const MIN_LAYOUT_W = 600;

@@ -10,12 +10,18 @@ import { GLOSSARY } from '../glossary.js';
 
 const TOP = 64;
 const GAP = 18;
+// The height the pass rows share (layout pixels); presentation mode's large panel gives them less,
+// so that a 32-way conflict (32 passes) stands whole above the caption at 1280x720 (issue 30):
+// its rows too low for the lane numbers, every lane is still its own coloured cell (its number
+// in its hover text) and every 8th pass is labelled.
+const ROWS_H = 380;
+const PRESENT_ROWS_H = 200;
 
 export function createBankGridView(el) {
   const canvas = el.querySelector('canvas');
   // The grid changes only when a shared access issues (or the SM or configuration changes).
   function key({ snap, sm, config }) {
-    return `${sm}:${snap.sm.stats.shared_instructions}:${snap.sm.bank_grid.hash}:${config && config.shmem.banks}`;
+    return `${sm}:${snap.sm.stats.shared_instructions}:${snap.sm.bank_grid.hash}:${config && config.shmem.banks}:${el.dataset.present}`;
   }
   function draw({ snap }) {
     const g = snap.sm.bank_grid;
@@ -23,7 +29,8 @@ export function createBankGridView(el) {
       ? [{ ...g.baseline, role: 'baseline' }, { ...g, role: 'hashed' }]
       : [{ ...g, role: 'only' }];
     const passes = Math.max(1, ...sides.map((s) => s.cycles));
-    const rowH = Math.max(10, Math.min(30, Math.floor(380 / passes)));
+    const presented = el.dataset.present === 'main';
+    const rowH = Math.max(presented ? 5 : 10, Math.min(30, Math.floor((presented ? PRESENT_ROWS_H : ROWS_H) / passes)));
     const { ctx, width } = prepare(canvas, Math.max(120, TOP + passes * rowH + 12));
     heading(canvas, ctx, width, g);
     const sideW = Math.floor((width - GAP * (sides.length - 1)) / sides.length);

@@ -13,6 +13,10 @@ import { GLOSSARY } from '../glossary.js';
 const WARP_HUES = [OKABE.orange, OKABE.sky, OKABE.green, OKABE.yellow, OKABE.blue, OKABE.vermillion, OKABE.purple, '#9fe0c9'];
 const HEADER_H = 78;
 const ROW_H = 16;
+// Presentation mode's large panel (issue 30): the queues in columns of at most PRESENT_ROWS rows
+// of PRESENT_ROW_H, so that 48 queues (one per warp) stand whole above the caption at 1280x720.
+const PRESENT_ROW_H = 15;
+const PRESENT_ROWS = 16;
 const LABEL_W = 34;
 const SET_W = 52;
 
@@ -52,17 +56,19 @@ export function createMrpbView(el, app) {
       drawOff(canvas, Boolean(config && config.mrpb && config.mrpb.enabled));
       return;
     }
-    const cols = m.queues.length > 16 ? 2 : 1;
+    const presented = el.dataset.present === 'main';
+    const rowH = presented ? PRESENT_ROW_H : ROW_H;
+    const cols = presented ? Math.max(1, Math.ceil(m.queues.length / PRESENT_ROWS)) : m.queues.length > 16 ? 2 : 1;
     const rows = Math.ceil(m.queues.length / cols);
-    const { ctx, width } = prepare(canvas, HEADER_H + rows * ROW_H + 8);
+    const { ctx, width } = prepare(canvas, HEADER_H + rows * rowH + 8);
     const link = { app, linked: linked || null };
     drawHeader(canvas, ctx, width, m, link);
     const colW = Math.floor((width - 16) / cols);
     const cell = Math.max(10, Math.min(34, Math.floor((colW - LABEL_W - SET_W - 12) / Math.max(1, m.depth))));
     m.queues.forEach((q, i) => {
       const x = 8 + Math.floor(i / rows) * colW;
-      const y = HEADER_H + (i % rows) * ROW_H;
-      drawQueue(canvas, ctx, x, y, cell, i, q, m, link);
+      const y = HEADER_H + (i % rows) * rowH;
+      drawQueue(canvas, ctx, x, y, cell, rowH, i, q, m, link);
     });
     setModel(canvas, {
       enabled: true,
@@ -156,7 +162,7 @@ function setLink(canvas, ctx, x, y, set, key, source, link, tip) {
   region(canvas, x, y, SET_W, ROW_H, `${tip}\n${what}`, () => link.app.linkSet(set, key, source));
 }
 
-function drawQueue(canvas, ctx, x, y, cell, i, q, m, link) {
+function drawQueue(canvas, ctx, x, y, cell, rowH, i, q, m, link) {
   const chosen = m.choice && m.choice[0] === i;
   const flushing = m.flushing === i;
   text(ctx, `q${i}`, x, y + 7, { font: FONT_SMALL, colour: chosen ? UI.accent : q.length ? UI.text : UI.muted });
@@ -165,20 +171,20 @@ function drawQueue(canvas, ctx, x, y, cell, i, q, m, link) {
     const e = q[k];
     const cx = x0 + k * cell;
     if (!e) {
-      box(ctx, cx, y, cell - 2, ROW_H - 3, { fill: '#1c232c' });
+      box(ctx, cx, y, cell - 2, rowH - 3, { fill: '#1c232c' });
       continue;
     }
     const fill = warpFill(e.warp);
     const ready = e.age >= m.latency;
-    box(ctx, cx, y, cell - 2, ROW_H - 3, { fill, stroke: ready ? '#ffffff' : fill });
+    box(ctx, cx, y, cell - 2, rowH - 3, { fill, stroke: ready ? '#ffffff' : fill });
     const frac = m.latency ? Math.min(1, e.age / m.latency) : 1;
     ctx.fillStyle = inkOn(fill);
-    ctx.fillRect(cx + 2, y + ROW_H - 6, Math.max(1, (cell - 6) * frac), 2);
+    ctx.fillRect(cx + 2, y + rowH - 6, Math.max(1, (cell - 6) * frac), 2);
     if (cell >= 20) text(ctx, `${e.write ? 's' : ''}${e.warp}`, cx + 3, y + 5, { font: FONT_SMALL, colour: inkOn(fill), maxWidth: cell - 5 });
-    region(canvas, cx, y, cell, ROW_H, `Queue ${i}, slot ${k}${k === 0 ? ' (head)' : ''}: warp ${e.warp}'s ${e.write ? 'store' : 'read'} of 0x${e.addr.toString(16)}, L1D set ${e.set}; ${e.age} cycle(s) in the buffer (${ready ? 'may leave' : `leaves after ${m.latency}`}).`);
+    region(canvas, cx, y, cell, rowH, `Queue ${i}, slot ${k}${k === 0 ? ' (head)' : ''}: warp ${e.warp}'s ${e.write ? 'store' : 'read'} of 0x${e.addr.toString(16)}, L1D set ${e.set}; ${e.age} cycle(s) in the buffer (${ready ? 'may leave' : `leaves after ${m.latency}`}).`);
   }
   if (chosen || flushing) {
-    box(ctx, x0 - 2, y - 1, m.depth * cell + 2, ROW_H - 1, { fill: 'transparent', stroke: flushing ? OKABE.purple : UI.accent, width: 2 });
+    box(ctx, x0 - 2, y - 1, m.depth * cell + 2, rowH - 1, { fill: 'transparent', stroke: flushing ? OKABE.purple : UI.accent, width: 2 });
   }
   if (q.length) {
     setLink(canvas, ctx, x0 + m.depth * cell, y, q[0].set, `q${i}`, `MRPB queue ${i}'s head`, link, `The head request of queue ${i} maps to L1D set ${q[0].set}.`);

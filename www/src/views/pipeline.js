@@ -14,11 +14,32 @@ import { BACK_END_H, backEndModel, maskModel, drawBackEnd, drawMask } from './ba
 import { createCompare } from './compare.js';
 import { captionCuda, fitted, fittedForm, instrTag, lineTag, lineText } from './source_line.js';
 
-const BASE_HEIGHT = 360;
 const ROW = 19;
-// Top of the back-end row (below the stage columns).
-const BACK_END_Y = 314;
 const MASK_H = 84;
+// The stage columns start at COL_Y; STAGE_H is how tall their content may be (the execution
+// units share it, the schedulers all but its heading). Under them: the back-end row of an
+// Elastic pipeline (BACK_END_H, back_end.js) and the warp slots (STRIP_H).
+const COL_Y = 26;
+const STAGE_H = 282;
+const STRIP_H = 52;
+// Presentation mode's large panel is laid out for the room above the caption at 1280x720
+// (issue 30): the columns shorter (fewer in-flight and collector rows), and with a back end,
+// that row first, the columns under it shorter still and the warp slots left out (they are in
+// the Timeline and the SIMT view; the back end is what the elastic lessons are about).
+const PRESENT_STAGE_H = 250;
+const PRESENT_BACK_STAGE_H = 144;
+
+// The view's vertical layout: where the columns, the back-end row and the warp slots go.
+function geometry(elastic, presented) {
+  const backFirst = elastic && presented;
+  const stage = backFirst ? PRESENT_BACK_STAGE_H : presented ? PRESENT_STAGE_H : STAGE_H;
+  const strip = !backFirst;
+  const dy = backFirst ? BACK_END_H + 6 : 0;
+  const columnsEnd = dy + COL_Y + stage;
+  const backEndY = backFirst ? 10 : elastic ? columnsEnd + 6 : null;
+  const height = backFirst ? columnsEnd + 4 : columnsEnd + (elastic ? BACK_END_H : 0) + STRIP_H;
+  return { backFirst, stage, strip, dy, backEndY, height };
+}
 
 export function createPipelineView(el, app) {
   const canvas = el.querySelector('canvas');
@@ -28,13 +49,13 @@ export function createPipelineView(el, app) {
     const sm = snap.sm;
     const be = sm.back_end;
     const elastic = Boolean(be && be.mode !== 'decoupled');
-    // As presentation mode's large panel, the back-end row goes first (issue 30): the part the
-    // elastic lessons talk about stays on screen when the view is taller than the room.
-    const backFirst = elastic && el.dataset.present === 'main';
-    const dy = backFirst ? BACK_END_H + 6 : 0;
-    const height = BASE_HEIGHT + (elastic ? BACK_END_H : 0) + (backFirst ? 6 : 0);
-    const { ctx, width } = prepare(canvas, height);
+    // As presentation mode's large panel the view is laid out for the room (issue 30, geometry):
+    // with a back end, that row first.
+    const geo = geometry(elastic, el.dataset.present === 'main');
+    const { backFirst, dy } = geo;
+    const { ctx, width, height } = prepare(canvas, geo.height);
     const cols = columns(width);
+    for (const c of cols) c.stage = geo.stage;
     const model = {
       fetch: sm.fetch ? `W${sm.fetch[0]} ${sm.fetch[1].op}` : null,
       schedulers: sm.schedulers.map((s) => (s.issued != null ? `W${s.issued} ${s.issued_instr ? s.issued_instr.op : ''}` : s.stall)),
@@ -58,15 +79,17 @@ export function createPipelineView(el, app) {
     drawCollectors(canvas, ctx, cols[2], frame, app);
     model.unitLabels = drawUnits(canvas, ctx, cols[3], frame, app);
     drawWriteback(canvas, ctx, cols[4], frame);
+    const arrowY = COL_Y + Math.min(104, geo.stage / 2);
     for (let i = 0; i + 1 < cols.length; i++) {
-      arrow(ctx, cols[i].x + cols[i].w + 2, 130, cols[i + 1].x - 3, 130);
+      arrow(ctx, cols[i].x + cols[i].w + 2, arrowY, cols[i + 1].x - 3, arrowY);
     }
     if (backFirst) {
       ctx.restore();
       for (const r of canvas.regions.slice(firstRegion)) r.y += dy;
     }
-    if (elastic) drawBackEnd(canvas, ctx, width, backFirst ? 10 : BACK_END_Y, be, frame.tables, app);
-    drawWarpStrip(canvas, ctx, width, height, frame, app);
+    if (elastic) drawBackEnd(canvas, ctx, width, geo.backEndY, be, frame.tables, app);
+    if (geo.strip) drawWarpStrip(canvas, ctx, width, height, frame, app);
+    model.warpSlots = geo.strip;
     setModel(canvas, model);
     compare.draw(frame, elastic);
   }
@@ -79,7 +102,7 @@ function columns(width) {
   const usable = width - gap * (fr.length + 1);
   let x = gap;
   return fr.map((f) => {
-    const c = { x, w: Math.floor(usable * f), y: 26 };
+    const c = { x, w: Math.floor(usable * f), y: COL_Y, stage: STAGE_H };
     x += c.w + gap;
     return c;
   });
@@ -103,20 +126,22 @@ function drawFrontEnd(canvas, ctx, c, { snap, warp }, app) {
   region(canvas, c.x, c.y, c.w, 44, f ? `${GLOSSARY.fetch}\n\nNow: warp ${f[0]} fetched ${f[1].text} (${lineText(app, f[1].line)}).` : GLOSSARY.fetch);
   const w = snap.sm.warps[warp];
   const y = c.y + 54;
-  const entries = w ? w.ibuffer : [];
+  const all = w ? w.ibuffer : [];
+  // As many entries as the column has room for (the rest counted in the hover text).
+  const entries = all.slice(0, Math.max(2, Math.floor((c.stage - 54 - 22) / ROW)));
   const h = 22 + Math.max(2, entries.length) * ROW;
   box(ctx, c.x, y, c.w, h);
   text(ctx, `I-buffer of W${warp}:`, c.x + 6, y + 11, { colour: UI.muted, font: FONT_SMALL, maxWidth: c.w - 10 });
   entries.forEach((e, i) => text(ctx, fitted(ctx, c.w - 10, (k) => `${e.op} (${lineTag(app, e.line, k)})`), c.x + 6, y + 30 + i * ROW, { maxWidth: c.w - 10 }));
   if (!entries.length) text(ctx, 'empty', c.x + 6, y + 30, { colour: UI.muted });
-  region(canvas, c.x, y, c.w, h, `${GLOSSARY.ibuffer}\n\nThe selected warp (W${warp}) holds ${entries.length} decoded instruction(s).`);
+  region(canvas, c.x, y, c.w, h, `${GLOSSARY.ibuffer}\n\nThe selected warp (W${warp}) holds ${all.length} decoded instruction(s).`);
 }
 
 function drawSchedulers(canvas, ctx, c, { snap, tables }, app) {
   heading(ctx, c, 'Schedulers (issue)', 'Schedulers');
   const n = snap.sm.schedulers.length;
   const mask = snap.sm.back_end && snap.sm.back_end.mask;
-  const room = mask ? 250 - MASK_H - 6 : 250;
+  const room = mask ? c.stage - 32 - MASK_H - 6 : c.stage - 32;
   const h = Math.min(60, Math.floor(room / Math.max(1, n)) - 6);
   const drawnLabels = [];
   const captions = [];
@@ -148,7 +173,9 @@ function drawCollectors(canvas, ctx, c, { snap }, app) {
   heading(ctx, c, 'Operand collectors', 'Operands');
   const units = snap.sm.collectors;
   const busy = units.filter((u) => u.warp != null);
-  const maxRows = 9;
+  // Rows of busy units, fewer when the stage is shorter (the banks stay under them).
+  const bankRows = Math.ceil(snap.sm.register_banks.length / Math.min(8, Math.max(1, snap.sm.register_banks.length)));
+  const maxRows = c.stage === STAGE_H ? 9 : Math.max(1, Math.min(9, Math.floor((c.stage - 58 - 22 * (bankRows - 1)) / ROW)));
   busy.slice(0, maxRows).forEach((u, i) => {
     const y = c.y + i * ROW;
     box(ctx, c.x, y, c.w, ROW - 2, { fill: '#2e3c4d' });
@@ -187,7 +214,7 @@ function drawUnits(canvas, ctx, c, { snap }, app) {
   const labels = [];
   heading(ctx, c, 'Execution units');
   const units = snap.sm.units.filter((u) => u.kind !== 'DP' || u.in_flight.length);
-  const h = Math.floor(282 / Math.max(1, units.length)) - 6;
+  const h = Math.floor(c.stage / Math.max(1, units.length)) - 6;
   units.forEach((u, i) => {
     const y = c.y + i * (h + 6);
     const mem = u.mem0;

@@ -13,6 +13,12 @@ import { GLOSSARY } from '../glossary.js';
 const AXIS = { stroke: UI.muted, grid: { stroke: '#2b3440' }, ticks: { stroke: '#2b3440' }, font: '12px system-ui' };
 const PLOT_H = 150;
 const RUNNING_MS = 200;
+// The counters and the stall bars as presentation mode's large panel lays them out for the room
+// above the caption at 1280x720 (issue 30): rows closer together, the stall bars and the
+// histogram as tall as the bars need, the counter rows the lessons cite (the detail rows, L1I,
+// L1C, DRAM bus and interconnect, stay in the normal layout); style.css hides the plots.
+const ROWS = { normal: { counter: 22, counterTop: 30, stall: 20, stallTop: 22 }, presented: { counter: 18, counterTop: 26, stall: 17, stallTop: 21 } };
+const DETAIL_ROWS = new Set(['L1I', 'L1C', 'DRAM bus', 'interconnect']);
 
 export function createStatsView(el, app) {
   el.querySelector('.export-csv').addEventListener('click', (e) => {
@@ -30,10 +36,11 @@ export function createStatsView(el, app) {
     return running ? `run:${Math.floor(now / RUNNING_MS)}` : `${sm}:${snap.cycle}:${snap.status}`;
   }
   function draw({ snap, history }) {
+    const presented = el.dataset.present === 'main';
     drawPlots(plots, ipcBox, hitBox, history);
-    drawHistogram(hist, snap);
-    drawCounters(counters, snap);
-    drawStalls(bars, snap);
+    const stallsH = drawStalls(bars, snap, presented);
+    drawHistogram(hist, snap, presented ? Math.max(110, stallsH) : 170);
+    drawCounters(counters, snap, presented);
     setModel(el, { ipc: snap.stats.ipc, samples: history.length, historyEnd: history.length ? history[history.length - 1].cycle : null, stalls: snap.stats.stalls, degrees: snap.sm.stats.conflict_degrees || [], l1: snap.stats.l1d, l2: snap.stats.l2, dram: snap.stats.dram, sm: snap.sm.id, perSm: (snap.stats.per_sm || [])[snap.sm.id] || null });
   }
   return { draw, key };
@@ -69,28 +76,31 @@ function makePlot(box, width, series, y) {
   }, [[], [], []], box);
 }
 
-function drawStalls(canvas, snap) {
-  const entries = Object.entries(snap.stats.stalls).sort((a, b) => b[1] - a[1]);
-  const { ctx, width } = prepare(canvas, 24 + Math.max(1, entries.length) * 20);
+// Returns the chart's height (layout pixels).
+function drawStalls(canvas, snap, presented = false) {
+  const g = presented ? ROWS.presented : ROWS.normal;
+  const entries = Object.entries(snap.stats.stalls).filter(([, n]) => n > 0 || !presented).sort((a, b) => b[1] - a[1]);
+  const { ctx, width, height } = prepare(canvas, g.stallTop + 2 + Math.max(1, entries.length) * g.stall);
   text(ctx, 'Stall breakdown (scheduler-cycles)', 4, 10, { font: FONT_BOLD, colour: UI.accent });
   region(canvas, 0, 0, width, 20, GLOSSARY.stalls);
   const max = Math.max(1, ...entries.map((e) => e[1]));
   const labelW = 150;
   entries.forEach(([name, n], i) => {
-    const y = 22 + i * 20;
+    const y = g.stallTop + i * g.stall;
     text(ctx, name, 4, y + 8, { font: FONT_SMALL, colour: UI.text, maxWidth: labelW - 8 });
     ctx.fillStyle = stateColour(name);
     const w = Math.max(1, (width - labelW - 70) * (n / max));
-    ctx.fillRect(labelW, y + 1, w, 15);
+    ctx.fillRect(labelW, y + 1, w, g.stall - 5);
     text(ctx, n, labelW + w + 6, y + 8, { font: FONT_SMALL, colour: UI.muted });
-    region(canvas, 0, y, width, 20, `${name}: ${n} scheduler-cycles without an issue.`);
+    region(canvas, 0, y, width, g.stall, `${name}: ${n} scheduler-cycles without an issue.`);
   });
   if (!entries.length) text(ctx, 'no stalls yet', 4, 32, { colour: UI.muted });
+  return height;
 }
 
-function drawHistogram(canvas, snap) {
+function drawHistogram(canvas, snap, tall) {
   const degrees = snap.sm.stats.conflict_degrees || [];
-  const { ctx, width, height } = prepare(canvas, 170);
+  const { ctx, width, height } = prepare(canvas, tall);
   text(ctx, 'Conflict degrees (shared accesses)', 4, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 8 });
   region(canvas, 0, 0, width, 20, GLOSSARY.histogram);
   const ds = degrees.map((n, d) => [d, n]).filter(([d, n]) => d === 1 || (d > 1 && n > 0));
@@ -112,7 +122,8 @@ function drawHistogram(canvas, snap) {
 }
 
 // The memory counters as a small table: one row per level.
-function drawCounters(canvas, snap) {
+function drawCounters(canvas, snap, presented = false) {
+  const g = presented ? ROWS.presented : ROWS.normal;
   const st = snap.stats;
   const l1 = st.l1d;
   const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : '—');
@@ -136,14 +147,15 @@ function drawCounters(canvas, snap) {
     const m1 = mine.l1d;
     rows.push([`SM ${mine.sm}`, `${mine.ctas} CTAs done · IPC ${mine.ipc.toFixed(2)} · L1D ${m1.accesses} accesses, ${m1.hits} hits (${pct(m1.hits, m1.accesses)}), ${m1.misses} misses · ${mine.bank_conflict_cycles} conflict cycles`, 'The selected SM\'s own share: CTAs it completed, its thread instructions per cycle, its L1D and its shared-memory conflicts (the rows above are the whole GPU).']);
   }
-  const { ctx, width } = prepare(canvas, 28 + rows.length * 22);
+  const shown = presented ? rows.filter(([name]) => !DETAIL_ROWS.has(name)) : rows;
+  const { ctx, width } = prepare(canvas, g.counterTop - 2 + shown.length * g.counter);
   text(ctx, 'Memory counters (whole GPU)', 4, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 8 });
   region(canvas, 0, 0, width, 20, GLOSSARY.memcounters);
-  rows.forEach(([name, value, tip], i) => {
-    const y = 30 + i * 22;
+  shown.forEach(([name, value, tip], i) => {
+    const y = g.counterTop + i * g.counter;
     text(ctx, name, 4, y, { font: FONT_SMALL, colour: UI.muted });
     text(ctx, value, 112, y, { font: FONT_SMALL, colour: UI.text, maxWidth: width - 116 });
-    region(canvas, 0, y - 10, width, 22, `${tip}\n\n${name}: ${value}.`);
+    region(canvas, 0, y - 10, width, g.counter, `${tip}\n\n${name}: ${value}.`);
   });
 }
 

@@ -21,6 +21,9 @@ const OWNERS = [
   { key: 'cache_kb', name: 'cache', colour: OKABE.orange },
 ];
 const BANK_H = 120;
+// Presentation mode's large panel: lower bank bars, so that the view stands whole above the
+// caption at 1280x720 (issue 30).
+const PRESENT_BANK_H = 92;
 const ACTIVITY = {
   read: { colour: OKABE.sky, letter: 'R' },
   write: { colour: OKABE.yellow, letter: 'W' },
@@ -56,7 +59,8 @@ export function createUnifiedView(el, app) {
     const loserLines = losers.map(loserText);
     const lostColumns = new Map(losers.map((l, i) => [l.column, loserLines[i]]));
     const rows = Math.max(1, losers.length);
-    const { ctx, width } = prepare(canvas, 92 + BANK_H + 100 + rows * LINE);
+    const bankH = el.dataset.present === 'main' ? PRESENT_BANK_H : BANK_H;
+    const { ctx, width } = prepare(canvas, 92 + bankH + 100 + rows * LINE);
     const kb = (v) => `${Number(v.toFixed(2))} KB`;
     const head = `${kb(u.capacity_kb)} ${u.mode === 'fermi' ? 'Fermi-like (fixed register file)' : 'unified'} pool: ${u.threads} threads`;
     text(ctx, head, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
@@ -84,37 +88,37 @@ export function createUnifiedView(el, app) {
     const total = OWNERS.reduce((s, o) => s + u[o.key], 0) || 1;
     for (let c = 0; c < u.clusters; c++) {
       const cx = 8 + c * (clusterW + gap);
-      box(ctx, cx, y0 + 14, clusterW, BANK_H + 34, { fill: '#161c23' });
+      box(ctx, cx, y0 + 14, clusterW, bankH + 34, { fill: '#161c23' });
       text(ctx, `cluster ${c}`, cx + clusterW / 2, y0 + 6, { font: FONT_SMALL, colour: UI.muted, align: 'center', maxWidth: clusterW });
       for (let k = 0; k < u.banks_per_cluster; k++) {
         const bx = cx + 4 + k * (bankW + 3);
         const by = y0 + 18;
         let yy = by;
         for (const o of OWNERS) {
-          const h = (BANK_H * u[o.key]) / total;
+          const h = (bankH * u[o.key]) / total;
           ctx.fillStyle = o.colour;
           ctx.fillRect(bx, yy, bankW, h);
           yy += h;
         }
         const reg = columns[k] || null; // the model's activity of column k (the register bank it holds)
         const act = reg && ACTIVITY[reg.kind];
-        box(ctx, bx, by, bankW, BANK_H, { fill: 'rgba(0,0,0,0)', stroke: act ? act.colour : '#0b0f14', width: act ? 3 : 1 });
+        box(ctx, bx, by, bankW, bankH, { fill: 'rgba(0,0,0,0)', stroke: act ? act.colour : '#0b0f14', width: act ? 3 : 1 });
         const lost = lostColumns.get(k);
         if (lost) {
           // The column a shared or cache access wanted and lost: outlined and crossed out.
-          box(ctx, bx - 2, by - 2, bankW + 4, BANK_H + 4, { fill: 'rgba(0,0,0,0)', stroke: LOST, width: 2 });
-          cross(ctx, bx + bankW / 2, by + BANK_H / 2, Math.min(bankW, BANK_H) / 2 - 2, 3);
+          box(ctx, bx - 2, by - 2, bankW + 4, bankH + 4, { fill: 'rgba(0,0,0,0)', stroke: LOST, width: 2 });
+          cross(ctx, bx + bankW / 2, by + bankH / 2, Math.min(bankW, bankH) / 2 - 2, 3);
         }
         const label = act ? act.letter : '·';
-        box(ctx, bx, by + BANK_H + 4, bankW, 18, { fill: act ? act.colour : '#1c232c', stroke: '#0b0f14' });
-        text(ctx, label, bx + bankW / 2, by + BANK_H + 13, { font: FONT_SMALL, colour: act ? inkOn(act.colour) : UI.muted, align: 'center' });
+        box(ctx, bx, by + bankH + 4, bankW, 18, { fill: act ? act.colour : '#1c232c', stroke: '#0b0f14' });
+        text(ctx, label, bx + bankW / 2, by + bankH + 13, { font: FONT_SMALL, colour: act ? inkOn(act.colour) : UI.muted, align: 'center' });
         const n = c * u.banks_per_cluster + k;
         const shares = OWNERS.map((o) => `${o.name} ${(bankKb * u[o.key] / total).toFixed(2)} KB`).join(', ');
-        region(canvas, bx, by, bankW + 3, BANK_H + 22, `${GLOSSARY.unified}\n\nBank ${n} (cluster ${c}, column ${k}): ${Number(bankKb.toFixed(2))} KB, of it ${shares}.\nThis cycle: ${activityText(reg, k)}.${lost ? `\nLost this cycle: ${lost}.` : ''}`);
+        region(canvas, bx, by, bankW + 3, bankH + 22, `${GLOSSARY.unified}\n\nBank ${n} (cluster ${c}, column ${k}): ${Number(bankKb.toFixed(2))} KB, of it ${shares}.\nThis cycle: ${activityText(reg, k)}.${lost ? `\nLost this cycle: ${lost}.` : ''}`);
       }
     }
     // Legend: owners, then activity.
-    let ly = y0 + BANK_H + 64;
+    let ly = y0 + bankH + 64;
     let lx = 8;
     const item = (fill, letter, label, colour) => {
       box(ctx, lx, ly - 7, 14, 14, { fill, stroke: '#0b0f14' });
