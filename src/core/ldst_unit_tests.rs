@@ -4,8 +4,8 @@ use super::*;
 use crate::config::cache_string::parse_optional;
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{CONST_BASE, PARAM_BASE};
-use crate::mem::FetchKind;
 use crate::mem::LocalMap;
+use crate::mem::{DataSpace, FetchKind};
 use crate::ptx::{MemAccess, Space};
 
 // `..default()` keeps this building when `AccessRecord` gains fields.
