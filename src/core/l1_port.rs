@@ -12,8 +12,10 @@
 //! What each request met at the port (queued, refused, taken, bypassed) is written into the
 //! LD/ST unit's request journal, which the Why? chains read ([`RequestJournal`]).
 //!
-//! The L1D's replies come back through the port too ([`L1Port::take_reply`]), one a cycle, at
-//! the start of the LD/ST unit's cycle.
+//! The L1D's replies come back through the port too, one a cycle: the memory system, the L1D's
+//! one driver, posts the cycle's reply ([`crate::mem::MemorySystem::cycle`],
+//! [`L1d::post_reply`]) and the port takes it at the start of the LD/ST unit's cycle
+//! ([`L1Port::take_reply`]).
 
 use super::request_log::{Attempt, RequestJournal};
 use crate::config::Config;
@@ -89,10 +91,10 @@ impl L1Port {
         }
     }
 
-    /// The L1D's reply of cycle `now` (the tag of the instruction whose read or store came
+    /// The reply the L1D posted this cycle (the tag of the instruction whose read or store came
     /// back), if any; one a cycle.
-    pub fn take_reply(&mut self, l1d: &mut L1d, now: u64) -> Option<u64> {
-        l1d.next_response(now)
+    pub fn take_reply(&mut self, l1d: &mut L1d) -> Option<u64> {
+        l1d.take_reply()
     }
 
     /// MEM0 offers its request `access` of instruction `tag` (warp `from`) to the MRPB: a

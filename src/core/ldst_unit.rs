@@ -238,7 +238,7 @@ impl LdstUnit {
         self.subwarps_held = false;
         self.pool_losses.now.clear();
         self.port.begin_cycle();
-        if let Some(tag) = self.port.take_reply(l1d, now) {
+        if let Some(tag) = self.port.take_reply(l1d) {
             self.returned(tag, now);
         }
         let mut l1_used = false;
