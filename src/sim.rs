@@ -373,14 +373,17 @@ impl Sim {
 
     /// One cycle. Does nothing once finished. Order: CTA dispatch, then the memory system's
     /// cycle (L1D fills, L2 replies into the interconnect, DRAM, L2 slices, L1D misses into the
-    /// interconnect: [`MemorySystem::cycle`]), then each SM in order with its own L1D.
+    /// interconnect, each L1D's reply posted to the port of a working SM's LD/ST unit:
+    /// [`MemorySystem::cycle`]), then each SM in order with its own L1D.
     pub fn step(&mut self) {
         if self.finished() {
             return;
         }
         self.dispatch_ctas();
         let now = self.cycle;
-        self.memory.cycle(now);
+        let sms = &self.sms;
+        self.memory
+            .cycle(now, |sm| sms.get(sm).is_some_and(Sm::works));
         let mut trace = self.tracing.then_some(&mut self.trace);
         for (sm, l1d) in self.sms.iter_mut().zip(self.memory.l1ds_mut()) {
             let mut ctx = SmContext {

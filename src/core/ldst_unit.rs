@@ -5,15 +5,17 @@
 //! requests to the L1D one per cycle (through the MRPB when it is on), retries a refused one,
 //! claims the unified pool's bank columns, and says when each instruction's data is ready.
 //!
-//! The requests go through a staging queue per instruction, the interface at which the MRPB
-//! (MODEL.md section 10) sits between the coalescer and the L1D; the elastic pipeline
-//! (section 8) adds its FIFOs around MEM0.
+//! The requests go through a staging queue per instruction and leave MEM0 through the
+//! [`L1Port`] (`l1_port.rs`), in which the MRPB (MODEL.md section 10) sits between the
+//! coalescer and the L1D; the L1D's replies come back through the same port. The elastic
+//! pipeline (section 8) adds its FIFOs around MEM0.
 
+use super::l1_port::L1Port;
 use super::operand_collector::{BankActivity, PoolArbiter, PoolRefusal};
-use super::request_log::{Attempt, RequestJournal, RequestLog};
+use super::request_log::{RequestJournal, RequestLog};
 use crate::config::Config;
 use crate::mem::mrpb::{Mrpb, MrpbRequest, Offer, Requester};
-use crate::mem::{Access, AccessKind, DataSpace, FailReason, L1Outcome, L1d};
+use crate::mem::{FailReason, L1Outcome, L1d};
 use serde::Serialize;
 
 pub use super::memory_timing::{MemoryCost, MemoryTiming, PoolColumns, SharedStats};
@@ -114,39 +116,6 @@ impl PoolLosses {
     }
 }
 
-/// MSHR merges the SM's L1D has made so far (0 without an L1D).
-fn merges_so_far(l1d: &L1d) -> u64 {
-    l1d.cache().map_or(0, |c| c.stats.mshr_merges)
-}
-
-/// The log's name for an access the L1D took (`merged`: a read that joined an MSHR entry).
-fn attempt_of(outcome: L1Outcome, merged: bool) -> Attempt {
-    match outcome {
-        L1Outcome::Hit => Attempt::Hit,
-        L1Outcome::Pending if merged => Attempt::Merge,
-        L1Outcome::Pending => Attempt::Miss,
-        L1Outcome::Stored => Attempt::Store,
-        L1Outcome::Fail(_) | L1Outcome::Busy => Attempt::PortBusy,
-    }
-}
-
-/// Logs that the L1D refused instruction `tag`'s request `access` for `reason`, with its set.
-fn log_refusal(
-    journal: &mut RequestJournal,
-    l1d: &L1d,
-    (tag, access): (u64, &Access),
-    reason: FailReason,
-    now: u64,
-) {
-    let lines = if reason == FailReason::Assoc {
-        l1d.set_lines(access)
-    } else {
-        l1d.set_of(access).map(|s| (s, Vec::new()))
-    };
-    let set = lines.as_ref().map(|(s, ways)| (*s, ways.as_slice()));
-    journal.refused(tag, now, (reason, access.addr), set);
-}
-
 /// A global/local instruction with reads in the memory system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Outstanding {
@@ -161,17 +130,16 @@ struct Outstanding {
     ready_at: u64,
 }
 
-/// One LD/ST unit: MEM0, the MRPB behind it when `mrpb.enabled`, and the accesses in flight.
+/// One LD/ST unit: MEM0, its port to the L1D (with the MRPB when `mrpb.enabled`), and the
+/// accesses in flight.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LdstUnit {
     mem0: Option<Mem0>,
     /// (tag, first cycle its result may be written back, or [`WAITING`]), in order.
     in_flight: Vec<(u64, u64)>,
     outstanding: Vec<Outstanding>,
-    stalled: Option<FailReason>,
-    /// MEM0 waits for the MRPB this cycle (a full queue, or a write's flush).
-    mrpb_wait: Option<Offer>,
-    mrpb: Option<Mrpb>,
+    /// MEM0's way to the L1D and back.
+    port: L1Port,
     /// The shared access that left MEM0 this cycle (its bank passes done), if any.
     shared_done: Option<u64>,
     /// This cycle MEM0 replayed a conflict while the access's own later sub-warps waited.
@@ -188,7 +156,7 @@ impl LdstUnit {
     /// The LD/ST unit `config` describes (with its MRPB when `mrpb.enabled`).
     pub fn new(config: &Config) -> LdstUnit {
         LdstUnit {
-            mrpb: Mrpb::new(config),
+            port: L1Port::new(config),
             ..LdstUnit::default()
         }
     }
@@ -247,14 +215,15 @@ impl LdstUnit {
         }
     }
 
-    /// The execute stage of cycle `now`: one reply from the L1D is taken, then MEM0 works one
-    /// cycle (a shared/constant pass, or one request to `l1d`); an instruction that is done
-    /// with MEM0 moves on.
+    /// The execute stage of cycle `now`: one reply from the L1D is taken from the port, then
+    /// MEM0 works one cycle (a shared/constant pass, or one request through the port to `l1d`);
+    /// an instruction that is done with MEM0 moves on.
     ///
     /// With an MRPB, MEM0 offers its request to the buffer instead (the enqueue half of the
-    /// cycle) and the buffer then sends one request to the L1D (the dequeue half), unless MEM0
-    /// used the L1D itself (a constant load). A write (flush on) is the buffer's too: it waits
-    /// in the buffer's write register, unqueued (MRPB §3.3), not in MEM0.
+    /// cycle) and the buffer then sends one request to the L1D (the dequeue half, at the end of
+    /// the port's cycle), unless MEM0 used the L1D itself (a constant load). A write (flush on)
+    /// is the buffer's too: it waits in the buffer's write register, unqueued (MRPB §3.3), not
+    /// in MEM0.
     ///
     /// In a unified pool a shared pass or a cache access first claims its banks through `pool`,
     /// after the register file's accesses of the cycle; when one is taken it waits a cycle.
@@ -266,14 +235,10 @@ impl LdstUnit {
         pool: &mut dyn PoolArbiter,
     ) {
         let frozen = std::mem::take(&mut self.mem_stages_frozen);
-        self.stalled = None;
-        self.mrpb_wait = None;
         self.subwarps_held = false;
         self.pool_losses.now.clear();
-        if let Some(b) = self.mrpb.as_mut() {
-            b.begin_cycle();
-        }
-        if let Some(tag) = l1d.next_response(now) {
+        self.port.begin_cycle();
+        if let Some(tag) = self.port.take_reply(l1d) {
             self.returned(tag, now);
         }
         let mut l1_used = false;
@@ -294,53 +259,9 @@ impl LdstUnit {
                 Some(slot) => self.send(now, m, slot, (timing, pool), l1d),
             };
         }
-        if self.mrpb.is_some() {
-            if !l1_used {
-                self.drain_mrpb(now, l1d);
-            }
-            if let Some(b) = self.mrpb.as_mut() {
-                b.end_cycle();
-            }
+        if let Some((r, outcome)) = self.port.end_cycle(now, l1_used, l1d, &mut self.journal) {
+            self.drained(&r, outcome, now);
         }
-    }
-
-    /// The MRPB's dequeue half: its next request goes to the L1D (or, refused, past it to the
-    /// L2 when the bypass policy says so).
-    fn drain_mrpb(&mut self, now: u64, l1d: &mut L1d) {
-        let Some(b) = self.mrpb.as_mut() else { return };
-        let Some(r) = b.next(now) else { return };
-        let merges = merges_so_far(l1d);
-        let outcome = match l1d.access_as(&r.access, r.tag, r.from.owner(), now) {
-            L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
-                if !l1d.bypass_read(&r.access, r.tag, now) {
-                    b.refused();
-                    return;
-                }
-                b.count_bypass(reason);
-                self.journal.attempt(r.tag, now, Attempt::Bypassed);
-                self.journal.left_mrpb(r.tag);
-                L1Outcome::Pending
-            }
-            L1Outcome::Fail(reason) => {
-                b.refused();
-                self.stalled = Some(reason);
-                log_refusal(&mut self.journal, l1d, (r.tag, &r.access), reason, now);
-                return;
-            }
-            L1Outcome::Busy => return,
-            taken => {
-                b.count_drained();
-                let how = match (taken, r.access.kind) {
-                    (L1Outcome::Pending, AccessKind::Write) => Attempt::Store,
-                    _ => attempt_of(taken, merges_so_far(l1d) > merges),
-                };
-                self.journal.attempt(r.tag, now, how);
-                self.journal.left_mrpb(r.tag);
-                taken
-            }
-        };
-        b.taken();
-        self.drained(&r, outcome, now);
     }
 
     /// A request that waited in the MRPB was taken: the hit's ready time or the read to wait
@@ -403,8 +324,8 @@ impl LdstUnit {
         }
     }
 
-    /// MEM0 sends the next request of a global/local instruction to the L1D, or offers it to
-    /// the MRPB. Returns whether it used the L1D this cycle.
+    /// MEM0 sends the next request of a global/local instruction through the port: to the
+    /// MRPB when it takes it, else to the L1D. Returns whether it used the L1D this cycle.
     fn send(
         &mut self,
         now: u64,
@@ -418,58 +339,28 @@ impl LdstUnit {
             return false;
         };
         let hit_ready = now + u64::from(m.latency) + 1;
-        let Some(o) = self.outstanding.iter_mut().find(|o| o.tag == m.tag) else {
+        let Some(i) = self.outstanding.iter().position(|o| o.tag == m.tag) else {
             self.finish(now, m.tag, slot, timing);
             return false;
         };
-        let buffered = matches!(access.space, DataSpace::Global | DataSpace::Local);
-        let offer = match self.mrpb.as_mut() {
-            Some(b) if buffered => b.offer(access, m.tag, m.from, now),
-            _ => Offer::Direct,
-        };
+        let from = (m.tag, m.from);
+        let offer = self.port.offer(access, from, now, &mut self.journal);
         match offer {
-            Offer::Queued | Offer::Held => {
-                o.queued += 1;
-                self.journal.attempt(m.tag, now, Attempt::Queued);
-            }
-            Offer::Full | Offer::Flushing => {
-                self.mrpb_wait = Some(offer);
-                self.journal.attempt(m.tag, now, Attempt::MrpbFull);
-                return false;
-            }
-            Offer::Direct
-                if !self.pool_losses.claim(
-                    pool,
-                    &m,
-                    PoolAccess::Cache,
-                    timing.line_columns(&access),
-                ) =>
-            {
-                return false;
-            }
+            Offer::Queued | Offer::Held => self.outstanding[i].queued += 1,
+            Offer::Full | Offer::Flushing => return false,
             Offer::Direct => {
-                let merges = merges_so_far(l1d);
-                let outcome = l1d.access_as(&access, m.tag, m.from.owner(), now);
-                match outcome {
-                    L1Outcome::Fail(reason) => {
-                        self.stalled = Some(reason);
-                        log_refusal(&mut self.journal, l1d, (m.tag, &access), reason, now);
-                        return true;
-                    }
-                    L1Outcome::Busy => {
-                        self.journal.attempt(m.tag, now, Attempt::PortBusy);
-                        return false;
-                    }
+                let columns = timing.line_columns(&access);
+                if !self.pool_losses.claim(pool, &m, PoolAccess::Cache, columns) {
+                    return false;
+                }
+                let o = &mut self.outstanding[i];
+                match self.port.access(l1d, &access, from, now, &mut self.journal) {
+                    L1Outcome::Fail(_) => return true,
+                    L1Outcome::Busy => return false,
                     L1Outcome::Hit => o.ready_at = o.ready_at.max(hit_ready),
                     L1Outcome::Pending => o.reads += 1,
                     L1Outcome::Stored => {}
                 }
-                let merged = merges_so_far(l1d) > merges;
-                let how = match (outcome, access.kind) {
-                    (L1Outcome::Pending, AccessKind::Write) => Attempt::Store,
-                    _ => attempt_of(outcome, merged),
-                };
-                self.journal.attempt(m.tag, now, how);
             }
         }
         let used = offer == Offer::Direct;
@@ -528,13 +419,18 @@ impl LdstUnit {
 
     /// The MRPB, when there is one.
     pub fn mrpb(&self) -> Option<&Mrpb> {
-        self.mrpb.as_ref()
+        self.port.mrpb()
+    }
+
+    /// MEM0's port to the L1D.
+    pub fn port(&self) -> &L1Port {
+        &self.port
     }
 
     /// Whether MEM0 waited for the MRPB this cycle: a full queue (`mrpb_full`) or a write
     /// flushing its queue.
     pub fn mrpb_wait(&self) -> Option<Offer> {
-        self.mrpb_wait
+        self.port.mrpb_wait()
     }
 
     /// Whether instruction `tag` has left MEM0 (its requests are in the MRPB or past it).
@@ -544,9 +440,7 @@ impl LdstUnit {
 
     /// Whether the MRPB still holds a request of warp slot `warp`.
     pub fn mrpb_holds(&self, warp: u32) -> bool {
-        self.mrpb
-            .as_ref()
-            .is_some_and(|b| b.holds_requests_of(warp))
+        self.port.holds_requests_of(warp)
     }
 
     /// The instruction in MEM0, if any.
@@ -557,7 +451,7 @@ impl LdstUnit {
     /// Why MEM0 could not send its request this cycle, if it could not (a reservation failure
     /// at the L1D: the warps behind it see `lg_throttle`).
     pub fn stalled(&self) -> Option<FailReason> {
-        self.stalled
+        self.port.refused()
     }
 
     /// What happened so far to the requests of global/local instruction `tag`.

@@ -4,8 +4,8 @@ use super::*;
 use crate::config::cache_string::parse_optional;
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{CONST_BASE, PARAM_BASE};
-use crate::mem::FetchKind;
 use crate::mem::LocalMap;
+use crate::mem::{DataSpace, FetchKind};
 use crate::ptx::{MemAccess, Space};
 
 // `..default()` keeps this building when `AccessRecord` gains fields.
@@ -313,6 +313,7 @@ fn a_store_leaves_mem0_at_once_and_completes_with_its_acknowledgement() {
     let write = l.pop_outgoing().unwrap();
     assert_eq!((write.kind, write.token), (FetchKind::Write, 3));
     l.fill(&write, 20);
+    l.post_reply(20); // the memory system's part of the cycle
     u.cycle(20, &mut t, &mut l, &mut SeparateBanks);
     assert_eq!(u.in_flight(), &[(3, 21)]);
     // The slot is free for the next instruction.
@@ -336,6 +337,7 @@ fn a_hit_is_ready_after_the_l1d_latency() {
     assert_eq!(u.in_flight(), &[(1, WAITING)]);
     let f = l.pop_outgoing().unwrap();
     l.fill(&f, 50);
+    l.post_reply(50); // the memory system's part of the cycle
     u.cycle(50, &mut t, &mut l, &mut SeparateBanks);
     assert_eq!(u.in_flight(), &[(1, 51)]);
     u.retire(1);

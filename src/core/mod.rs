@@ -7,6 +7,7 @@ pub mod dispatch;
 pub mod fetch;
 pub mod in_flight;
 pub mod issue;
+pub mod l1_port;
 pub mod ldst_unit;
 pub mod memory_timing;
 pub mod operand_collector;

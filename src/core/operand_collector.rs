@@ -56,6 +56,19 @@
 //! accesses on the same banks by claiming after the register reads ("register reads beat memory
 //! accesses on a bank").
 //!
+//! # Where one SM-level bank arbiter would go (issue 31, item 1)
+//! Three stages claim register banks each cycle, in a fixed order that `Sm::cycle` sets by the
+//! order of its calls: the writeback stage ([`OperandCollector::write`], from `Sm::writeback`),
+//! then the operand reads ([`OperandCollector::read_cycle`]), then MEM0's unified-pool claims
+//! (`LdstUnit::cycle` through [`PoolArbiter`], MODEL.md section 11, Unified §4.3). Today the
+//! [`BankArbiter`] is this collector's field, so the SM lends the LD/ST unit the whole
+//! collector for its claims. The SM-level arbiter would be the [`BankArbiter`] with the
+//! [`BankMap`] moved out of the collector into the SM, beside it: the SM clears it at the start
+//! of the cycle (now [`OperandCollector::begin_cycle`]) and hands `&mut` of it to the writeback
+//! stage, then to `read_cycle`, then to `LdstUnit::cycle` (it would implement [`PoolArbiter`]
+//! instead of the collector). Timing stays identical as long as those three calls keep their
+//! order; the conflict counters stay the collector's and the LD/ST unit's.
+//!
 //! Write-after-read hazards between two instructions of one warp in different units (book
 //! §3.3.1, Mishkin et al.) are the issue logic's concern, not this module's.
 

@@ -321,9 +321,15 @@ impl Sm {
 
     // ----- the cycle ---------------------------------------------------------------------
 
+    /// Whether the SM works this cycle (no fault stopped it, and it holds a CTA): then its
+    /// LD/ST unit takes the reply its L1D posts ([`crate::mem::MemorySystem::cycle`]).
+    pub fn works(&self) -> bool {
+        self.fault.is_none() && self.is_busy()
+    }
+
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
-        if self.fault.is_some() || !self.is_busy() {
+        if !self.works() {
             self.writeback.idle();
             self.dispatch.begin_cycle();
             if self.record_warp_states {

@@ -17,8 +17,10 @@
 //!   request when `l1d.config` is `none` (GPGPU-Sim's `bypassL1D`). They share the miss queue and
 //!   their replies go straight back to the LD/ST unit;
 //! * one reply per cycle comes in from the interconnect ([`L1d::fill`], the fill port), and one
-//!   finished request per cycle goes to the LD/ST unit's writeback ([`L1d::next_response`],
-//!   GPGPU-Sim's `access_ready`/`next_access`);
+//!   finished request per cycle is posted to the LD/ST unit's port ([`L1d::post_reply`], from
+//!   [`L1d::next_response`], GPGPU-Sim's `access_ready`/`next_access`), where the LD/ST unit
+//!   takes it the same cycle ([`L1d::take_reply`]); the memory system does both per-cycle steps,
+//!   so it is the L1D's one driver;
 //! * a store written through to the L2 is acknowledged by the L2 (GPGPU-Sim's `WRITE_ACK`; one
 //!   per 32-byte piece, joined here), and its warp cannot leave the SM before that (GPGPU-Sim's
 //!   `stores_done`); a store kept in a write-back line is done when the L1D takes it;
@@ -198,6 +200,9 @@ pub struct L1d {
     /// Replies of bypassing requests and stores' acknowledgements, for the LD/ST unit: (the
     /// instruction tag, the fetch's address).
     responses: VecDeque<(u64, u64)>,
+    /// The reply posted to the LD/ST unit's port this cycle (its instruction tag), until the
+    /// unit takes it.
+    posted: Option<u64>,
     local_offset: u64,
     bypass_fails: u64,
     fails: Vec<Failure>,
@@ -218,6 +223,7 @@ impl L1d {
             instruction: None,
             direct: VecDeque::new(),
             responses: VecDeque::new(),
+            posted: None,
             local_offset: local.sm_offset(sm),
             bypass_fails: 0,
             fails: Vec::new(),
@@ -481,6 +487,20 @@ impl L1d {
         Some(tag)
     }
 
+    /// Posts the next finished request of cycle `now` to the LD/ST unit's port (the memory
+    /// system calls it last in its cycle, for each SM whose LD/ST unit works this cycle); one
+    /// already posted and not taken stays.
+    pub fn post_reply(&mut self, now: u64) {
+        if self.posted.is_none() {
+            self.posted = self.next_response(now);
+        }
+    }
+
+    /// The reply posted to the LD/ST unit's port (the instruction tag), taken.
+    pub fn take_reply(&mut self) -> Option<u64> {
+        self.posted.take()
+    }
+
     /// Whether the reply can be taken in cycle `now`: a fill of the data or constant cache
     /// waits for its fill port (GPGPU-Sim's LD/ST unit checks `fill_port_free` for both; an
     /// instruction fill does not wait).
@@ -558,6 +578,7 @@ impl L1d {
     pub fn is_idle(&self) -> bool {
         self.direct.is_empty()
             && self.responses.is_empty()
+            && self.posted.is_none()
             && self.partial.is_empty()
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
             && self.constant.as_ref().map_or(true, |c| c.is_idle())

@@ -15,9 +15,13 @@
 //!    cycle ([`DramChannel::cycle`]) and takes one request from its slices (round-robin);
 //! 4. (L2) each slice takes one request that has crossed the interconnect, then runs its cycle;
 //! 5. (interconnect) the interconnect moves its flits one cycle (GPGPU-Sim's `icnt_transfer`),
-//!    then each L1D hands its oldest miss (or bypassing request) to it.
+//!    then each L1D hands its oldest miss (or bypassing request) to it;
+//! 6. (core) each L1D posts its next finished request to its LD/ST unit's port
+//!    ([`L1d::post_reply`]), if that unit works this cycle.
 //!
-//! The SMs then run their cycle; an SM reaches its own L1D through `SmContext`.
+//! So the memory system is the L1Ds' one driver. The SMs then run their cycle; an SM's LD/ST
+//! unit sends its requests to its own L1D and takes the posted reply through its port
+//! (`core::l1_port`), reaching the L1D through `SmContext`.
 
 use super::clock::ClockDomain;
 use super::coalescer::LocalMap;
@@ -229,14 +233,24 @@ impl MemorySystem {
         places
     }
 
-    /// One cycle of the memory side (see the module documentation for the order).
-    pub fn cycle(&mut self, now: u64) {
+    /// One cycle of the memory side (see the module documentation for the order);
+    /// `takes_reply(sm)`: SM `sm`'s LD/ST unit works this cycle, so its L1D posts it a reply.
+    pub fn cycle(&mut self, now: u64, takes_reply: impl Fn(usize) -> bool) {
         for l in &mut self.l1d {
             l.begin_cycle();
         }
-        if self.is_quiet() {
-            return;
+        if !self.is_quiet() {
+            self.move_traffic(now);
         }
+        for (sm, l) in self.l1d.iter_mut().enumerate() {
+            if takes_reply(sm) {
+                l.post_reply(now);
+            }
+        }
+    }
+
+    /// Steps 1-5 of the cycle: replies and requests across the interconnect, the L2 and DRAM.
+    fn move_traffic(&mut self, now: u64) {
         self.deliver_replies(now);
         let icnt_ticks = self.icnt_clock.ticks_in(now).count();
         for _ in 0..icnt_ticks {
@@ -486,8 +500,8 @@ mod tests {
 
     fn run_until_response(m: &mut MemorySystem, start: u64) -> (u64, u64) {
         for now in start..start + 100_000 {
-            m.cycle(now);
-            if let Some(t) = m.l1ds_mut()[0].next_response(now) {
+            m.cycle(now, |_| true);
+            if let Some(t) = m.l1ds_mut()[0].take_reply() {
                 return (now, t);
             }
         }
