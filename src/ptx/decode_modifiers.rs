@@ -1,5 +1,5 @@
 //! What every opcode decoder shares: [`DecodeError`], the list of an instruction's
-//! `.modifiers` that records which have been consumed ([`ModList`]), and the type sets the
+//! `.modifiers` that records which have been consumed (`ModList`), and the type sets the
 //! ISA's syntax blocks allow (PTX ISA "Instructions", "Types").
 
 use super::ops::{Rounding, Scope, VecWidth};

@@ -1,5 +1,5 @@
 //! The operand signature of each opcode: how many operands it takes when written with `n`,
-//! and the shape and type expected at each position ([`Slot`]), as the syntax block of each
+//! and the shape and type expected at each position (`Slot`), as the syntax block of each
 //! instruction gives them (PTX ISA "Instructions"). [`super::operands`] checks and lowers the
 //! operands against it.
 

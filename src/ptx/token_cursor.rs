@@ -1,5 +1,5 @@
-//! The parser's cursor over the token stream: [`Parser`] itself and its token plumbing
-//! (peek, next, expect, error construction). Every lookahead goes through [`Parser::peek`],
+//! The parser's cursor over the token stream: `Parser` itself and its token plumbing
+//! (peek, next, expect, error construction). Every lookahead goes through `Parser::peek`,
 //! which returns the final `Eof` token rather than indexing past the end.
 
 use super::error::PtxError;
