@@ -3,7 +3,7 @@
 // short kernel, the idle start explained from the model, a launch error marked at its line, the
 // parser's advice for a missing comma); the small defects. Screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, settle, stepUntil } from './helpers.js';
+import { watchConsole, open, settle, stepUntil, spinKernel } from './helpers.js';
 
 const SHOTS = '../target/e2e';
 
@@ -221,23 +221,7 @@ test('small defects: pause glyph, cycle fields, one-row top bar at 7 digits, too
     return { h: Math.round(bar.getBoundingClientRect().height), rows: new Set(tops.map((t) => Math.round(t / 12))).size };
   });
   const start = await rowOf();
-  const loop = `.version 7.0
-.target sm_52
-.address_size 64
-// warpstep: --grid 1 --block 1 --arg 180000
-.visible .entry spin(.param .u32 n)
-{
-  .reg .u32 %r<4>;
-  .reg .pred %p<2>;
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, 0;
-LOOP:
-  add.u32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, %r1;
-  @%p1 bra LOOP;
-  ret;
-}
-`;
+  const loop = spinKernel(180000);
   await page.evaluate((t) => { window.warpstep.app.editor.setText(t); window.warpstep.app.apply(); }, loop);
   await expect(page.locator('body')).not.toHaveAttribute('data-input-error');
   await page.fill('#goto-cycle', '1000000');

@@ -3,7 +3,7 @@
 // outlines uncovered and its last step's view shows the warp; the Memory view's legend does not
 // overlap the miss queue at presentation zoom. Screenshots under target/e2e/.
 import { test, expect } from '@playwright/test';
-import { watchConsole, open, settle } from './helpers.js';
+import { watchConsole, open, settle, spinKernel } from './helpers.js';
 
 const SHOTS = '../target/e2e';
 
@@ -17,23 +17,7 @@ async function topbarRows(page) {
 }
 
 // A loop of `n` iterations on one thread, on the gtx480 preset's 15 SMs (the SM selector shows).
-const spin = (n) => `.version 7.0
-.target sm_52
-.address_size 64
-// warpstep: --config gtx480 --grid 2 --block 1 --arg ${n}
-.visible .entry spin(.param .u32 n)
-{
-  .reg .u32 %r<4>;
-  .reg .pred %p<2>;
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, 0;
-LOOP:
-  add.u32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, %r1;
-  @%p1 bra LOOP;
-  ret;
-}
-`;
+const spin = (n) => spinKernel(n, { grid: 2, config: 'gtx480' });
 
 test('a multi-SM run: the top bar keeps one row and its height at 1280 px, running and at 7 digits', async ({ page }) => {
   const problems = watchConsole(page);

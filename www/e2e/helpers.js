@@ -83,3 +83,26 @@ export async function clickRegion(page, view, tip) {
   await page.mouse.click(at.x, at.y);
   await settle(page);
 }
+
+// A PTX loop of `n` iterations on one thread per CTA, launched on `grid` CTAs (with `config`,
+// e.g. 'gtx480' for 15 SMs): a kernel that runs as long as a test needs.
+export function spinKernel(n, { grid = 1, config = '' } = {}) {
+  const preset = config ? `--config ${config} ` : '';
+  return `.version 7.0
+.target sm_52
+.address_size 64
+// warpstep: ${preset}--grid ${grid} --block 1 --arg ${n}
+.visible .entry spin(.param .u32 n)
+{
+  .reg .u32 %r<4>;
+  .reg .pred %p<2>;
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, 0;
+LOOP:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra LOOP;
+  ret;
+}
+`;
+}
