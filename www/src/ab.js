@@ -5,7 +5,7 @@
 // step back and reset drives both sessions to the same cycle (a run that ended earlier stays at
 // its end, marked finished). Chosen panels are drawn for A and for B in two columns: the same
 // view modules (views.js createPanel), a second set fed from B's snapshots. The counters are
-// paired by the model (Session.compareCounters: src/compare.rs, as `warpstep compare`), never
+// paired by the model (Session.compareCounters: src/research/compare.rs, as `warpstep compare`), never
 // here. Leaving the mode frees B's Session. Text only: nothing typed or decoded from a link goes
 // into innerHTML.
 import { Session } from '../../pkg/warpstep.js';

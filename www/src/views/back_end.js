@@ -5,7 +5,7 @@
 // result that holds it), the writeback mux with this cycle's winners and the results that wait,
 // and a banner with the stall that stopped issue. Also the bank-conflict-aware scheduler's
 // history cache, countdown and masked warps, drawn in the schedulers column. Everything is read
-// from the snapshot (src/back_end_view.rs); nothing is recomputed here.
+// from the snapshot (src/view/back_end_view.rs); nothing is recomputed here.
 import { region, box, text, arrow, FONT_BOLD, FONT_SMALL } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';

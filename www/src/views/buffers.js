@@ -1,5 +1,5 @@
 // Output buffers (issue 30): the kernel's buffer arguments as the model holds them at this cycle
-// (Session.outputBuffers → src/classroom_view.rs), each value that differs from the launch's
+// (Session.outputBuffers → src/view/classroom_view.rs), each value that differs from the launch's
 // marked. Nothing is worked out here: the model says which values changed. While running, the
 // panel follows at most a few times a second (reading the buffers is a copy of global memory).
 import { element } from '../dom.js';

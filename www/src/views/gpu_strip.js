@@ -1,5 +1,5 @@
 // The whole GPU at a glance (issue 30): one cell per SM with its CTAs, IPC and state, as the model
-// gives them (Session.gpuStrip → src/classroom_view.rs); a click selects that SM for the other
+// gives them (Session.gpuStrip → src/view/classroom_view.rs); a click selects that SM for the other
 // views. Shown when the machine has more than one SM.
 import { element } from '../dom.js';
 import { setModel } from '../canvas.js';

@@ -1,5 +1,5 @@
 // "Why?" panel (issue 17): the causal chain behind the selected warp's state in the last cycle,
-// or behind one idle lane of it, as the model gives it (Session.why → src/why.rs): each link one
+// or behind one idle lane of it, as the model gives it (Session.why → src/view/why.rs): each link one
 // fact the model holds (the register the warp waits for, the load that writes it, its requests
 // at the L1D, the set that refused them, who reserved its ways, where the miss is below the L1D).
 // Nothing is worked out here: the panel lists the links, each with a button to show its PTX

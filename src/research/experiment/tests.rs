@@ -61,7 +61,7 @@ const TINY_ATAX: Case = Case {
     launch: BenchCase {
         name: "atax_1",
         about: "atax_1, n = 64",
-        ptx: include_str!("../../tests/data/kernels/polybench.sm_52.ptx"),
+        ptx: include_str!("../../../tests/data/kernels/polybench.sm_52.ptx"),
         flags: &[
             "--kernel",
             "atax_1",

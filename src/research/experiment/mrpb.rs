@@ -34,7 +34,7 @@ pub const DESIGN_PRESET: &str = "tesla-c2050-s";
 /// and the Rodinia case whose evictions are mostly cross-warp (hotspot: 73 k of its 76 k).
 pub const DESIGN_CASES: [&str; 4] = ["atax_1", "syrk", "gemm", "hotspot"];
 
-const POLYBENCH_PTX: &str = include_str!("../../tests/data/kernels/polybench.sm_52.ptx");
+const POLYBENCH_PTX: &str = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
 
 /// A PolyBench-like kernel of ours (`tests/data/kernels/polybench.cu`).
 const fn polybench(
@@ -53,7 +53,7 @@ const fn polybench(
     }
 }
 
-const POLYBENCH_CI_PTX: &str = include_str!("../../tests/data/kernels/polybench_ci.sm_52.ptx");
+const POLYBENCH_CI_PTX: &str = include_str!("../../../tests/data/kernels/polybench_ci.sm_52.ptx");
 
 /// A cache-insensitive kernel of ours with a PolyBench/GPU port's access pattern and launch
 /// (`tests/data/kernels/polybench_ci.cu`, sizes fixed at 256 as the ports fix theirs).
@@ -244,7 +244,7 @@ pub const CASES: &[Case] = &[
     rodinia(BenchCase {
         name: "backprop",
         about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",
-        ptx: include_str!("../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
+        ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
         flags: &[
             "--kernel", "_Z22bpnn_layerforward_CUDAPfS_S_S_ii",
             "--grid", "1,4096", "--block", "16,16",
@@ -256,7 +256,7 @@ pub const CASES: &[Case] = &[
     rodinia(BenchCase {
         name: "hotspot",
         about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",
-        ptx: include_str!("../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
+        ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
         flags: &[
             "--grid", "43,43", "--block", "16,16",
             "--arg", "2", "--arg", "f32[262144]=rand:1:0:0.001",

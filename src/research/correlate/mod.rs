@@ -15,21 +15,21 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 /// `reference/gpgpusim/cases.json`: GPGPU-Sim's numbers and the launches.
-const CASES_JSON: &str = include_str!("../../reference/gpgpusim/cases.json");
+const CASES_JSON: &str = include_str!("../../../reference/gpgpusim/cases.json");
 
 /// The PTX files the cases name, by file name.
 const PTX_FILES: &[(&str, &str)] = &[
     (
         "saxpy.ptx",
-        include_str!("../../reference/gpgpusim/saxpy.ptx"),
+        include_str!("../../../reference/gpgpusim/saxpy.ptx"),
     ),
     (
         "transpose.ptx",
-        include_str!("../../reference/gpgpusim/transpose.ptx"),
+        include_str!("../../../reference/gpgpusim/transpose.ptx"),
     ),
     (
         "stride.ptx",
-        include_str!("../../reference/gpgpusim/stride.ptx"),
+        include_str!("../../../reference/gpgpusim/stride.ptx"),
     ),
 ];
 

@@ -982,7 +982,7 @@ mod tests {
 
     #[test]
     fn l1_view_and_lines_describe_the_fermi_l1d() {
-        let ptx = include_str!("../tests/data/kernels/vector_add.sm_52.ptx");
+        let ptx = include_str!("../../tests/data/kernels/vector_add.sm_52.ptx");
         let flags = [
             "--grid",
             "4",

@@ -7,7 +7,7 @@ use super::{Case, Suite};
 use crate::bench::BenchCase;
 use serde::Serialize;
 
-const PTX: &str = include_str!("../../tests/data/kernels/elastic.sm_52.ptx");
+const PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_52.ptx");
 
 pub use super::Size;
 

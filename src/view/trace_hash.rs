@@ -54,7 +54,7 @@ pub fn run_fingerprint(sim: &mut Sim, max_cycles: u64) -> u64 {
 pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
     (
         "histogram_fermi",
-        include_str!("../tests/data/kernels/histogram.sm_80.ptx"),
+        include_str!("../../tests/data/kernels/histogram.sm_80.ptx"),
         &[
             "--grid",
             "6",
@@ -70,7 +70,7 @@ pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
     ),
     (
         "divergence_teaching",
-        include_str!("../tests/data/kernels/divergence.sm_52.ptx"),
+        include_str!("../../tests/data/kernels/divergence.sm_52.ptx"),
         &[
             "--config",
             "teaching",
@@ -92,7 +92,7 @@ pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
     ),
     (
         "transpose_tesla",
-        include_str!("../tests/data/kernels/transpose.sm_52.ptx"),
+        include_str!("../../tests/data/kernels/transpose.sm_52.ptx"),
         &[
             "--config",
             "tesla-c2050-s",
@@ -115,7 +115,7 @@ pub const DETERMINISM_CASES: &[(&str, &str, &[&str])] = &[
     (
         // The whole GPU: 15 SMs sharing L2 and DRAM, atomics from every SM (issue 12).
         "histogram_gtx480",
-        include_str!("../tests/data/kernels/histogram.sm_80.ptx"),
+        include_str!("../../tests/data/kernels/histogram.sm_80.ptx"),
         &[
             "--config",
             "gtx480",
@@ -360,7 +360,7 @@ mod tests {
         // book's Fig. 3.2 kernel on `teaching` with these overrides); its digests were recorded
         // by the wasm build in Chromium.
         let lesson: serde_json::Value =
-            serde_json::from_str(include_str!("../lessons/divergence.json")).unwrap();
+            serde_json::from_str(include_str!("../../lessons/divergence.json")).unwrap();
         let sets = [
             "core.warp_size=4",
             "core.simd_width=4",
@@ -369,7 +369,7 @@ mod tests {
             "core.push_order=fallthrough_last",
         ];
         let book = (
-            include_str!("../tests/data/book_fig3_2.ptx"),
+            include_str!("../../tests/data/book_fig3_2.ptx"),
             &["--config", "teaching"][..],
         );
         let mut sim = prepare(book, &sets).into_sim(&[]).unwrap();

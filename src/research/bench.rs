@@ -23,7 +23,7 @@ pub const STANDARD: &[BenchCase] = &[
     BenchCase {
         name: "vector_add",
         about: "streaming global loads and stores, 48 warps",
-        ptx: include_str!("../tests/data/kernels/vector_add.sm_52.ptx"),
+        ptx: include_str!("../../tests/data/kernels/vector_add.sm_52.ptx"),
         flags: &[
             "--grid",
             "48",
@@ -42,7 +42,7 @@ pub const STANDARD: &[BenchCase] = &[
     BenchCase {
         name: "transpose_naive",
         about: "shared-memory tile with 32-way bank conflicts, barriers, 32 warps",
-        ptx: include_str!("../tests/data/kernels/transpose.sm_52.ptx"),
+        ptx: include_str!("../../tests/data/kernels/transpose.sm_52.ptx"),
         flags: &[
             "--kernel",
             "transpose_naive",
@@ -63,7 +63,7 @@ pub const STANDARD: &[BenchCase] = &[
     BenchCase {
         name: "reduction",
         about: "shared-memory tree reduction with divergence and barriers, 48 warps",
-        ptx: include_str!("../tests/data/kernels/reduction.sm_52.ptx"),
+        ptx: include_str!("../../tests/data/kernels/reduction.sm_52.ptx"),
         flags: &[
             "--grid",
             "48",
@@ -84,7 +84,7 @@ pub const STANDARD: &[BenchCase] = &[
 pub const PATHFINDER: BenchCase = BenchCase {
     name: "pathfinder",
     about: "Rodinia pathfinder: dynamic programming with boundary divergence, 48 warps",
-    ptx: include_str!("../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx"),
+    ptx: include_str!("../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx"),
     flags: &[
         "--grid",
         "6",

@@ -10,9 +10,9 @@ use crate::launch::{Dim3, ElemType, SplitMix64};
 use serde::Serialize;
 
 const NEEDLE_PTX: &str =
-    include_str!("../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
-const BFS_PTX: &str = include_str!("../../tests/data/ptx-corpus/dice_rodinia_bfs.ptx");
-const UNIFIED_PTX: &str = include_str!("../../tests/data/kernels/unified.sm_52.ptx");
+    include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
+const BFS_PTX: &str = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_bfs.ptx");
+const UNIFIED_PTX: &str = include_str!("../../../tests/data/kernels/unified.sm_52.ptx");
 
 pub use super::Size;
 
