@@ -398,8 +398,9 @@ impl Sim {
             sm.cycle(now, &mut ctx);
             if self.tracing {
                 let id = sm.id;
+                let written = &sm.last_cycle().writeback;
                 self.commits
-                    .extend(sm.committed().iter().map(|&(warp, pc)| CommitEvent {
+                    .extend(written.iter().map(|&(warp, pc)| CommitEvent {
                         cycle: now,
                         sm: id,
                         warp,

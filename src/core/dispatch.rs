@@ -20,10 +20,12 @@
 //! then [`DispatchStage::cycle`]; the issue stage reads the stall.
 
 use super::decode::Decoded;
+use super::held_accesses::MemPath;
 use super::in_flight::{InFlight, InFlightTable};
-use super::ldst_unit::{LdstUnit, MemoryCost};
+use super::ldst_unit::{LdstUnit, MemoryTiming};
 use super::operand_collector::OperandCollector;
-use super::pipeline_mode::{PipelineMode, Premem};
+use super::pipeline_mode::PipelineMode;
+use super::premem::Premem;
 use super::stall::WarpCycle;
 use super::units::{pipe_index, Pipeline, UnitKind};
 use super::writeback::Writeback;
@@ -47,6 +49,8 @@ pub struct OnTheWay {
 pub struct BackEnd<'a> {
     pub collector: &'a mut OperandCollector,
     pub in_flight: &'a InFlightTable,
+    /// MEM0's costing: it costs the access of the instruction it takes.
+    pub timing: &'a mut MemoryTiming,
     pub ldst: &'a mut LdstUnit,
     /// SP, SFU, DP (indexed by [`pipe_index`]).
     pub pipelines: &'a mut [Pipeline],
@@ -146,8 +150,7 @@ impl DispatchStage {
         let is_shared = |tag| {
             in_flight
                 .get(tag)
-                .and_then(|f| f.memory)
-                .is_some_and(|m| m.shared)
+                .is_some_and(|f| f.memory == Some(MemPath::Shared))
         };
         ldst.freeze_mem_stages(now, is_shared);
     }
@@ -173,18 +176,19 @@ impl DispatchStage {
         let BackEnd {
             collector,
             in_flight,
+            timing,
             ldst,
             pipelines,
         } = back;
         if ldst.can_accept() {
             if let Some(tag) = self.premem.pop() {
-                enter_mem0(ldst, in_flight, tag, &requester);
+                enter_mem0((&mut *ldst, &mut *timing), in_flight, tag, &requester);
             }
         }
         if self.latency > 0 {
             self.arrive(
                 now,
-                (&mut *ldst, &mut *pipelines),
+                (&mut *ldst, &mut *timing, &mut *pipelines),
                 in_flight,
                 decoded,
                 &requester,
@@ -202,7 +206,7 @@ impl DispatchStage {
                 collector.release(unit);
                 continue;
             };
-            let to = (&mut *ldst, &mut *pipelines);
+            let to = (&mut *ldst, &mut *timing, &mut *pipelines);
             match self.dispatch(now, &f, to, in_flight, decoded, &requester) {
                 Ok(()) => collector.release(unit),
                 Err(reason) if self.mode.rigid() => {
@@ -219,7 +223,7 @@ impl DispatchStage {
     fn arrive(
         &mut self,
         now: u64,
-        (ldst, pipelines): (&mut LdstUnit, &mut [Pipeline]),
+        (ldst, timing, pipelines): (&mut LdstUnit, &mut MemoryTiming, &mut [Pipeline]),
         in_flight: &InFlightTable,
         decoded: &[Decoded],
         requester: &impl Fn(u32) -> Requester,
@@ -235,7 +239,7 @@ impl DispatchStage {
                 self.on_the_way.remove(i);
                 continue;
             };
-            let to = (&mut *ldst, &mut *pipelines);
+            let to = (&mut *ldst, &mut *timing, &mut *pipelines);
             match self.dispatch(now, &f, to, in_flight, decoded, requester) {
                 Ok(()) => {
                     self.on_the_way.remove(i);
@@ -285,7 +289,7 @@ impl DispatchStage {
         &mut self,
         now: u64,
         f: &InFlight,
-        (ldst, pipelines): (&mut LdstUnit, &mut [Pipeline]),
+        (ldst, timing, pipelines): (&mut LdstUnit, &mut MemoryTiming, &mut [Pipeline]),
         in_flight: &InFlightTable,
         decoded: &[Decoded],
         requester: &impl Fn(u32) -> Requester,
@@ -293,12 +297,12 @@ impl DispatchStage {
         let conflict = ldst.conflict_in_mem0();
         match f.unit {
             UnitKind::Mem if self.premem.is_empty() && ldst.can_accept() => {
-                enter_mem0(ldst, in_flight, f.tag, requester);
+                enter_mem0((ldst, timing), in_flight, f.tag, requester);
                 Ok(())
             }
             UnitKind::Mem if self.premem.push(f.tag, ldst.mem0_cycles_left()) => Ok(()),
             UnitKind::Mem if conflict => Err(WarpCycle::BankConflict),
-            UnitKind::Mem if f.memory.is_some_and(|m| m.shared) => Err(WarpCycle::MioThrottle),
+            UnitKind::Mem if f.memory == Some(MemPath::Shared) => Err(WarpCycle::MioThrottle),
             UnitKind::Mem => Err(WarpCycle::LgThrottle),
             _ if conflict && self.mode.unified_mem_stages() => Err(WarpCycle::BankConflict),
             kind => {
@@ -331,18 +335,14 @@ impl DispatchStage {
     }
 }
 
-/// Memory instruction `tag` enters MEM0.
+/// Memory instruction `tag` enters MEM0, which costs the access it carried from issue.
 fn enter_mem0(
-    ldst: &mut LdstUnit,
+    (ldst, timing): (&mut LdstUnit, &mut MemoryTiming),
     in_flight: &InFlightTable,
     tag: u64,
     requester: &impl Fn(u32) -> Requester,
 ) {
     if let Some(f) = in_flight.get(tag) {
-        ldst.accept(
-            tag,
-            &f.memory.unwrap_or(MemoryCost::FENCE),
-            requester(f.warp),
-        );
+        ldst.accept(tag, &timing.take(tag), requester(f.warp));
     }
 }

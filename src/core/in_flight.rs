@@ -1,7 +1,7 @@
 //! The instructions an SM has issued and not yet written back (the back end's occupancy: the
 //! operand collector, the execution units, the memory pipeline), by tag.
 
-use super::ldst_unit::MemoryCost;
+use super::held_accesses::MemPath;
 use super::units::UnitKind;
 use crate::ptx::Pc;
 use serde::Serialize;
@@ -18,8 +18,9 @@ pub struct InFlight {
     pub unit: UnitKind,
     /// The cycle it issued.
     pub issued: u64,
-    /// For memory instructions: what the access costs.
-    pub memory: Option<MemoryCost>,
+    /// For memory instructions: their path through the LD/ST unit (MEM0 costs the access
+    /// when it takes it).
+    pub memory: Option<MemPath>,
 }
 
 /// A hasher for instruction tags (consecutive integers): one multiply spreads them over the

@@ -115,9 +115,6 @@ pub struct IssueStage {
     schedulers: Vec<Scheduler>,
     /// This cycle: what each scheduler did.
     cycles: Vec<SchedulerCycle>,
-    /// Scheduler-cycles without an issue, indexed by `WarpCycle as usize` (a map keyed by name
-    /// costs string compares per cycle).
-    stall_counts: [u64; WarpCycle::ALL.len()],
     /// With `core.scheduler = bank_conflict_aware`.
     mask: Option<MemoryWarpMask>,
     /// Cycles one warp instruction takes to issue: warp_size / simd_width in the paper's
@@ -127,6 +124,8 @@ pub struct IssueStage {
     issue_cycles: u32,
     /// Per scheduler: cycles it still spends issuing the sub-warps of its last instruction.
     busy: Vec<u32>,
+    /// Per scheduler: whether it was busy so this cycle.
+    busy_now: Vec<bool>,
 }
 
 impl IssueStage {
@@ -147,9 +146,9 @@ impl IssueStage {
         IssueStage {
             schedulers,
             cycles: vec![SchedulerCycle::IDLE; n as usize],
-            stall_counts: [0; WarpCycle::ALL.len()],
             issue_cycles: PipelineMode::of(config).issue_cycles(core.warp_size, core.simd_width),
             busy: vec![0; n as usize],
+            busy_now: vec![false; n as usize],
             mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| MemoryWarpMask {
                 history: ConflictHistory::new(
                     config.elastic.history_sets,
@@ -189,12 +188,10 @@ impl IssueStage {
         &self.cycles
     }
 
-    /// Scheduler-cycles without an issue, by reason.
-    pub fn stall_counts(&self) -> impl Iterator<Item = (WarpCycle, u64)> + '_ {
-        WarpCycle::ALL
-            .iter()
-            .copied()
-            .zip(self.stall_counts.iter().copied())
+    /// Per scheduler: whether it spent this cycle issuing the sub-warps of its last
+    /// instruction (its [`SchedulerCycle`] is then the one of the cycle it issued).
+    pub fn busy_now(&self) -> impl Iterator<Item = bool> + '_ {
+        self.busy_now.iter().copied()
     }
 
     /// A warp arrived in `slot` (its scheduler is `slot` mod the schedulers).
@@ -219,6 +216,7 @@ impl IssueStage {
             on
         });
         for s in 0..self.schedulers.len() {
+            self.busy_now[s] = self.busy[s] > 0;
             if self.busy[s] > 0 {
                 // Still issuing the sub-warps of its last instruction: an issue slot used.
                 self.busy[s] -= 1;
@@ -228,10 +226,8 @@ impl IssueStage {
             if result.issued.is_some() {
                 self.busy[s] = self.issue_cycles - 1;
             }
+            // The stall counters fold this from the SM's cycle record.
             self.cycles[s] = result;
-            if result.issued.is_none() && result.stall != WarpCycle::Idle {
-                self.stall_counts[result.stall as usize] += 1;
-            }
         }
         progress
     }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::config::cache_string::parse_optional;
+use crate::core::operand_collector::{BankActivity, PoolRefusal};
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{CONST_BASE, PARAM_BASE};
 use crate::mem::LocalMap;
@@ -226,7 +227,7 @@ fn a_lost_writeback_holds_the_memory_stages_behind_it() {
     u.cycle(11, &mut t, &mut l, &mut SeparateBanks); // 2: ready at 15
     u.accept(3, &cost(1), NOBODY);
     // In cycle 14, 1 loses writeback: 2 (in MEM(M-2)) and 3 (about to leave MEM0) wait.
-    u.in_flight.push((7, 20)); // a global access: not in the memory stages
+    u.behind.left_fixed(7, 16, 3); // a global access, ready at 20: not in the memory stages
     u.freeze_mem_stages(14, |tag| tag != 7);
     u.cycle(14, &mut t, &mut l, &mut SeparateBanks);
     assert!(!u.can_accept(), "MEM0 did not hand 3 on");

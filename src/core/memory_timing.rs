@@ -1,13 +1,14 @@
 //! What a memory instruction costs the LD/ST unit (MODEL.md sections 1, 7 and 9; book section
 //! 4.1.1). The LD/ST unit ([`super::ldst_unit`]) spends the cost in MEM0.
 //!
-//! [`MemoryTiming::cost`] runs at issue, on the per-lane addresses the functional executor
-//! recorded, and says what the instruction will cost:
+//! The per-lane addresses the functional executor recorded at issue wait with the instruction
+//! ([`super::held_accesses`]); [`MemoryTiming::take`] costs them when MEM0 takes the
+//! instruction, and says what it costs:
 //! * **shared**: the bank-conflict passes (`mem::shared_banks`); MEM0 is held for that many
 //!   cycles, then the data takes `shmem.latency` (+ `shmem.hash_latency` for a configurable
 //!   hash): MODEL.md section 7's baseline timing. Atomics serialise per address.
 //! * **global and local**: the coalescer (`mem::coalescer`) cuts the access into segment
-//!   requests, kept in a staging slot until the instruction reaches MEM0. MEM0 then sends one
+//!   requests, kept in a staging slot while the instruction holds MEM0, which sends one
 //!   request per cycle to the SM's L1D, last request first (GPGPU-Sim's `accessq_back`). A read
 //!   hit's data is ready `l1d.latency` cycles later; a miss's when the L1D hands its reply back
 //!   (one per cycle). A reservation failure keeps the request in MEM0, which retries it the next
@@ -26,6 +27,7 @@
 //!   at [`PARAM_BASE`], the `.const` bank at [`CONST_BASE`]), a reservation failure stalls MEM0
 //!   (GPGPU-Sim's `c_mem` resource stall).
 
+use super::held_accesses::{HeldAccesses, MemPath};
 use super::pipeline_mode::PipelineMode;
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
@@ -177,12 +179,11 @@ pub struct MemoryTiming {
     rows: Vec<(u32, u64)>,
     /// Where shared memory and cache sit when they share the register file's banks.
     pool: Option<PoolColumns>,
-    /// The shared accesses costed at issue that MEM0 has not taken yet, by tag.
-    waiting_shared: Vec<(u64, BankConflict)>,
-    /// Buffers for `waiting_shared`, reused (no allocation per access once warm).
-    spare: Vec<BankConflict>,
-    /// The shared access MEM0 holds, or held last: what the bank grid shows.
-    served: BankConflict,
+    /// The accesses of issued memory instructions MEM0 has not taken yet.
+    held: HeldAccesses,
+    /// The shared access MEM0 holds, or held last (its tag and bank passes): what the bank
+    /// grid shows.
+    served: (Option<u64>, BankConflict),
 }
 
 /// The bank columns of a unified local memory (Unified §4.2; MODEL.md section 11): `clusters`
@@ -259,9 +260,8 @@ impl MemoryTiming {
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             scratch: BankConflict::default(),
-            waiting_shared: Vec::new(),
-            spare: Vec::new(),
-            served: BankConflict::default(),
+            held: HeldAccesses::default(),
+            served: (None, BankConflict::default()),
             shmem_ports: config.elastic.shmem_ports.max(1),
             coalescer,
             staged: Vec::new(),
@@ -469,27 +469,41 @@ impl MemoryTiming {
         v.len()
     }
 
-    /// The shared access just costed is instruction `tag`'s: it waits here until MEM0 takes it
-    /// ([`Self::serve_shared`]).
-    pub fn keep_shared_for(&mut self, tag: u64) {
-        let mut kept = self.spare.pop().unwrap_or_default();
-        kept.clone_from(&self.scratch);
-        self.waiting_shared.push((tag, kept));
+    /// Instruction `tag` of warp slot `warp_slot` issued with access `record`: the access waits
+    /// for MEM0 ([`Self::take`]). Returns the path it will take through the LD/ST unit.
+    pub fn hold(&mut self, tag: u64, warp_slot: u32, record: &AccessRecord) -> MemPath {
+        self.held.hold(tag, warp_slot, record);
+        MemPath::of(record, self.const_line.is_some())
     }
 
-    /// MEM0 holds shared instruction `tag`: its access becomes the one the bank grid shows.
-    pub fn serve_shared(&mut self, tag: u64) {
-        if let Some(i) = self.waiting_shared.iter().position(|(t, _)| *t == tag) {
-            let (_, access) = self.waiting_shared.swap_remove(i);
-            let done = std::mem::replace(&mut self.served, access);
-            self.spare.push(done);
+    /// MEM0 takes instruction `tag`: the cost of the access it carried from issue (bank passes,
+    /// coalesced requests), counted now. A shared access becomes the one the bank grid shows.
+    pub fn take(&mut self, tag: u64) -> MemoryCost {
+        let mut held = std::mem::take(&mut self.held);
+        let cost = held.release(tag, |record, warp_slot| self.cost(record, warp_slot));
+        self.held = held;
+        let cost = cost.unwrap_or(MemoryCost::FENCE);
+        if cost.shared {
+            self.served.0 = Some(tag);
+            self.served.1.clone_from(&self.scratch);
         }
+        cost
     }
 
     /// The bank-conflict result (lanes, banks and passes) of the shared access MEM0 holds, or of
     /// the last one it held: the bank grid shows what MEM0 serves, not what issued last.
     pub fn served_shared(&self) -> &BankConflict {
-        &self.served
+        &self.served.1
+    }
+
+    /// The tag of the instruction whose access [`Self::served_shared`] is.
+    pub fn served_tag(&self) -> Option<u64> {
+        self.served.0
+    }
+
+    /// Issued memory instructions whose access waits for MEM0.
+    pub fn held(&self) -> usize {
+        self.held.len()
     }
 
     /// Shared-memory counters of this SM.

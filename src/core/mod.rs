@@ -2,20 +2,26 @@
 //! that steps them cycle by cycle.
 
 pub mod conflict_history;
+pub mod cycle_record;
 pub mod decode;
 pub mod dispatch;
 pub mod fetch;
+pub mod held_accesses;
 pub mod in_flight;
 pub mod issue;
 pub mod l1_port;
 pub mod ldst_unit;
+pub mod mem0;
+pub mod mem_stages;
 pub mod memory_timing;
 pub mod operand_collector;
 pub mod pipeline_mode;
+pub mod premem;
 pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod sm;
+pub mod sm_stats;
 pub mod stall;
 pub mod timeline;
 pub mod unified_partition;

@@ -15,14 +15,17 @@
 //!    space; with an instruction cache (`core.icache.model = cache`) they are read from it, and
 //!    a warp whose line misses waits until the line is back (GPGPU-Sim's `imiss_pending`).
 
+use super::cycle_record::{CycleRecord, IssueRecord};
 use super::decode::Decoded;
 use super::dispatch::{BackEnd, DispatchStage};
 use super::fetch::{FetchLatch, FrontEnd};
+use super::held_accesses::MemPath;
 use super::in_flight::{InFlight, InFlightTable};
-use super::issue::{IssuePort, IssueStage, Issued, SchedulerCycle};
-use super::ldst_unit::{LdstUnit, MemoryCost, MemoryTiming};
+use super::issue::{IssuePort, IssueStage, Issued};
+use super::ldst_unit::{LdstUnit, MemoryTiming};
 use super::operand_collector::OperandCollector;
-use super::pipeline_mode::{PipelineMode, Premem};
+use super::pipeline_mode::PipelineMode;
+use super::premem::Premem;
 use super::scheduler::Scheduler;
 use super::scoreboard::Hazard;
 use super::stall::WarpCycle;
@@ -31,14 +34,14 @@ use super::warp_slot::WarpSlot;
 use super::writeback::Writeback;
 use crate::config::Config;
 use crate::exec::cta::CtaState;
-use crate::exec::execute::{execute, AccessRecord, Env, Executed, Flow, Memories};
-use crate::exec::independent_threads::SplitStats;
+use crate::exec::execute::{execute, AccessRecord, Env, Flow, Memories};
 use crate::exec::warp_ops::finish_reduction;
 use crate::exec::{BranchOutcome, Fault, GlobalMemory, KernelImage, LaneMask};
 use crate::mem::mrpb::{Offer, Requester};
 use crate::ptx::Pc;
 use serde::Serialize;
-use std::collections::BTreeMap;
+
+pub use super::sm_stats::SmStats;
 
 /// What an SM needs from outside for one cycle.
 pub struct SmContext<'a> {
@@ -98,32 +101,6 @@ pub struct CtaSlot {
     pub shared_bytes: u32,
 }
 
-/// Counters of one SM.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SmStats {
-    pub cycles: u64,
-    pub warp_instructions: u64,
-    pub thread_instructions: u64,
-    /// Scheduler-cycles without an issue, by the reason of the best candidate.
-    pub stalls: BTreeMap<&'static str, u64>,
-    pub divergent_branches: u64,
-    pub max_stack_depth: usize,
-    /// Warp-split counts under convergence barriers (zero under the stack).
-    pub splits: SplitStats,
-    pub ctas_completed: u64,
-    pub shared_instructions: u64,
-    /// Extra cycles shared accesses spent on bank conflicts.
-    pub bank_conflict_cycles: u64,
-    pub global_requests: u64,
-    /// Operand-cycles lost to register bank conflicts: each cycle, every operand a collector
-    /// unit could not read because its bank was busy (book section 3.3.1).
-    pub register_bank_conflicts: u64,
-    /// Sub-warp shared-memory accesses by conflict degree (passes): `conflict_degrees[d]`
-    /// accesses of degree `d` (the stats view's histogram, MODEL.md section 12; the same count
-    /// as the CLI's, both from the LD/ST unit's [`super::ldst_unit::SharedStats`]).
-    pub conflict_degrees: Vec<u64>,
-}
-
 /// Limits and timing the SM reads every cycle, taken from the configuration once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Params {
@@ -178,7 +155,10 @@ pub struct Sm {
     stats: SmStats,
     fault: Option<Box<Fault>>,
     writeback: Writeback,
-    record: AccessRecord,
+    /// The access the last instruction executed made (the functional executor's record).
+    access: AccessRecord,
+    /// What this SM did in the last cycle.
+    record: CycleRecord,
 }
 
 /// Warp slot `warp` as MRPB's signatures see it.
@@ -250,7 +230,8 @@ impl Sm {
             stats: SmStats::default(),
             fault: None,
             writeback: Writeback::new(config.regfile.writeback_width),
-            record: AccessRecord::default(),
+            access: AccessRecord::default(),
+            record: CycleRecord::default(),
         })
     }
 
@@ -329,15 +310,14 @@ impl Sm {
 
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
-        if !self.works() {
+        let works = self.works();
+        self.record.begin(now, works);
+        if !works {
             self.writeback.idle();
             self.dispatch.begin_cycle();
-            if self.record_warp_states {
-                self.timeline.record(now, |_| WarpCycle::Idle);
-            }
+            self.end_record(now);
             return;
         }
-        self.stats.cycles += 1;
         self.dispatch.begin_cycle();
         self.collector.begin_cycle();
         self.writeback(now, ctx);
@@ -355,27 +335,50 @@ impl Sm {
         if progress | self.retire_finished() {
             self.last_progress = now;
         }
+        self.end_record(now);
+    }
+
+    /// Completes this cycle's record from the stages that keep their part (the schedulers,
+    /// MEM0, writeback; every warp's state when the views ask), folds it into the counters and
+    /// the warp timeline.
+    fn end_record(&mut self, now: u64) {
+        let r = &mut self.record;
+        r.schedulers.clear();
+        r.schedulers.extend_from_slice(self.issue.cycles());
+        r.busy.clear();
+        r.busy.extend(self.issue.busy_now());
+        r.end_issue(r.schedulers.len());
+        r.mem0 = match r.worked {
+            true => *self.ldst.cycle_record(),
+            false => Default::default(),
+        };
+        r.writeback.extend_from_slice(self.writeback.committed());
         if self.record_warp_states {
-            let warps = &self.warps;
-            self.timeline.record(now, |slot| {
-                warps[slot].as_ref().map_or(WarpCycle::Idle, |w| w.state)
+            let works = r.worked;
+            let states = self.warps.iter().map(|w| match w {
+                Some(w) if works => w.state,
+                _ => WarpCycle::Idle,
             });
+            r.warp_states.extend(states);
+            let states = &r.warp_states;
+            self.timeline.record(now, |slot| states[slot]);
         }
+        self.stats.fold(&self.record);
+    }
+
+    /// What this SM did in the cycle it last simulated.
+    pub fn last_cycle(&self) -> &CycleRecord {
+        &self.record
     }
 
     /// This SM's counters so far.
     pub fn stats(&self) -> SmStats {
-        let mut stats = self.stats.clone();
+        let mut stats = self.stats.with_stalls();
         let shared = self.memory.shared_stats();
         stats.shared_instructions = shared.instructions;
         stats.bank_conflict_cycles = shared.bank_conflict_cycles;
         stats.conflict_degrees = shared.degree_counts();
         stats.register_bank_conflicts = self.collector.conflict_cycles();
-        for (reason, count) in self.issue.stall_counts() {
-            if count > 0 {
-                *stats.stalls.entry(reason.name()).or_insert(0) += count;
-            }
-        }
         stats
     }
 
@@ -414,13 +417,12 @@ impl Sm {
     /// A shared access that finished its bank passes tells the issue stage how many cycles
     /// beyond one per sub-warp it took (the bank-conflict history cache learns it).
     fn shared_resolved(&mut self) {
-        let Some(tag) = self.ldst.take_shared_done() else {
+        // Footnote 9's warp_bkconf_degree less the sub-warps: the passes beyond one per
+        // sub-warp (a sub-warp without an active lane takes no pass here).
+        let Some((tag, extra)) = self.ldst.take_shared_done() else {
             return;
         };
         if let Some(f) = self.in_flight.get(tag) {
-            // Footnote 9's warp_bkconf_degree less the sub-warps: the passes beyond one per
-            // sub-warp (a sub-warp without an active lane takes no pass here).
-            let extra = f.memory.map_or(0, |m| m.conflict_cycles);
             self.issue.shared_resolved(tag, f.pc, extra);
         }
     }
@@ -477,15 +479,12 @@ impl Sm {
         let back = BackEnd {
             collector: &mut self.collector,
             in_flight: &self.in_flight,
+            timing: &mut self.memory,
             ldst: &mut self.ldst,
             pipelines: &mut self.pipelines,
         };
         self.dispatch
             .cycle(now, back, decoded, |w| requester(warps, ctas, w));
-        // The shared access MEM0 now holds is the one the bank grid shows.
-        if let Some(m) = self.ldst.mem0().filter(|m| m.shared) {
-            self.memory.serve_shared(m.tag);
-        }
     }
 
     // ----- issue -------------------------------------------------------------------------
@@ -529,9 +528,7 @@ impl Sm {
             // or MEM0).
             let ldst = &self.ldst;
             let on_the_way = self.in_flight.iter().any(|f| {
-                f.warp == slot
-                    && f.memory.is_some_and(|m| m.staged.is_some())
-                    && !ldst.left_mem0(f.tag)
+                f.warp == slot && f.memory == Some(MemPath::Requests) && !ldst.left_mem0(f.tag)
             });
             if on_the_way || ldst.mrpb_holds(slot) {
                 w.state = WarpCycle::MrpbDrain;
@@ -631,7 +628,7 @@ impl Sm {
             return false;
         };
         state.changed = false;
-        let done = match execute(&env, &mut mem, state, &mut self.record) {
+        let done = match execute(&env, &mut mem, state, &mut self.access) {
             Ok(done) => done,
             Err(fault) => {
                 self.fault = Some(fault);
@@ -658,17 +655,11 @@ impl Sm {
                 tag: self.next_tag,
             });
         }
-        let changed_memory = self.record.valid && self.record.changed;
-        let memory = if self.record.valid {
-            let cost = self.memory.cost(&self.record, slot);
-            if cost.shared {
-                self.memory.keep_shared_for(self.next_tag);
-            }
-            self.count_memory(&cost);
-            Some(cost)
-        } else {
-            None
-        };
+        let changed_memory = self.access.valid && self.access.changed;
+        let memory = self
+            .access
+            .valid
+            .then(|| self.memory.hold(self.next_tag, slot, &self.access));
         let tag = self.next_tag;
         self.next_tag += 1;
         self.collector
@@ -681,7 +672,15 @@ impl Sm {
             issued: now,
             memory,
         });
-        self.count_issue(&done, depth);
+        self.record.issued.push(IssueRecord {
+            scheduler: slot % self.issue.schedulers().len().max(1) as u32,
+            warp: slot,
+            tag,
+            pc,
+            active_lanes: done.active.count_ones(),
+            divergent: matches!(done.flow, Flow::Branch(BranchOutcome::Divergent)),
+            stack_depth: depth as u32,
+        });
         self.stats.splits.add(&splits);
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return false;
@@ -710,22 +709,6 @@ impl Sm {
             }
         }
         progress
-    }
-
-    fn count_issue(&mut self, done: &Executed, depth: usize) {
-        self.stats.warp_instructions += 1;
-        self.stats.thread_instructions += done.active.count_ones() as u64;
-        if matches!(done.flow, Flow::Branch(BranchOutcome::Divergent)) {
-            self.stats.divergent_branches += 1;
-        }
-        self.stats.max_stack_depth = self.stats.max_stack_depth.max(depth);
-    }
-
-    fn count_memory(&mut self, cost: &MemoryCost) {
-        // Shared accesses are counted once, by the LD/ST unit's timing (`SharedStats`).
-        if !cost.shared {
-            self.stats.global_requests += cost.requests as u64;
-        }
     }
 
     /// Completes CTA barriers whose warps have all arrived; writes `bar.red` results. Returns
@@ -828,11 +811,6 @@ impl Sm {
     /// The schedulers.
     pub fn schedulers(&self) -> &[Scheduler] {
         self.issue.schedulers()
-    }
-
-    /// What each scheduler did in the last cycle.
-    pub fn scheduler_cycles(&self) -> &[SchedulerCycle] {
-        self.issue.cycles()
     }
 
     /// The operand collector.

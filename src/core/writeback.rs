@@ -71,8 +71,7 @@ impl Writeback {
         for tag in ldst.ready(now) {
             let shared = in_flight
                 .get(tag)
-                .and_then(|f| f.memory)
-                .is_some_and(|m| m.shared);
+                .is_some_and(|f| f.memory == Some(super::held_accesses::MemPath::Shared));
             let from = if shared {
                 FROM_MEM_STAGES
             } else {

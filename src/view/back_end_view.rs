@@ -4,6 +4,7 @@
 //! the bank-conflict-aware scheduler's history cache, countdown and masked warps. Read from the
 //! model; nothing here is recomputed timing.
 
+use crate::core::held_accesses::MemPath;
 use crate::core::issue::Lookup;
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
@@ -95,7 +96,7 @@ pub fn back_end_view(sim: &Sim, sm: &Sm) -> BackEndView {
                 instr: instr_view(func, f.pc),
                 cycles_left: m0.cycles_left,
                 shared: m0.shared,
-                conflict_cycles: f.memory.map_or(0, |c| c.conflict_cycles),
+                conflict_cycles: m0.conflict_cycles,
                 replaying_conflict: sm.ldst().conflict_in_mem0(),
             })
         }),
@@ -151,7 +152,7 @@ fn mem_latches(
             .iter()
             .find(|f| f.tag == tag)
             .and_then(|f| f.memory)
-            .is_some_and(|c| c.staged.is_none());
+            .is_some_and(|p| p != MemPath::Requests);
         if !fixed || ready_at < next || latches.is_empty() {
             continue;
         }

@@ -222,6 +222,9 @@ pub struct BankGridView {
     pub baseline: Option<BankSideView>,
     /// Whether MEM0 holds this access now (else it is the last shared access MEM0 served).
     pub in_mem0: bool,
+    /// The warp slot and instruction whose access this is (while the instruction is in flight).
+    pub warp: Option<u32>,
+    pub instr: Option<InstrView>,
 }
 
 /// One access costed under one bank function.
@@ -395,6 +398,7 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             .find(|f| f.tag == tag)
             .map(|f| (f.warp, f.pc))
     };
+    let last = sm.last_cycle();
     SmView {
         id: sm.id,
         fetch: sm.fetch_latch().map(|l| (l.warp, instr_view(func, l.pc))),
@@ -404,18 +408,15 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
         schedulers: sm
             .schedulers()
             .iter()
-            .zip(sm.scheduler_cycles())
+            .zip(&last.schedulers)
             .map(|(s, c)| SchedulerView {
                 id: s.id,
                 warps: s.slots().to_vec(),
                 issued: c.issued,
-                issued_instr: c.issued.and_then(|w| {
-                    sm.in_flight()
-                        .iter()
-                        .filter(|f| f.warp == w)
-                        .max_by_key(|f| f.tag)
-                        .map(|f| instr_view(func, f.pc))
-                }),
+                issued_instr: c
+                    .issued
+                    .and_then(|_| last.last_issued.get(s.id as usize).copied().flatten())
+                    .map(|i| instr_view(func, i.pc)),
                 stall: c.stall.name(),
                 active_set: s.active_set().to_vec(),
             })
@@ -465,6 +466,10 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             sim.config(),
             sm.memory().served_shared(),
             sm.ldst().mem0().is_some_and(|m| m.shared),
+            sm.memory()
+                .served_tag()
+                .and_then(tag_instr)
+                .map(|(warp, pc)| (warp, instr_view(func, pc))),
         ),
         l1: sim
             .memory()
@@ -564,8 +569,14 @@ fn hash_latency(config: &Config, hash: &BankHash) -> u32 {
     }
 }
 
-fn bank_grid_view(config: &Config, last: &BankConflict, in_mem0: bool) -> BankGridView {
+fn bank_grid_view(
+    config: &Config,
+    last: &BankConflict,
+    in_mem0: bool,
+    whose: Option<(u32, InstrView)>,
+) -> BankGridView {
     let hash = &config.shmem.hash;
+    let (warp, instr) = whose.unzip();
     BankGridView {
         banks: config.shmem.banks,
         configured: BankSideView::new(hash, hash_latency(config, hash), last.clone()),
@@ -573,6 +584,8 @@ fn bank_grid_view(config: &Config, last: &BankConflict, in_mem0: bool) -> BankGr
         baseline: (*hash != BankHash::Mod)
             .then(|| BankSideView::new(&BankHash::Mod, 0, recost(config, last, &BankHash::Mod))),
         in_mem0,
+        warp,
+        instr,
     }
 }
 

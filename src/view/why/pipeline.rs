@@ -56,7 +56,7 @@ impl Ctx<'_> {
     }
 
     pub(super) fn scheduler_links(&self, slot: u32, links: &mut Vec<Link>) {
-        let schedulers = self.sm.scheduler_cycles();
+        let schedulers = &self.sm.last_cycle().schedulers;
         if schedulers.is_empty() {
             return;
         }
