@@ -11,7 +11,7 @@
 //! pipeline (section 8) adds its FIFOs around MEM0.
 
 use super::l1_port::L1Port;
-use super::operand_collector::{BankActivity, PoolArbiter, PoolRefusal};
+use super::register_banks::{BankActivity, PoolArbiter, PoolRefusal};
 use super::request_log::{RequestJournal, RequestLog};
 use crate::config::Config;
 use crate::mem::mrpb::{Mrpb, MrpbRequest, Offer, Requester};

@@ -12,6 +12,7 @@ pub mod ldst_unit;
 pub mod memory_timing;
 pub mod operand_collector;
 pub mod pipeline_mode;
+pub mod register_banks;
 pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;
@@ -23,6 +24,7 @@ pub mod units;
 pub mod warp_slot;
 pub mod writeback;
 
-pub use operand_collector::{BankActivity, OperandCollector};
+pub use operand_collector::OperandCollector;
+pub use register_banks::{BankActivity, RegisterBanks};
 pub use stall::WarpCycle;
 pub use units::UnitKind;
