@@ -650,8 +650,8 @@ impl Sim {
         let per_register = crate::energy::register_accesses(self.config.core.warp_size);
         let mut c = EnergyCounts::default();
         for sm in &self.sms {
-            c.rf_reads += sm.collector().register_reads() * per_register;
-            c.rf_writes += sm.collector().register_writes() * per_register;
+            c.rf_reads += sm.register_banks().register_reads() * per_register;
+            c.rf_writes += sm.register_banks().register_writes() * per_register;
             let shared = sm.memory().shared_stats();
             c.shared_reads += shared.row_reads;
             c.shared_writes += shared.row_writes;

@@ -1,14 +1,15 @@
 //! Golden tests for the operand collector (book §3.3-3.3.1, Figs. 3.13-3.17; MODEL.md section 5)
 //! and a randomised property test of its invariants.
 //!
-//! The harness drives `OperandCollector` exactly as the SM does, one cycle at a time, in reverse
-//! pipeline order: begin the cycle; write back the results due (a 1-cycle execution unit, as in
+//! The harness drives `OperandCollector` and the `RegisterBanks` it reads exactly as the SM does,
+//! one cycle at a time, in reverse pipeline order: begin the cycle; write back the results due (a 1-cycle execution unit, as in
 //! the figures: dispatched in cycle t, executes in t+1, written back in t+2); read operands;
 //! dispatch every ready unit; then issue (one instruction per cycle, in order; an instruction
 //! whose pool is full waits for the next cycle).
 
 use warpstep::config::{CollectorUnits, RegFileConfig, RegLayout};
-use warpstep::core::operand_collector::{BankActivity, OperandCollector, UnitKind};
+use warpstep::core::operand_collector::{OperandCollector, UnitKind};
+use warpstep::core::register_banks::{BankActivity, RegisterBanks};
 
 /// One instruction of a figure: name, destination, sources.
 #[derive(Clone, Copy)]
@@ -53,7 +54,7 @@ fn regfile(layout: RegLayout, sp: u32, others: u32, read_ports: u32) -> RegFileC
 
 /// Runs the figure's instructions (all on the SP pool) until every result is written back.
 fn run(cfg: &RegFileConfig, issues: &[Issue]) -> Trace {
-    let mut oc = OperandCollector::new(cfg);
+    let (mut oc, mut rb) = (OperandCollector::new(cfg), RegisterBanks::new(cfg));
     let n = issues.len();
     let mut t = Trace {
         grid: Vec::new(),
@@ -64,14 +65,14 @@ fn run(cfg: &RegFileConfig, issues: &[Issue]) -> Trace {
     let mut next = 0;
     let mut written = 0;
     for cycle in 0..100u64 {
-        oc.begin_cycle();
+        rb.begin_cycle();
         for (i, issue) in issues.iter().enumerate() {
             if t.read_done[i] != u64::MAX && t.read_done[i] + 2 == cycle {
-                assert!(oc.write(issue.warp, issue.inst.dst), "writeback refused");
+                assert!(rb.write(issue.warp, issue.inst.dst), "writeback refused");
                 written += 1;
             }
         }
-        oc.read_cycle();
+        oc.read_cycle(&mut rb);
         while let Some(r) = oc.oldest_ready(UnitKind::Sp) {
             t.read_done[r.tag as usize] = cycle;
             oc.release(r.unit);
@@ -86,7 +87,7 @@ fn run(cfg: &RegFileConfig, issues: &[Issue]) -> Trace {
                 next += 1;
             }
         }
-        t.grid.push(oc.banks().to_vec());
+        t.grid.push(rb.cells().to_vec());
         t.eu.push((0..n).find(|&i| t.read_done[i].checked_add(1) == Some(cycle)));
         if written == n {
             return t;
@@ -369,9 +370,13 @@ fn pending(oc: &OperandCollector) -> Vec<(usize, u32, u32, u32)> {
 
 /// Checks one cycle's reads: `before` were pending before `read_cycle`, `written` are the
 /// banks written this cycle.
-fn check_reads(oc: &OperandCollector, before: &[(usize, u32, u32, u32)], written: &[u32]) {
+fn check_reads(
+    (oc, rb): (&OperandCollector, &RegisterBanks),
+    before: &[(usize, u32, u32, u32)],
+    written: &[u32],
+) {
     let after = pending(oc);
-    let banks = oc.banks();
+    let banks = rb.cells();
     let mut per_unit = vec![0u32; oc.units().len()];
     let mut newly_read = 0;
     for &(unit, warp, reg, bank) in before.iter().filter(|p| !after.contains(p)) {
@@ -412,26 +417,26 @@ fn run_random(seed: u64) -> Vec<Vec<BankActivity>> {
     let cfg = random_config(&mut rng);
     let n = 40 + rng.below(40) as usize;
     let stream = random_stream(&mut rng, &cfg, n);
-    let mut oc = OperandCollector::new(&cfg);
+    let (mut oc, mut rb) = (OperandCollector::new(&cfg), RegisterBanks::new(&cfg));
     let mut trace = Vec::new();
     let mut in_flight: Vec<(u64, u32, u32)> = Vec::new(); // (writeback cycle, warp, reg)
     let (mut next, mut dispatched) = (0, 0);
     for cycle in 0..(100 * n as u64) {
-        oc.begin_cycle();
+        rb.begin_cycle();
         let mut written = Vec::new();
         in_flight.retain(|&(due, warp, reg)| {
-            let done = due <= cycle && oc.write(warp, reg);
+            let done = due <= cycle && rb.write(warp, reg);
             if done {
                 written.push(oc.bank_of(warp, reg));
             }
             !done
         });
         for &b in &written {
-            assert!(matches!(oc.banks()[b as usize], BankActivity::Write { .. }));
+            assert!(matches!(rb.cells()[b as usize], BankActivity::Write { .. }));
         }
         let before = pending(&oc);
-        oc.read_cycle();
-        check_reads(&oc, &before, &written);
+        oc.read_cycle(&mut rb);
+        check_reads((&oc, &rb), &before, &written);
         let ready: Vec<_> = oc.ready().collect();
         for r in ready {
             if rng.below(4) != 0 {
@@ -453,7 +458,7 @@ fn run_random(seed: u64) -> Vec<Vec<BankActivity>> {
             }
             next += 1;
         }
-        trace.push(oc.banks().to_vec());
+        trace.push(rb.cells().to_vec());
         if dispatched == n && in_flight.is_empty() {
             assert!(oc.units().iter().all(|u| u.occupant().is_none()));
             return trace;

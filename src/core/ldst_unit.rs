@@ -14,7 +14,7 @@
 use super::cycle_record::Mem0Cycle;
 use super::l1_port::L1Port;
 use super::mem_stages::MemStages;
-use super::operand_collector::PoolArbiter;
+use super::register_banks::PoolArbiter;
 use super::request_log::{RequestJournal, RequestLog};
 use crate::config::Config;
 use crate::mem::mrpb::{Mrpb, MrpbRequest, Offer, Requester};

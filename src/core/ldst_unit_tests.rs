@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::config::cache_string::parse_optional;
-use crate::core::operand_collector::{BankActivity, PoolRefusal};
+use crate::core::register_banks::{BankActivity, PoolRefusal};
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{CONST_BASE, PARAM_BASE};
 use crate::mem::LocalMap;

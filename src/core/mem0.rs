@@ -3,7 +3,7 @@
 //! when MEM0 takes it) and, in a unified pool (Unified MICRO'12 §4.3), the bank columns its
 //! shared passes and cache requests must win from the register file ([`PoolLosses`]).
 
-use super::operand_collector::{BankActivity, PoolArbiter, PoolRefusal};
+use super::register_banks::{BankActivity, PoolArbiter, PoolRefusal};
 use crate::mem::mrpb::Requester;
 use serde::Serialize;
 

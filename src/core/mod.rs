@@ -17,6 +17,7 @@ pub mod memory_timing;
 pub mod operand_collector;
 pub mod pipeline_mode;
 pub mod premem;
+pub mod register_banks;
 pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;
@@ -29,6 +30,7 @@ pub mod units;
 pub mod warp_slot;
 pub mod writeback;
 
-pub use operand_collector::{BankActivity, OperandCollector};
+pub use operand_collector::OperandCollector;
+pub use register_banks::{BankActivity, RegisterBanks};
 pub use stall::WarpCycle;
 pub use units::UnitKind;

@@ -26,6 +26,7 @@ use super::ldst_unit::{LdstUnit, MemoryTiming};
 use super::operand_collector::OperandCollector;
 use super::pipeline_mode::PipelineMode;
 use super::premem::Premem;
+use super::register_banks::RegisterBanks;
 use super::scheduler::Scheduler;
 use super::scoreboard::Hazard;
 use super::stall::WarpCycle;
@@ -124,6 +125,7 @@ pub struct Sm {
     ctas: Vec<Option<CtaSlot>>,
     issue: IssueStage,
     collector: OperandCollector,
+    register_banks: RegisterBanks,
     /// SP, SFU, DP pipelines (indexed by `pipe_index`).
     pipelines: Vec<Pipeline>,
     ldst: LdstUnit,
@@ -206,6 +208,7 @@ impl Sm {
             ctas: vec![None; core.max_ctas_per_sm as usize],
             issue: IssueStage::new(config),
             collector: OperandCollector::new(&config.regfile),
+            register_banks: RegisterBanks::new(&config.regfile),
             pipelines: vec![
                 Pipeline::new(UnitKind::Sp, units.sp_units),
                 Pipeline::new(UnitKind::Sfu, units.sfu_units),
@@ -319,12 +322,12 @@ impl Sm {
             return;
         }
         self.dispatch.begin_cycle();
-        self.collector.begin_cycle();
+        self.register_banks.begin_cycle();
         self.writeback(now, ctx);
         // Register reads claim their banks before a unified pool's memory access (§4.3).
-        self.collector.read_cycle();
+        self.collector.read_cycle(&mut self.register_banks);
         self.ldst
-            .cycle(now, &mut self.memory, ctx.l1d, &mut self.collector);
+            .cycle(now, &mut self.memory, ctx.l1d, &mut self.register_banks);
         self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
         self.operand_read(now, ctx.decoded);
@@ -436,7 +439,7 @@ impl Sm {
                 ctx.decoded,
                 &self.in_flight,
                 (&self.ldst, &self.pipelines),
-                &mut self.collector,
+                &mut self.register_banks,
                 &mut self.warps,
             )
             .len();
@@ -816,6 +819,11 @@ impl Sm {
     /// The operand collector.
     pub fn collector(&self) -> &OperandCollector {
         &self.collector
+    }
+
+    /// The register file's banks: this cycle's bank activity and the register accesses so far.
+    pub fn register_banks(&self) -> &RegisterBanks {
+        &self.register_banks
     }
 
     /// The instructions that wrote back in the latest cycle, as (warp slot, PC).

@@ -3,15 +3,15 @@
 //! multiplexer: data returned from the interconnect (global, local and constant accesses), then
 //! the last memory stage (shared accesses), then non-memory results oldest first (the oldest
 //! NONMEM entry before the EXE bypass). A result with destination registers also needs each
-//! destination's register bank free this cycle (the operand collector's banks, shared with
-//! operand reads); one that finds no port or a busy bank waits (`writeback_conflict`). The
-//! non-memory results left waiting are reported ([`Writeback::waiting`]) so the SM can stop a
-//! rigid NONMEM path ([`super::pipeline_mode`]).
+//! destination's register bank free this cycle (the SM's [`RegisterBanks`], where writes claim
+//! their banks before the operand reads); one that finds no port or a busy bank waits
+//! (`writeback_conflict`). The non-memory results left waiting are reported
+//! ([`Writeback::waiting`]) so the SM can stop a rigid NONMEM path ([`super::pipeline_mode`]).
 
 use super::decode::Decoded;
 use super::in_flight::InFlightTable;
 use super::ldst_unit::LdstUnit;
-use super::operand_collector::OperandCollector;
+use super::register_banks::RegisterBanks;
 use super::stall::WarpCycle;
 use super::units::Pipeline;
 use super::warp_slot::WarpSlot;
@@ -58,7 +58,7 @@ impl Writeback {
         decoded: &[Decoded],
         in_flight: &InFlightTable,
         sources: (&LdstUnit, &[Pipeline]),
-        collector: &mut OperandCollector,
+        banks: &mut RegisterBanks,
         warps: &mut [Option<WarpSlot>],
     ) -> &[u64] {
         let (ldst, pipelines) = sources;
@@ -92,7 +92,7 @@ impl Writeback {
             let d = &decoded[f.pc as usize];
             let dests = d.dests.as_slice();
             if !dests.is_empty() {
-                let banks_free = dests.iter().all(|&r| collector.can_write(f.warp, r));
+                let banks_free = dests.iter().all(|&r| banks.can_write(f.warp, r));
                 if ports == 0 || !banks_free {
                     if let Some(w) = warps[f.warp as usize].as_mut() {
                         if w.state != WarpCycle::Issued {
@@ -110,9 +110,9 @@ impl Writeback {
                 ports -= 1;
                 for &r in dests {
                     // Two destinations in one bank: the second write shares the cycle.
-                    let _ = collector.write(f.warp, r);
+                    let _ = banks.write(f.warp, r);
                 }
-                collector.count_result_writes(u64::from(d.bank_writes));
+                banks.count_result_writes(u64::from(d.bank_writes));
             }
             self.done.push(tag);
             self.committed.push((f.warp, f.pc));

@@ -6,7 +6,7 @@
 
 use crate::config::{Config, MrpbBypass, MrpbDrain, MrpbSignature};
 use crate::core::ldst_unit::{PoolAccess, WAITING};
-use crate::core::operand_collector::{BankActivity, OperandCollector};
+use crate::core::register_banks::{BankActivity, RegisterBanks};
 use crate::core::sm::Sm;
 use crate::core::WarpCycle;
 use crate::exec::{SimtEntry, EXIT_PC};
@@ -315,7 +315,7 @@ pub struct SmView {
     /// This cycle's unified-pool arbitration losers (empty without a unified pool).
     pub arbitration_losers: Vec<ArbitrationLossView>,
     /// What each bank column of the unified pool's clusters did this cycle (column k holds
-    /// register bank [`OperandCollector::pool_column_bank`]`(k)`; empty without a unified pool).
+    /// register bank [`RegisterBanks::pool_column_bank`]`(k)`; empty without a unified pool).
     pub pool_columns: Vec<BankView>,
     pub units: Vec<UnitView>,
     pub bank_grid: BankGridView,
@@ -440,13 +440,13 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
             })
             .collect(),
         register_banks: sm
-            .collector()
-            .banks()
+            .register_banks()
+            .cells()
             .iter()
             .map(|b| bank_view(func, b))
             .collect(),
         arbitration_losers: {
-            let collector = sm.collector();
+            let banks = sm.register_banks();
             sm.ldst()
                 .arbitration_losses()
                 .iter()
@@ -455,12 +455,12 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
                     instr: tag_instr(l.tag).map(|(_, pc)| instr_view(func, pc)),
                     kind: l.kind,
                     column: l.column,
-                    register_bank: collector.pool_column_bank(l.column),
+                    register_bank: banks.pool_column_bank(l.column),
                     held_by: bank_view(func, &l.holder),
                 })
                 .collect()
         },
-        pool_columns: pool_column_views(sim.config(), func, sm.collector()),
+        pool_columns: pool_column_views(sim.config(), func, sm.register_banks()),
         units: unit_views(sim, sm),
         bank_grid: bank_grid_view(
             sim.config(),
@@ -486,22 +486,13 @@ fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
 }
 
 /// Each unified-pool bank column's activity this cycle: the register bank it holds.
-fn pool_column_views(
-    config: &Config,
-    func: &Function,
-    collector: &OperandCollector,
-) -> Vec<BankView> {
+fn pool_column_views(config: &Config, func: &Function, banks: &RegisterBanks) -> Vec<BankView> {
     let u = &config.unified;
     if !(u.enabled && u.mode == crate::config::UnifiedMode::Full) {
         return Vec::new();
     }
     (0..u.banks_per_cluster)
-        .map(|k| {
-            bank_view(
-                func,
-                &collector.banks()[collector.pool_column_bank(k) as usize],
-            )
-        })
+        .map(|k| bank_view(func, &banks.cells()[banks.pool_column_bank(k) as usize]))
         .collect()
 }
 
