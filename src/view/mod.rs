@@ -6,6 +6,7 @@
 pub mod back_end_view;
 pub mod classroom_view;
 pub mod instr_view;
+pub mod memory_views;
 pub mod perfetto;
 pub mod search_view;
 pub mod snapshot;
