@@ -21,6 +21,7 @@ pub mod register_banks;
 pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;
+pub mod shared_stats;
 pub mod sm;
 pub mod sm_stats;
 pub mod stall;
