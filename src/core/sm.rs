@@ -106,6 +106,8 @@ pub struct CtaSlot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Params {
     warp_size: u32,
+    /// Warp schedulers (warp slot w belongs to scheduler w mod this).
+    schedulers: u32,
     passes: u32,
     scoreboard_limit: Option<u32>,
     strict_barrel: bool,
@@ -194,6 +196,7 @@ impl Sm {
         let core = &config.core;
         let params = Params {
             warp_size: core.warp_size,
+            schedulers: core.schedulers_per_sm.max(1),
             passes: params_passes(config),
             scoreboard_limit: core.scoreboard_max_entries,
             strict_barrel: core.strict_barrel,

@@ -191,7 +191,7 @@ impl Sm {
             memory,
         });
         self.record.issued.push(IssueRecord {
-            scheduler: slot % self.issue.schedulers().len().max(1) as u32,
+            scheduler: slot % self.params.schedulers,
             warp: slot,
             tag,
             pc,
