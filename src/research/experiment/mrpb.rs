@@ -642,11 +642,11 @@ impl Report {
                 points,
             });
         }
-        let incomplete = runs
-            .iter()
-            .zip(measured)
-            .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
-            .collect();
+        let incomplete = super::incomplete(
+            runs.iter()
+                .zip(measured)
+                .map(|(r, m)| (r.title(), m.error.as_ref())),
+        );
         Ok(Report {
             warpstep_version: crate::VERSION,
             paper: "MRPB (Jia, Shaw, Martonosi, HPCA 2014), Sections 4-5",

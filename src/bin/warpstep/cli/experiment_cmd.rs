@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, elastic_table, table, unified, unified_table, Measured, Run};
+use warpstep::experiment::{elastic, table, unified, Measured, Run};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -134,8 +134,8 @@ fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
     let report = elastic::Report::new(&kernels, size, &runs, &measured)?;
     args.output.emit(
         &report,
-        elastic_table::markdown,
-        elastic_table::text,
+        table::markdown,
+        table::text,
         experiment_elastic_plot::write_svg,
     )?;
     Ok(report)
@@ -180,8 +180,8 @@ fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
     let report = unified::Report::new(&workloads, size, &runs, &measured)?;
     args.output.emit(
         &report,
-        unified_table::markdown,
-        unified_table::text,
+        table::markdown,
+        table::text,
         experiment_unified_plot::write_svg,
     )?;
     Ok(report)
