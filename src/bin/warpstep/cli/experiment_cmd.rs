@@ -2,11 +2,13 @@
 //! kernels (`warpstep::experiment::mrpb`): every case with MRPB off and on on Base-S and Base-L,
 //! and the design space of Table 4 on Base-S. `warpstep experiment elastic`: the elastic
 //! pipeline paper's (CF'11, §5.1-5.2, Table 4, Figs. 8-10; `warpstep::experiment::elastic`):
-//! each kernel in five setups on `elastic-cf11`. The runs go to `--jobs` threads (one per core
-//! by default) with a progress line each on stderr; the report is printed as text, `--markdown`
-//! or `--json`, and `--plot FILE.svg` draws its bar charts (`experiment_plot.rs`,
-//! `experiment_elastic_plot.rs`). Wall time is measured here, around each simulation's run, as
-//! the model has no clock.
+//! each kernel in five setups on `elastic-cf11`. `warpstep experiment unified`: the unified
+//! memory paper's (MICRO'12 §6.2-6.4; `warpstep::experiment::unified`). The runs go to `--jobs`
+//! threads (one per core by default) with a progress line each on stderr; every report takes
+//! the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`, and
+//! `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
+//! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`). Wall time
+//! is measured here, around each simulation's run, as the model has no clock.
 //!
 //! Exit status: 0 when every run completed, 1 when one faulted or deadlocked, 2 on bad input.
 
