@@ -17,6 +17,7 @@ mod elastic_kernels;
 pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
+mod mrpb_cases;
 pub mod mrpb_table;
 pub mod table;
 pub mod unified;
