@@ -9,8 +9,14 @@
 //! the model has no clock and no threads) and hands back one [`Measured`] per run. Every report
 //! takes one path out: [`table`] lays it out as text or Markdown from the sections its
 //! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`]),
-//! and the CLI draws its charts with one bar-chart helper. A new experiment writes its plan, its
-//! report's numbers and its rows.
+//! and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
+//!
+//! A fourth experiment writes only what is its paper's: a module with its cases, its `plan`
+//! (the [`Run`]s) and its `Report` (the numbers, built from the [`Measured`] runs with
+//! [`Outcome`], [`ipc_ratio`], [`geomean`] and [`incomplete`]); a `*_table.rs` that implements
+//! [`table::PaperReport`] (its intro and its sections' rows, with [`table`]'s cells); and in
+//! the CLI a subcommand calling `run_timed` and `Output::emit` with [`table::text`] and
+//! [`table::markdown`], and a plot file that fills `experiment_chart`'s panels.
 
 pub mod elastic;
 mod elastic_kernels;
