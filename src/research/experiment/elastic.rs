@@ -446,11 +446,11 @@ impl Report {
             }
             reports.push(report);
         }
-        let incomplete = runs
-            .iter()
-            .zip(measured)
-            .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
-            .collect();
+        let incomplete = super::incomplete(
+            runs.iter()
+                .zip(measured)
+                .map(|(r, m)| (r.title(), m.error.as_ref())),
+        );
         Ok(Report {
             warpstep_version: crate::VERSION,
             paper:

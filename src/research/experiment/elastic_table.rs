@@ -1,79 +1,63 @@
-//! The elastic pipeline experiment's report (CF'11 §5.1-5.2) as text for the terminal or as
-//! Markdown, in [`table`](super::table)'s layout: cycles and speedups per setup (Fig. 9), Table
-//! 4 on the baseline, the stall breakdown (Fig. 8), the history cache's predictions, the
-//! averages beside the paper's headline and the padded kernels (Fig. 10). Pure formatting: the
-//! numbers come from [`Report`].
+//! The elastic pipeline experiment's report (CF'11 §5.1-5.2) in [`table`](super::table)'s
+//! layout: cycles and speedups per setup (Fig. 9), Table 4 on the baseline, the stall breakdown
+//! (Fig. 8), the history cache's predictions, the averages beside the paper's headline and the
+//! padded kernels (Fig. 10). Pure formatting: the numbers come from [`Report`].
 
 use super::elastic::{Accuracy, Average, KernelReport, Report, Setup, Stalls};
-use super::table::{heading, Format, Table};
+use super::table::{
+    beside, completed_or_marked, fixed, pair, percent, times, Format, PaperReport, Section, Table,
+};
 use crate::correlate::table::thousands;
 
-/// The report for the terminal.
-pub fn text(report: &Report) -> String {
-    render(report, Format::Text)
-}
-
-/// The report as Markdown.
-pub fn markdown(report: &Report) -> String {
-    render(report, Format::Markdown)
-}
-
-fn render(report: &Report, f: Format) -> String {
-    let mut out = intro(report);
-    let sections: [(&str, Table); 6] = [
-        (
-            "Cycles and speedup over the baseline (§5.2, Fig. 9)",
-            speedup_table(report),
-        ),
-        ("Table 4, measured on the baseline", table4(report)),
-        (
-            "Pipeline stalls, baseline / elastic + scheduler (§5.1, Fig. 8)",
-            stall_table(report),
-        ),
-        (
-            "Bank conflict history cache: predictions exact / under / over (§4.2, §5.1)",
-            history_table(report),
-        ),
-        (
-            "Averages over our kernels beside the paper's headline (abstract, §5.1-5.2)",
-            average_table(report),
-        ),
-        (
-            "Padded (hand-optimised) kernels on the baseline against un-padded ones on elastic + scheduler (§5.2, Fig. 10)",
-            hand_table(report),
-        ),
-    ];
-    for (title, table) in sections {
-        out.push_str(&heading(f, title));
-        out.push_str(&table.render(f));
+impl PaperReport for Report {
+    fn intro(&self) -> String {
+        let setups: Vec<String> = self
+            .setups
+            .iter()
+            .map(|s| format!("{} = {}", s.setup.label(), s.sets.join(" ")))
+            .collect();
+        format!(
+            "warpstep {}: {}, on our kernels, preset {} (Table 3, one core){}. Setups (--set): {}. \
+             {} simulations.\n",
+            self.warpstep_version,
+            self.paper,
+            self.preset,
+            if self.quick { ", --quick grids" } else { "" },
+            setups.join("; "),
+            self.runs
+        )
     }
-    out.push_str(&heading(f, "Notes"));
-    out.push_str(NOTES);
-    if !report.incomplete.is_empty() {
-        out.push_str(&heading(f, "Runs that did not complete"));
-        for line in &report.incomplete {
-            out.push_str(&format!("- {line}\n"));
-        }
-    }
-    out
-}
 
-fn intro(report: &Report) -> String {
-    let setups: Vec<String> = report
-        .setups
-        .iter()
-        .map(|s| format!("{} = {}", s.setup.label(), s.sets.join(" ")))
-        .collect();
-    format!(
-        "warpstep {}: {}, on our kernels, preset {} (Table 3, one core){}. Setups (--set): {}. \
-         {} simulations.\n",
-        report.warpstep_version,
-        report.paper,
-        report.preset,
-        if report.quick { ", --quick grids" } else { "" },
-        setups.join("; "),
-        report.runs
-    )
+    fn sections(&self, _: Format) -> Vec<Section> {
+        vec![
+            Section::table(
+                "Cycles and speedup over the baseline (§5.2, Fig. 9)",
+                speedup_table(self),
+            ),
+            Section::table("Table 4, measured on the baseline", table4(self)),
+            Section::table(
+                "Pipeline stalls, baseline / elastic + scheduler (§5.1, Fig. 8)",
+                stall_table(self),
+            ),
+            Section::table(
+                "Bank conflict history cache: predictions exact / under / over (§4.2, §5.1)",
+                history_table(self),
+            ),
+            Section::table(
+                "Averages over our kernels beside the paper's headline (abstract, §5.1-5.2)",
+                average_table(self),
+            ),
+            Section::table(
+                "Padded (hand-optimised) kernels on the baseline against un-padded ones on elastic + scheduler (§5.2, Fig. 10)",
+                hand_table(self),
+            ),
+            Section::text("Notes", NOTES),
+        ]
+    }
+
+    fn incomplete(&self) -> &[String] {
+        &self.incomplete
+    }
 }
 
 const NOTES: &str = "\
@@ -94,32 +78,14 @@ fn cycles_cell(k: &KernelReport, s: Setup) -> String {
     let cycles = status(&thousands(k.outcome(s).counters.cycles), k, s);
     match (s, k.speedup(s)) {
         (Setup::Baseline, _) => cycles,
-        (_, Some(r)) => format!("{cycles} (×{r:.3})"),
+        (_, Some(r)) => format!("{cycles} ({})", times(r, 3)),
         (_, None) => format!("{cycles} (-)"),
     }
 }
 
 /// The cell's text, marked when its run did not complete.
 fn status(cell: &str, k: &KernelReport, s: Setup) -> String {
-    if k.outcome(s).completed() {
-        cell.to_string()
-    } else {
-        format!("{cell} (did not complete)")
-    }
-}
-
-/// "1.15 (1.13)": ours and the paper's.
-fn beside(ours: Option<f64>, paper: f64, digits: usize) -> String {
-    let ours = ours.map_or("-".to_string(), |v| format!("{v:.digits$}"));
-    format!("{ours} ({paper:.digits$})")
-}
-
-fn percent(v: Option<f64>) -> String {
-    v.map_or("-".to_string(), |v| format!("{:.1}%", v * 100.0))
-}
-
-fn strings<const N: usize>(cells: [&str; N]) -> Vec<String> {
-    cells.map(String::from).to_vec()
+    completed_or_marked(cell, k.outcome(s).completed())
 }
 
 fn speedup_table(report: &Report) -> Table {
@@ -130,18 +96,18 @@ fn speedup_table(report: &Report) -> Table {
             let mut row = vec![k.kernel.to_string()];
             row.extend(Setup::ALL.iter().map(|&s| cycles_cell(k, s)));
             let t = &k.table4;
-            row.push(beside(t.theoretic_speedup, t.paper_theoretic_speedup, 2));
+            row.push(beside(
+                t.theoretic_speedup,
+                Some(t.paper_theoretic_speedup),
+                2,
+            ));
             row
         })
         .collect();
     let mut header = vec!["kernel".to_string()];
     header.extend(Setup::ALL.iter().map(|s| format!("{} cycles", s.label())));
     header.push("theoretic bound (paper)".to_string());
-    Table {
-        header,
-        rows,
-        left: 1,
-    }
+    Table::new(&header, rows, 1)
 }
 
 fn table4(report: &Report) -> Table {
@@ -160,13 +126,13 @@ fn table4(report: &Report) -> Table {
                     percent(t.intensity),
                     percent(Some(t.paper_intensity))
                 ),
-                beside(t.degree, t.paper_degree, 2),
-                beside(t.theoretic_speedup, t.paper_theoretic_speedup, 2),
+                beside(t.degree, Some(t.paper_degree), 2),
+                beside(t.theoretic_speedup, Some(t.paper_theoretic_speedup), 2),
             ]
         })
         .collect();
-    Table {
-        header: strings([
+    Table::new(
+        &[
             "kernel (Table 4)",
             "source",
             "warp instructions",
@@ -174,18 +140,17 @@ fn table4(report: &Report) -> Table {
             "intensity (paper)",
             "degree (paper)",
             "theoretic speedup (paper)",
-        ]),
+        ],
         rows,
-        left: 2,
-    }
+        2,
+    )
 }
 
 fn stall_table(report: &Report) -> Table {
-    let pair = |k: &KernelReport, v: fn(&Stalls) -> u64| {
-        format!(
-            "{} / {}",
-            thousands(v(&k.stalls_baseline)),
-            thousands(v(&k.stalls_elastic_scheduler))
+    let both = |k: &KernelReport, v: fn(&Stalls) -> u64| {
+        pair(
+            &thousands(v(&k.stalls_baseline)),
+            &thousands(v(&k.stalls_elastic_scheduler)),
         )
     };
     let rows = report
@@ -194,17 +159,17 @@ fn stall_table(report: &Report) -> Table {
         .map(|k| {
             vec![
                 k.kernel.to_string(),
-                pair(k, |s| s.scheduling_fail),
-                pair(k, |s| s.masked),
-                pair(k, |s| s.bank_conflict),
-                pair(k, |s| s.other),
-                pair(k, Stalls::total),
+                both(k, |s| s.scheduling_fail),
+                both(k, |s| s.masked),
+                both(k, |s| s.bank_conflict),
+                both(k, |s| s.other),
+                both(k, Stalls::total),
                 percent(k.stall_reduction),
             ]
         })
         .collect();
-    Table {
-        header: strings([
+    Table::new(
+        &[
             "kernel",
             "scheduling fail",
             "of which masked",
@@ -212,13 +177,13 @@ fn stall_table(report: &Report) -> Table {
             "other (writeback)",
             "total",
             "reduction",
-        ]),
+        ],
         rows,
-        left: 1,
-    }
+        1,
+    )
 }
 
-/// "4,094 / 2 / 0 (99.9%)".
+/// "4,094 / 2 / 0 (99.9% exact)".
 fn accuracy_cell(a: Option<Accuracy>) -> String {
     a.map_or("-".to_string(), |a| {
         format!(
@@ -243,19 +208,19 @@ fn history_table(report: &Report) -> Table {
             ]
         })
         .collect();
-    Table {
-        header: strings(["kernel", "scheduler alone", "elastic + scheduler"]),
+    Table::new(
+        &["kernel", "scheduler alone", "elastic + scheduler"],
         rows,
-        left: 1,
-    }
+        1,
+    )
 }
 
 /// "×1.133 (+13.3%)" for a speedup; "42.3%" for the stall reduction.
 fn average_cell(a: &Average, v: Option<f64>) -> String {
     match v {
         None => "-".to_string(),
-        Some(v) if a.what.starts_with("stall") => format!("{:.1}%", v * 100.0),
-        Some(v) => format!("×{v:.3} ({:+.1}%)", (v - 1.0) * 100.0),
+        Some(v) if a.what.starts_with("stall") => percent(Some(v)),
+        Some(v) => format!("{} ({:+.1}%)", times(v, 3), (v - 1.0) * 100.0),
     }
 }
 
@@ -275,8 +240,8 @@ fn average_table(report: &Report) -> Table {
             ]
         })
         .collect();
-    Table {
-        header: strings([
+    Table::new(
+        &[
             "measure",
             "kernels",
             "arithmetic mean",
@@ -284,14 +249,14 @@ fn average_table(report: &Report) -> Table {
             "best",
             "paper average",
             "paper best",
-        ]),
+        ],
         rows,
-        left: 1,
-    }
+        1,
+    )
 }
 
 fn hand_table(report: &Report) -> Table {
-    let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("×{r:.3}"));
+    let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| times(r, 3));
     let rows = report
         .hand_optimised
         .iter()
@@ -299,8 +264,7 @@ fn hand_table(report: &Report) -> Table {
             let k = report.kernel(h.kernel)?;
             Some(vec![
                 h.kernel.to_string(),
-                h.padded_degree
-                    .map_or("-".to_string(), |d| format!("{d:.2}")),
+                fixed(h.padded_degree, 2),
                 thousands(h.padded.counters.stalls.bank_conflict),
                 thousands(k.outcome(Setup::Baseline).counters.cycles),
                 thousands(h.padded.counters.cycles),
@@ -311,8 +275,8 @@ fn hand_table(report: &Report) -> Table {
             ])
         })
         .collect();
-    Table {
-        header: strings([
+    Table::new(
+        &[
             "kernel",
             "padded degree",
             "padded bank conflict stalls",
@@ -322,8 +286,8 @@ fn hand_table(report: &Report) -> Table {
             "padded speedup",
             "elastic + scheduler speedup",
             "elastic + scheduler / padded",
-        ]),
+        ],
         rows,
-        left: 1,
-    }
+        1,
+    )
 }

@@ -2,7 +2,7 @@
 //! simulated in every setup (CF'11 §5.1-5.2, Figs. 8-10).
 
 use super::elastic::{plan, select, speedup, Report, Setup, Size, KERNELS, PAPER, PRESET};
-use super::elastic_table::{markdown, text};
+use super::table::{markdown, text};
 use super::{Measured, Run};
 use crate::config::Config;
 use crate::launch::LaunchFlags;

@@ -6,14 +6,25 @@
 //!
 //! The library says what to run (a [`Run`]: a [`Case`] on a preset with `--set` overrides) and
 //! what the results mean; the caller runs the simulations (the CLI in threads, timing each one:
-//! the model has no clock and no threads) and hands back one [`Measured`] per run. [`table`]
-//! lays the reports out as text or Markdown ([`elastic_table`] the elastic one's tables).
+//! the model has no clock and no threads) and hands back one [`Measured`] per run. Every report
+//! takes one path out: [`table`] lays it out as text or Markdown from the sections its
+//! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`]),
+//! and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
+//!
+//! A fourth experiment writes only what is its paper's: a module with its cases, its `plan`
+//! (the [`Run`]s) and its `Report` (the numbers, built from the [`Measured`] runs with
+//! [`Outcome`], [`ipc_ratio`], [`geomean`] and [`incomplete`]); a `*_table.rs` that implements
+//! [`table::PaperReport`] (its intro and its sections' rows, with [`table`]'s cells); and in
+//! the CLI a subcommand calling `run_timed` and `Output::emit` with [`table::text`] and
+//! [`table::markdown`], and a plot file that fills `experiment_chart`'s panels.
 
 pub mod elastic;
 mod elastic_kernels;
 pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
+mod mrpb_cases;
+pub mod mrpb_table;
 pub mod table;
 pub mod unified;
 pub mod unified_table;
@@ -184,6 +195,13 @@ pub fn geomean(values: &[f64]) -> Option<f64> {
     let positive: Vec<f64> = values.iter().copied().filter(|v| *v > 0.0).collect();
     (!positive.is_empty() && positive.len() == values.len())
         .then(|| (positive.iter().map(|v| v.ln()).sum::<f64>() / positive.len() as f64).exp())
+}
+
+/// The runs that did not complete, "title: why", in run order (each report lists them last).
+pub fn incomplete<'a>(runs: impl IntoIterator<Item = (String, Option<&'a String>)>) -> Vec<String> {
+    runs.into_iter()
+        .filter_map(|(title, error)| error.map(|e| format!("{title}: {e}")))
+        .collect()
 }
 
 #[cfg(test)]

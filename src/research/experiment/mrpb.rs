@@ -7,9 +7,10 @@
 //! [`plan`] lists the distinct runs; the caller runs them and hands them to [`Report::new`].
 
 use super::{geomean, ipc_ratio, Case, Measured, Outcome, Run, Suite};
-use crate::bench::{BenchCase, PATHFINDER};
 use crate::config::MrpbConfig;
 use serde::Serialize;
+
+pub use super::mrpb_cases::{select, CASES};
 
 /// The paper's two baselines (MRPB §4, Table 1): preset and the paper's name.
 pub const PRESETS: [(&str, &str); 2] = [("tesla-c2050-s", "Base-S"), ("tesla-c2050-l", "Base-L")];
@@ -33,240 +34,6 @@ pub const DESIGN_PRESET: &str = "tesla-c2050-s";
 /// cache-insensitive one (gemm, where §5 expects little effect and §5.4 a loss from bypassing)
 /// and the Rodinia case whose evictions are mostly cross-warp (hotspot: 73 k of its 76 k).
 pub const DESIGN_CASES: [&str; 4] = ["atax_1", "syrk", "gemm", "hotspot"];
-
-const POLYBENCH_PTX: &str = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
-
-/// A PolyBench-like kernel of ours (`tests/data/kernels/polybench.cu`).
-const fn polybench(
-    name: &'static str,
-    about: &'static str,
-    flags: &'static [&'static str],
-) -> Case {
-    Case {
-        suite: Suite::PolyBench,
-        launch: BenchCase {
-            name,
-            about,
-            ptx: POLYBENCH_PTX,
-            flags,
-        },
-    }
-}
-
-const POLYBENCH_CI_PTX: &str = include_str!("../../../tests/data/kernels/polybench_ci.sm_52.ptx");
-
-/// A cache-insensitive kernel of ours with a PolyBench/GPU port's access pattern and launch
-/// (`tests/data/kernels/polybench_ci.cu`, sizes fixed at 256 as the ports fix theirs).
-const fn polybench_ci(
-    name: &'static str,
-    about: &'static str,
-    flags: &'static [&'static str],
-) -> Case {
-    Case {
-        suite: Suite::PolyBenchCi,
-        launch: BenchCase {
-            name,
-            about,
-            ptx: POLYBENCH_CI_PTX,
-            flags,
-        },
-    }
-}
-
-/// A Rodinia kernel of the PTX corpus (`tests/data/ptx-corpus/`).
-const fn rodinia(launch: BenchCase) -> Case {
-    Case {
-        suite: Suite::Rodinia,
-        launch,
-    }
-}
-
-/// Every case, PolyBench first (MRPB Tables 2 and 3).
-///
-/// PolyBench (n = 1024, arrays `rand:SEED`): the paper's IW kernels (atax, bicg, gesummv, mvt)
-/// "cannot run more than one block concurrently on an SM due to input size limits" (§2.4), so
-/// one SM of the paper's launch runs one 256-thread block at a time; each case here is one such
-/// block (rows or columns 0-255). The paper scaled atax, bicg and mvt to n = 2048 and gesummv to
-/// 1024 (Table 2, and Fig. 2's 8 KB rows); n = 1024 keeps the row walk's 32 lanes in one L1D
-/// set (4 KB apart) and every baseline run under 12 s here. conv2d (the paper's 2dconv,
-/// cache-insensitive) is a whole 256 x 256 launch. syrk, syr2k and gemm (32 x 8 blocks) run at
-/// the paper's sizes (n = m = 256, 128; gemm 256), 16 blocks each, about one SM's share of
-/// the paper's grid on 14 SMs, 6 blocks resident at once. Rodinia: pathfinder is `warpstep bench`'s
-/// case (1,296 columns, a 20-row pyramid); backprop's layerforward runs the paper's 65,536 input
-/// nodes (grid 1 x 4,096, random data); hotspot runs the paper's 512 x 512 grid, one launch of
-/// its 2-step pyramid (random temperatures and power, the host's chip constants for 512 x 512).
-#[rustfmt::skip]
-pub const CASES: &[Case] = &[
-    polybench(
-        "atax_1",
-        "tmp = A x: row walk, intra-warp contention (MRPB Fig. 2)",
-        &[
-            "--kernel", "atax_1", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
-            "--arg", "f32[1024]=0", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "atax_2",
-        "y = A^T tmp: column walk, coalesced",
-        &[
-            "--kernel", "atax_2", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
-            "--arg", "f32[1024]=rand:3", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "bicg_1",
-        "s = A^T r: column walk, coalesced",
-        &[
-            "--kernel", "bicg_1", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
-            "--arg", "f32[1024]=0", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "bicg_2",
-        "q = A p: row walk",
-        &[
-            "--kernel", "bicg_2", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:3",
-            "--arg", "f32[1024]=0", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "mvt_1",
-        "x1 += A y1: row walk",
-        &[
-            "--kernel", "mvt_1", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
-            "--arg", "f32[1024]=rand:2", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "mvt_2",
-        "x2 += A^T y2: column walk, coalesced",
-        &[
-            "--kernel", "mvt_2", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
-            "--arg", "f32[1024]=rand:3", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "gesummv",
-        "y = alpha A x + beta B x: two row walks",
-        &[
-            "--kernel", "gesummv", "--grid", "1", "--block", "256",
-            "--arg", "f32[1048576]=rand:1", "--arg", "f32[1048576]=rand:2",
-            "--arg", "f32[1024]=rand:3", "--arg", "f32[1024]=0",
-            "--arg", "f32[1024]=0", "--arg", "1.5", "--arg", "1.2", "--arg", "1024",
-        ],
-    ),
-    polybench(
-        "conv2d",
-        "3 x 3 stencil, 256 x 256: cache-insensitive",
-        &[
-            "--kernel", "conv2d", "--grid", "8,32", "--block", "32,8",
-            "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
-            "--arg", "256", "--arg", "256",
-        ],
-    ),
-    polybench(
-        "syrk",
-        "C = A A^T: 8 warps of a block walk the same 32 rows (XW)",
-        &[
-            "--kernel", "syrk", "--grid", "8,2", "--block", "32,8",
-            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
-            "--arg", "f32[65536]=rand:2", "--arg", "256", "--arg", "256",
-        ],
-    ),
-    polybench(
-        "syr2k",
-        "C = A B^T + B A^T: syrk over two matrices (XW)",
-        &[
-            "--kernel", "syr2k", "--grid", "4,4", "--block", "32,8",
-            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[16384]=rand:1",
-            "--arg", "f32[16384]=rand:2", "--arg", "f32[16384]=rand:3",
-            "--arg", "128", "--arg", "128",
-        ],
-    ),
-    polybench(
-        "gemm",
-        "C = A B: broadcast and coalesced reads (CI)",
-        &[
-            "--kernel", "gemm", "--grid", "8,2", "--block", "32,8",
-            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
-            "--arg", "f32[65536]=rand:2", "--arg", "f32[65536]=rand:3",
-            "--arg", "256", "--arg", "256", "--arg", "256",
-        ],
-    ),
-    polybench_ci(
-        "gemm_ci",
-        "gemm's port: 256 x 256, all 256 blocks of 32 x 8, a store per step (CI)",
-        &[
-            "--kernel", "ci_gemm", "--grid", "8,32", "--block", "32,8",
-            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
-            "--arg", "f32[65536]=rand:2", "--arg", "f32[65536]=rand:3",
-        ],
-    ),
-    polybench_ci(
-        "corr_ci",
-        "correlation's corr kernel: a thread per column, 32 stores 1 KB apart per step (CI)",
-        &[
-            "--kernel", "ci_corr", "--grid", "1", "--block", "256",
-            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
-        ],
-    ),
-    polybench_ci(
-        "covar_ci",
-        "covariance's covar kernel: as corr_ci, j2 from j1 on (CI)",
-        &[
-            "--kernel", "ci_covar", "--grid", "1", "--block", "256",
-            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
-        ],
-    ),
-    polybench_ci(
-        "mean_ci",
-        "correlation's and covariance's column means: coalesced walk, a store per step (CI)",
-        &[
-            "--kernel", "ci_mean", "--grid", "1", "--block", "256",
-            "--arg", "f32[256]=0", "--arg", "f32[65536]=rand:1", "--arg", "256",
-        ],
-    ),
-    polybench_ci(
-        "conv2d_ci",
-        "2dconv's port: 3 x 3 stencil, 256 x 256, 32 x 8 blocks (CI)",
-        &[
-            "--kernel", "ci_conv2d", "--grid", "8,32", "--block", "32,8",
-            "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
-        ],
-    ),
-    rodinia(PATHFINDER),
-    rodinia(BenchCase {
-        name: "backprop",
-        about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",
-        ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
-        flags: &[
-            "--kernel", "_Z22bpnn_layerforward_CUDAPfS_S_S_ii",
-            "--grid", "1,4096", "--block", "16,16",
-            "--arg", "f32[65537]=rand:1", "--arg", "f32[17]=0",
-            "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
-            "--arg", "65536", "--arg", "16",
-        ],
-    }),
-    rodinia(BenchCase {
-        name: "hotspot",
-        about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",
-        ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
-        flags: &[
-            "--grid", "43,43", "--block", "16,16",
-            "--arg", "2", "--arg", "f32[262144]=rand:1:0:0.001",
-            "--arg", "f32[262144]=rand:2:323:333", "--arg", "f32[262144]=0",
-            "--arg", "512", "--arg", "512", "--arg", "2", "--arg", "2",
-            "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
-            "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001",
-        ],
-    }),
-];
 
 /// One point of a sweep: its label and the `--set`s (after [`ON`] and the sweep's base).
 #[derive(Debug, Clone, Copy)]
@@ -402,22 +169,6 @@ const BYPASS_ONLY_ALL: [&str; 4] = [
     "mrpb.latency=0",
     "mrpb.bypass=all",
 ];
-
-/// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.
-pub fn select(names: &[String]) -> Result<Vec<Case>, String> {
-    if let Some(bad) = names.iter().find(|n| !CASES.iter().any(|c| c.name() == *n)) {
-        let known: Vec<&str> = CASES.iter().map(Case::name).collect();
-        return Err(format!(
-            "--case {bad}: no such case (one of: {})",
-            known.join(", ")
-        ));
-    }
-    Ok(CASES
-        .iter()
-        .filter(|c| names.is_empty() || names.iter().any(|n| n == c.name()))
-        .copied()
-        .collect())
-}
 
 /// The `--set`s of MRPB off, MRPB on, and a sweep's setting.
 fn off_sets() -> Vec<String> {
@@ -642,11 +393,11 @@ impl Report {
                 points,
             });
         }
-        let incomplete = runs
-            .iter()
-            .zip(measured)
-            .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
-            .collect();
+        let incomplete = super::incomplete(
+            runs.iter()
+                .zip(measured)
+                .map(|(r, m)| (r.title(), m.error.as_ref())),
+        );
         Ok(Report {
             warpstep_version: crate::VERSION,
             paper: "MRPB (Jia, Shaw, Martonosi, HPCA 2014), Sections 4-5",

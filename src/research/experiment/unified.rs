@@ -226,11 +226,11 @@ impl Report {
                 measured.len()
             ));
         }
-        let incomplete = runs
-            .iter()
-            .zip(measured)
-            .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
-            .collect();
+        let incomplete = super::incomplete(
+            runs.iter()
+                .zip(measured)
+                .map(|(r, m)| (r.title(), m.error.as_ref())),
+        );
         let mut reports = Vec::new();
         for &workload in workloads {
             let of = |design: Design| {

@@ -1,82 +1,69 @@
-//! The unified memory experiment's report (MICRO'12 §6.2-6.4) as text for the terminal or as
-//! Markdown, in [`table`](super::table)'s layout: each program's partition, cycles and the
+//! The unified memory experiment's report (MICRO'12 §6.2-6.4) in [`table`](super::table)'s
+//! layout: each program's partition, cycles and the
 //! unified designs' performance and energy beside Table 6, DRAM traffic and the energy parts,
 //! the averages. Pure formatting: the numbers come from [`Report`].
 
-use super::table::{heading, Format, Table};
-use super::unified::{Design, Report, WorkloadReport};
+use super::table::{beside, pair, percent, times, Format, PaperReport, Section, Table};
+use super::unified::{Design, DesignResult, Report, WorkloadReport};
 use crate::correlate::table::thousands;
 
-/// The report for the terminal.
-pub fn text(report: &Report) -> String {
-    render(report, Format::Text)
-}
-
-/// The report as Markdown.
-pub fn markdown(report: &Report) -> String {
-    render(report, Format::Markdown)
-}
-
-fn render(report: &Report, f: Format) -> String {
-    let mut out = format!(
-        "{} on {}: each program partitioned (256 KB registers, 64 KB shared, 64 KB cache) and unified; SM dynamic energy at the partitioned run's time (§5.2). {} programs, {} simulated cycles.\n",
-        report.paper,
-        report.preset,
-        report.runs,
-        thousands(report.simulated_cycles)
-    );
-    for w in &report.workloads {
-        out.push_str(&format!("- {}: {}\n", w.workload.name(), w.about));
-    }
-    let sections: [(&str, Table); 5] = [
-        (
-            "Partition per design (threads / registers / shared / cache KB)",
-            partition_table(report),
-        ),
-        ("Cycles", cycles_table(report)),
-        (
-            "Performance and energy over partitioned, ours (Table 6)",
-            table6(report),
-        ),
-        ("DRAM traffic and L1D hit rate", dram_table(report)),
-        (
-            "Energy by part, µJ (partitioned / unified 384 KB)",
-            energy_table(report),
-        ),
-    ];
-    for (title, table) in sections {
-        out.push_str(&heading(f, title));
-        out.push_str(&table.render(f));
-    }
-    if !report.incomplete.is_empty() {
-        out.push_str(&heading(f, "Programs that did not complete"));
-        for line in &report.incomplete {
-            out.push_str(&format!("- {line}\n"));
+impl PaperReport for Report {
+    fn intro(&self) -> String {
+        let mut out = format!(
+            "{} on {}: each program partitioned (256 KB registers, 64 KB shared, 64 KB cache) and unified; SM dynamic energy at the partitioned run's time (§5.2). {} programs, {} simulated cycles.\n",
+            self.paper,
+            self.preset,
+            self.runs,
+            thousands(self.simulated_cycles)
+        );
+        for w in &self.workloads {
+            out.push_str(&format!("- {}: {}\n", w.workload.name(), w.about));
         }
+        out
     }
-    out
+
+    fn sections(&self, _: Format) -> Vec<Section> {
+        vec![
+            Section::table(
+                "Partition per design (threads / registers / shared / cache KB)",
+                partition_table(self),
+            ),
+            Section::table("Cycles", cycles_table(self)),
+            Section::table(
+                "Performance and energy over partitioned, ours (Table 6)",
+                table6(self),
+            ),
+            Section::table("DRAM traffic and L1D hit rate", dram_table(self)),
+            Section::table(
+                "Energy by part, µJ (partitioned / unified 384 KB)",
+                energy_table(self),
+            ),
+        ]
+    }
+
+    fn incomplete(&self) -> &[String] {
+        &self.incomplete
+    }
+
+    fn incomplete_title(&self) -> &'static str {
+        "Programs that did not complete"
+    }
 }
 
-fn header(first: &str, designs: &[Design]) -> Vec<String> {
-    std::iter::once(first.to_string())
-        .chain(designs.iter().map(|d| d.label().to_string()))
-        .collect()
-}
-
-fn rows(
-    report: &Report,
-    designs: &[Design],
-    cell: impl Fn(&WorkloadReport, Design) -> String,
-) -> Vec<Vec<String>> {
-    report
+/// One row per program, one column per design of [`Design::ALL`]: `cell(program, design)`.
+fn by_design(report: &Report, cell: impl Fn(&WorkloadReport, Design) -> String) -> Table {
+    let mut header = vec!["program".to_string()];
+    header.extend(Design::ALL.iter().map(|d| d.label().to_string()));
+    let rows = report
         .workloads
         .iter()
         .map(|w| {
             std::iter::once(w.workload.name().to_string())
-                .chain(designs.iter().map(|&d| cell(w, d)))
+                .chain(Design::ALL.iter().map(|&d| cell(w, d)))
                 .collect()
         })
-        .collect()
+        .collect();
+    Table::new(&header, rows, 1)
 }
 
 fn partition_table(report: &Report) -> Table {
@@ -92,11 +79,7 @@ fn partition_table(report: &Report) -> Table {
             None => "fixed".to_string(),
         }
     };
-    Table {
-        header: header("program", &Design::ALL),
-        rows: rows(report, &Design::ALL, cell),
-        left: 1,
-    }
+    by_design(report, cell)
 }
 
 fn cycles_table(report: &Report) -> Table {
@@ -106,24 +89,11 @@ fn cycles_table(report: &Report) -> Table {
             if d == Design::Partitioned {
                 format!("{cycles} ({} launches)", r.totals.launches)
             } else {
-                format!("{cycles} (×{:.2})", r.performance)
+                format!("{cycles} ({})", times(r.performance, 2))
             }
         })
     };
-    Table {
-        header: header("program", &Design::ALL),
-        rows: rows(report, &Design::ALL, cell),
-        left: 1,
-    }
-}
-
-/// "1.62 (1.71)": ours and the paper's.
-fn beside(ours: Option<f64>, paper: Option<f64>) -> String {
-    let ours = ours.map_or("-".to_string(), |v| format!("{v:.2}"));
-    match paper {
-        Some(p) => format!("{ours} ({p:.2})"),
-        None => ours,
-    }
+    by_design(report, cell)
 }
 
 fn table6(report: &Report) -> Table {
@@ -132,16 +102,16 @@ fn table6(report: &Report) -> Table {
         let mut row = vec![w.workload.name().to_string()];
         for (i, &d) in Design::UNIFIED.iter().enumerate() {
             let paper = w.paper.map(|p| p.performance[i]);
-            row.push(beside(w.result(d).map(|r| r.performance), paper));
+            row.push(beside(w.result(d).map(|r| r.performance), paper, 2));
         }
         for (i, &d) in Design::UNIFIED.iter().enumerate() {
             let paper = w.paper.map(|p| p.energy[i]);
-            row.push(beside(w.result(d).map(|r| r.energy_ratio), paper));
+            row.push(beside(w.result(d).map(|r| r.energy_ratio), paper, 2));
         }
         for d in [Design::FermiLike, Design::Unified384NoArbitration] {
             let r = w.result(d);
-            row.push(beside(r.map(|r| r.performance), None));
-            row.push(beside(r.map(|r| r.energy_ratio), None));
+            row.push(beside(r.map(|r| r.performance), None, 2));
+            row.push(beside(r.map(|r| r.energy_ratio), None, 2));
         }
         rows.push(row);
     }
@@ -150,16 +120,18 @@ fn table6(report: &Report) -> Table {
         average.push(beside(
             report.average_performance[i],
             Some(report.paper_average.performance[i]),
+            2,
         ));
     }
     for i in 0..3 {
         average.push(beside(
             report.average_energy[i],
             Some(report.paper_average.energy[i]),
+            2,
         ));
     }
     average.resize(average.len() + 2, String::new());
-    average.extend(report.average_no_arbitration.map(|v| beside(v, None)));
+    average.extend(report.average_no_arbitration.map(|v| beside(v, None, 2)));
     rows.push(average);
     let header = [
         "program",
@@ -174,30 +146,22 @@ fn table6(report: &Report) -> Table {
         "no-arbitration perf",
         "no-arbitration energy",
     ];
-    Table {
-        header: header.map(String::from).to_vec(),
-        rows,
-        left: 1,
-    }
+    Table::new(&header, rows, 1)
 }
 
 fn dram_table(report: &Report) -> Table {
     let cell = |w: &WorkloadReport, d: Design| {
         w.result(d).map_or("-".to_string(), |r| {
             let kb = r.totals.dram_bytes as f64 / 1024.0;
-            let hits = 100.0 * r.totals.l1d_hit_rate();
+            let hits = percent(Some(r.totals.l1d_hit_rate()));
             if d == Design::Partitioned {
-                format!("{kb:.0} KB, {hits:.1}% hits")
+                format!("{kb:.0} KB, {hits} hits")
             } else {
-                format!("×{:.2}, {hits:.1}% hits", r.dram_ratio)
+                format!("{}, {hits} hits", times(r.dram_ratio, 2))
             }
         })
     };
-    Table {
-        header: header("program", &Design::ALL),
-        rows: rows(report, &Design::ALL, cell),
-        left: 1,
-    }
+    by_design(report, cell)
 }
 
 fn energy_table(report: &Report) -> Table {
@@ -218,7 +182,7 @@ fn energy_table(report: &Report) -> Table {
             let mut row = vec![w.workload.name().to_string()];
             let both = [Design::Partitioned, Design::Unified384].map(|d| w.result(d));
             for (name, _) in both[0].map_or(Vec::new(), |r| r.energy.parts().to_vec()) {
-                let value = |r: Option<&super::unified::DesignResult>| {
+                let value = |r: Option<&DesignResult>| {
                     r.and_then(|r| {
                         r.energy
                             .parts()
@@ -228,7 +192,7 @@ fn energy_table(report: &Report) -> Table {
                     })
                     .map_or("-".to_string(), |v| format!("{:.1}", v / 1e6))
                 };
-                row.push(format!("{} / {}", value(both[0]), value(both[1])));
+                row.push(pair(&value(both[0]), &value(both[1])));
             }
             if let (Some(a), Some(b)) = (both[0], both[1]) {
                 row.push(format!(
@@ -246,9 +210,5 @@ fn energy_table(report: &Report) -> Table {
             .iter()
             .map(|p| p.trim_end_matches("_pj").replace('_', " ")),
     );
-    Table {
-        header,
-        rows,
-        left: 1,
-    }
+    Table::new(&header, rows, 1)
 }

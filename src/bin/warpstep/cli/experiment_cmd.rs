@@ -2,11 +2,13 @@
 //! kernels (`warpstep::experiment::mrpb`): every case with MRPB off and on on Base-S and Base-L,
 //! and the design space of Table 4 on Base-S. `warpstep experiment elastic`: the elastic
 //! pipeline paper's (CF'11, §5.1-5.2, Table 4, Figs. 8-10; `warpstep::experiment::elastic`):
-//! each kernel in five setups on `elastic-cf11`. The runs go to `--jobs` threads (one per core
-//! by default) with a progress line each on stderr; the report is printed as text, `--markdown`
-//! or `--json`, and `--plot FILE.svg` draws its bar charts (`experiment_plot.rs`,
-//! `experiment_elastic_plot.rs`). Wall time is measured here, around each simulation's run, as
-//! the model has no clock.
+//! each kernel in five setups on `elastic-cf11`. `warpstep experiment unified`: the unified
+//! memory paper's (MICRO'12 §6.2-6.4; `warpstep::experiment::unified`). The runs go to `--jobs`
+//! threads (one per core by default) with a progress line each on stderr; every report takes
+//! the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`, and
+//! `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
+//! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`). Wall time
+//! is measured here, around each simulation's run, as the model has no clock.
 //!
 //! Exit status: 0 when every run completed, 1 when one faulted or deadlocked, 2 on bad input.
 
@@ -20,7 +22,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, elastic_table, table, unified, unified_table, Measured, Run};
+use warpstep::experiment::{elastic, table, unified, Measured, Run, Size};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -124,18 +126,14 @@ fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
 fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
     let kernels = elastic::select(&args.kernels)?;
     args.output.check()?;
-    let size = if args.quick {
-        elastic::Size::Quick
-    } else {
-        elastic::Size::Full
-    };
+    let size = size(args.quick);
     let runs = elastic::plan(&kernels, size)?;
     let measured = run_timed(&runs, args.jobs)?;
     let report = elastic::Report::new(&kernels, size, &runs, &measured)?;
     args.output.emit(
         &report,
-        elastic_table::markdown,
-        elastic_table::text,
+        table::markdown,
+        table::text,
         experiment_elastic_plot::write_svg,
     )?;
     Ok(report)
@@ -146,15 +144,9 @@ fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
 fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
     let workloads = unified::select(&args.workloads)?;
     args.output.check()?;
-    let size = if args.quick {
-        unified::Size::Quick
-    } else {
-        unified::Size::Full
-    };
+    let size = size(args.quick);
     let runs = unified::plan(&workloads, size);
-    let jobs = job_count(args.jobs, runs.len());
-    let start = Instant::now();
-    let measured = parallel_map(&runs, jobs, |run| {
+    let measured = timed(&runs, args.jobs, "programs", |run| {
         let started = Instant::now();
         let mut m = run.execute();
         m.wall_seconds = started.elapsed().as_secs_f64();
@@ -171,17 +163,11 @@ fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
         );
         (m, line)
     });
-    eprintln!(
-        "{} programs in {} on {jobs} thread{}",
-        runs.len(),
-        seconds_text(start.elapsed().as_secs_f64()),
-        if jobs == 1 { "" } else { "s" }
-    );
     let report = unified::Report::new(&workloads, size, &runs, &measured)?;
     args.output.emit(
         &report,
-        unified_table::markdown,
-        unified_table::text,
+        table::markdown,
+        table::text,
         experiment_unified_plot::write_svg,
     )?;
     Ok(report)
@@ -219,24 +205,39 @@ fn parallel_map<T: Sync, R: Send>(
     results.into_iter().flatten().collect()
 }
 
-/// Runs `runs` on `jobs` threads (one per core by default) and says on stderr how long it took.
-fn run_timed(runs: &[Run], jobs: Option<usize>) -> Result<Vec<Measured>, String> {
-    let jobs = job_count(jobs, runs.len());
+/// `--quick` or not.
+fn size(quick: bool) -> Size {
+    if quick {
+        Size::Quick
+    } else {
+        Size::Full
+    }
+}
+
+/// [`parallel_map`] on `jobs` threads (one per core by default), then how long it took on
+/// stderr: "33 simulations in 5.348 s on 2 threads".
+fn timed<T: Sync, R: Send>(
+    items: &[T],
+    jobs: Option<usize>,
+    noun: &str,
+    work: impl Fn(&T) -> (R, String) + Sync,
+) -> Vec<R> {
+    let jobs = job_count(jobs, items.len());
     let start = Instant::now();
-    let measured = run_all(runs, jobs)?;
+    let results = parallel_map(items, jobs, work);
     eprintln!(
-        "{} simulations in {} on {jobs} thread{}",
-        runs.len(),
+        "{} {noun} in {} on {jobs} thread{}",
+        items.len(),
         seconds_text(start.elapsed().as_secs_f64()),
         if jobs == 1 { "" } else { "s" }
     );
-    Ok(measured)
+    results
 }
 
-/// Runs every simulation of `runs` on `jobs` threads and returns their measurements in `runs`'
-/// order; `Err` when a run cannot be prepared.
-fn run_all(runs: &[Run], jobs: usize) -> Result<Vec<Measured>, String> {
-    parallel_map(runs, jobs, |run| {
+/// Runs every simulation of `runs` (on `jobs` threads, one per core by default) and returns
+/// their measurements in `runs`' order; `Err` when a run cannot be prepared.
+fn run_timed(runs: &[Run], jobs: Option<usize>) -> Result<Vec<Measured>, String> {
+    timed(runs, jobs, "simulations", |run| {
         let result = measure(run);
         let line = progress(run, &result);
         (result, line)

@@ -1,17 +1,16 @@
-//! `warpstep experiment unified --plot FILE.svg`: one SVG in the MRPB plot's style
-//! (`experiment_plot.rs`). On top, each program's performance over the partitioned design at
+//! `warpstep experiment unified --plot FILE.svg`: one SVG drawn by `experiment_chart.rs`, in
+//! the MRPB plot's style. On top, each program's performance over the partitioned design at
 //! the three unified capacities, at 384 KB without arbitration (the ablation) and the
 //! Fermi-like design, beside Table 6's 384 KB figure
 //! (MICRO'12 §6.2-6.4); below, left, energy over the partitioned design (lower is better),
 //! with Table 6's 384 KB figure; right, DRAM traffic over the partitioned design (Fig. 9's
 //! third bar). All on log axes around 1.
 
-use super::experiment_plot::{draw_panel_in, Panel, COLOURS, PAPER_GREY};
-use super::report_out::{self, DrawResult};
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use super::experiment_chart::{draw_bars, page, palette, LogAxis, Panel, PAPER_GREY};
 use std::ops::Range;
-use warpstep::experiment::unified::{Design, DesignResult, Report, Workload, WorkloadReport};
+use warpstep::experiment::unified::{
+    Design, DesignResult, PaperRow, Report, Workload, WorkloadReport,
+};
 
 const SIZE: (u32, u32) = (1200, 860);
 const TOP_HEIGHT: u32 = 430;
@@ -25,34 +24,30 @@ const DESIGNS: [Design; 5] = [
 
 /// Writes the charts of `report` to `path`.
 pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
-    report_out::write_svg(path, SIZE, |root| draw(root, report))
-}
-
-fn draw(root: &DrawingArea<SVGBackend, Shift>, report: &Report) -> DrawResult<()> {
-    root.fill(&WHITE)?;
-    let (top, bottom) = root.split_vertically(TOP_HEIGHT);
-    let performance = panel(
-        report,
-        "Performance over partitioned 256/64/64 KB (Table 6; higher is better)",
-        |r| r.performance,
-        Some(|p: &warpstep::experiment::unified::PaperRow| p.performance[2]),
-    );
-    draw_panel_in(&top, &performance, y_range(&performance))?;
-    let (left, right) = bottom.split_horizontally(SIZE.0 / 2);
-    let energy = panel(
-        report,
-        "Energy over partitioned (lower is better)",
-        |r| r.energy_ratio,
-        Some(|p: &warpstep::experiment::unified::PaperRow| p.energy[2]),
-    );
-    draw_panel_in(&left, &energy, y_range(&energy))?;
-    let dram = panel(
-        report,
-        "DRAM traffic over partitioned",
-        |r| r.dram_ratio,
-        None,
-    );
-    draw_panel_in(&right, &dram, y_range(&dram))
+    page(path, SIZE, TOP_HEIGHT, |top, bottom| {
+        let performance = panel(
+            report,
+            "Performance over partitioned 256/64/64 KB (Table 6; higher is better)",
+            |r| r.performance,
+            Some(|p: &PaperRow| p.performance[2]),
+        );
+        draw_bars(top, &performance, y_range(&performance))?;
+        let (left, right) = bottom.split_horizontally(SIZE.0 / 2);
+        let energy = panel(
+            report,
+            "Energy over partitioned (lower is better)",
+            |r| r.energy_ratio,
+            Some(|p: &PaperRow| p.energy[2]),
+        );
+        draw_bars(&left, &energy, y_range(&energy))?;
+        let dram = panel(
+            report,
+            "DRAM traffic over partitioned",
+            |r| r.dram_ratio,
+            None,
+        );
+        draw_bars(&right, &dram, y_range(&dram))
+    })
 }
 
 /// The programs in plot order: `cache_gather`, whose bars are the tallest, first, away from
@@ -70,13 +65,9 @@ fn panel(
     report: &Report,
     title: &str,
     value: fn(&DesignResult) -> f64,
-    paper: Option<fn(&warpstep::experiment::unified::PaperRow) -> f64>,
+    paper: Option<fn(&PaperRow) -> f64>,
 ) -> Panel {
-    let mut series: Vec<(String, RGBColor)> = DESIGNS
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.label().to_string(), COLOURS[(i + 1) % COLOURS.len()]))
-        .collect();
+    let mut series = palette(DESIGNS.iter().map(|d| d.label().to_string()), 1);
     let mut values: Vec<Vec<Option<f64>>> = DESIGNS
         .iter()
         .map(|&d| {
@@ -113,10 +104,14 @@ const CLIP: Range<f64> = 0.25..4.0;
 /// A log range holding 1 and every value within [`CLIP`], with room above for the labels and
 /// the legend.
 fn y_range(panel: &Panel) -> Range<f64> {
-    let all = panel.values.iter().flatten().flatten().copied();
-    let low = all.clone().fold(1.0f64, f64::min).max(CLIP.start);
-    let high = all.fold(1.0f64, f64::max).min(CLIP.end);
-    (low / 1.15).min(0.9)..(high * 2.4).max(1.6)
+    LogAxis {
+        below: 1.15,
+        floor: 0.9,
+        above: 2.4,
+        ceiling: 1.6,
+        clip: Some(CLIP),
+    }
+    .range(&panel.values)
 }
 
 #[cfg(test)]

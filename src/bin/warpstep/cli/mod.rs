@@ -6,6 +6,7 @@ mod compare_cmd;
 mod config_cmd;
 mod correlate_cmd;
 mod correlate_plot;
+mod experiment_chart;
 mod experiment_cmd;
 mod experiment_elastic_plot;
 mod experiment_plot;
