@@ -70,6 +70,12 @@ test('bank grid: the same access under mod and under the configured hash', async
   await stepUntil(page, '(s) => s.sm.bank_grid.degree === 32');
   const plain = await model(page, 'banks');
   expect([plain.hash, plain.degree, plain.baseline]).toEqual(['mod', 32, null]);
+  // The heading names whose access it is: the warp and instruction MEM0 holds (issue 31).
+  const g = await page.evaluate(() => JSON.parse(window.warpstep.app.session.snapshot(0)).sm.bank_grid);
+  expect(g.in_mem0).toBe(true);
+  expect(plain.whose).toBe(`W${g.warp} ${g.instr.op}`);
+  expect(g.instr.op).toMatch(/^(ld|st)\.shared/);
+  await page.locator('#view-banks').screenshot({ path: '../target/e2e/view-banks-mod.png' });
   expect(problems).toEqual([]);
 });
 

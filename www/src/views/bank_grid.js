@@ -4,7 +4,7 @@
 // in one pass (a broadcast) share one joined cell. When `shmem.hash` is not `mod`, the same access
 // under `mod` (the model's baseline, snapshot bank_grid.baseline) is drawn on the left and the
 // configured hash on the right, on the same row scale, each with its degree and extra cycles.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+import { prepare, region, box, text, textWidth, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { laneColour, inkOn, OKABE, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -38,15 +38,24 @@ export function createBankGridView(el) {
     if (sides.length > 1) divider(ctx, sideW + GAP / 2, TOP - 30, passes * rowH + 34);
     const model = (s, c) => ({ hash: s.hash, degree: s.degree, passes: s.cycles, extra: s.extra_cycles, lanes: s.lanes.length, broadcasts: c.filter((x) => x.lanes.length > 1).length });
     const mine = model(g, cells[cells.length - 1]);
-    setModel(canvas, { banks: g.banks, ...mine, hashLatency: g.hash_latency, baseline: g.baseline ? model(g.baseline, cells[0]) : null });
+    const whose = g.instr ? `W${g.warp} ${g.instr.op}` : null;
+    setModel(canvas, { banks: g.banks, ...mine, hashLatency: g.hash_latency, baseline: g.baseline ? model(g.baseline, cells[0]) : null, whose });
   }
   return { draw, key };
 }
 
+// The heading says whether MEM0 holds the access now and, at the right, whose it is (the warp and
+// instruction the model names: bank_grid.warp and .instr, while the instruction is in flight).
 function heading(canvas, ctx, width, g) {
   const what = g.lanes.length ? `${g.lanes.length} lanes${g.atomic ? ', atomic' : ''}` : 'no shared-memory access yet';
-  text(ctx, `${g.in_mem0 ? 'In MEM0' : 'Last in MEM0'}: ${what}`, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
-  region(canvas, 0, 0, width, 20, `${GLOSSARY.bankgrid}\n\n${GLOSSARY.degree}`);
+  const title = `${g.in_mem0 ? 'In MEM0' : 'Last in MEM0'}: ${what}`;
+  const left = textWidth(ctx, title, FONT_BOLD);
+  text(ctx, title, 8, 10, { font: FONT_BOLD, colour: UI.accent, maxWidth: width - 16 });
+  const whose = g.instr ? `W${g.warp} ${g.instr.op}` : '';
+  const room = width - 16 - left - 24;
+  if (whose && room > 40) text(ctx, whose, width - 8, 10, { colour: UI.muted, maxWidth: room, align: 'right' });
+  const tip = g.instr ? `\n\nWarp ${g.warp}'s ${g.instr.text} (PTX line ${g.instr.line}).` : '';
+  region(canvas, 0, 0, width, 20, `${GLOSSARY.bankgrid}${tip}\n\n${GLOSSARY.degree}`);
 }
 
 function summary(s) {
