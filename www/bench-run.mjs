@@ -10,7 +10,7 @@ await new Promise((r) => setTimeout(r, 4000));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  page.on('pageerror', (e) => console.error('page error:', String(e)));
+  page.on('pageerror', (e) => console.error('page error:', String(e), e.stack));
   await page.goto(`http://127.0.0.1:${port}/bench.html${process.argv[2] === 'all' ? '?all' : ''}`);
   await page.waitForSelector('body[data-done=true]', { timeout: 300_000 });
   const { rows, back } = JSON.parse(await page.locator('body').getAttribute('data-results'));

@@ -73,6 +73,7 @@ export function createCodeView(el, app) {
   }
 
   function key(frame) {
+    if (!app.panes) return 'no editor';
     const s = state(frame);
     return `${s.warp}|${s.line}|${s.cuda}|${s.ptx.length}|${s.cudaText.length}|${el.dataset.present || ''}`;
   }
