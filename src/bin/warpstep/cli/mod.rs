@@ -10,6 +10,7 @@ mod experiment_chart;
 mod experiment_cmd;
 mod experiment_elastic_plot;
 mod experiment_plot;
+mod experiment_shard;
 mod experiment_unified_plot;
 mod hash_search_cmd;
 mod occupancy_cmd;
