@@ -10,6 +10,9 @@
 //! takes one path out: [`table`] lays it out as text or Markdown from the sections its
 //! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`]),
 //! and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
+//! A plan can also run in shards on several machines: [`shard`] splits it, writes each shard's
+//! per-run records (an [`Outcome`] per run, or the unified experiment's own `Measured`) and
+//! joins the parts back in plan order for the same report (`Report::of_outcomes`).
 //!
 //! A fourth experiment writes only what is its paper's: a module with its cases, its `plan`
 //! (the [`Run`]s) and its `Report` (the numbers, built from the [`Measured`] runs with
