@@ -12,7 +12,7 @@
 use super::{geomean, Case, FromStats, Measured, Run, Suite};
 use crate::core::conflict_history::HistoryStats;
 use crate::sim::SimStats;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use super::elastic_kernels::{select, Kernel, Launches, PaperRow, Size, KERNELS};
 
@@ -128,7 +128,7 @@ pub fn plan(kernels: &[Kernel], size: Size) -> Result<Vec<Run>, String> {
 }
 
 /// Fig. 8's three kinds of pipeline stall (§5.1), scheduler-cycles from the run's `stalls`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stalls {
     /// Warp scheduling fails: no warp could issue for any other reason, none being ready
     /// (`barrel`, scoreboard, barrier, throttles...) or the bank-conflict-aware scheduler
@@ -161,7 +161,7 @@ impl Stalls {
 }
 
 /// The counters the experiment reads from one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Counters {
     pub cycles: u64,
     pub warp_instructions: u64,
@@ -173,6 +173,7 @@ pub struct Counters {
     pub bank_conflict_cycles: u64,
     pub stalls: Stalls,
     /// The history cache's predictions (bank-conflict-aware scheduler only).
+    #[serde(default, deserialize_with = "super::shard_serde::history")]
     pub history: Option<HistoryStats>,
 }
 
@@ -421,12 +422,23 @@ impl Report {
         runs: &[Run],
         measured: &[Measured],
     ) -> Result<Report, String> {
+        let outcomes: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
+        Report::of_outcomes(kernels, size, runs, &outcomes)
+    }
+
+    /// The report from each run's [`Outcome`] (what a shard records), as [`Report::new`].
+    pub fn of_outcomes(
+        kernels: &[Kernel],
+        size: Size,
+        runs: &[Run],
+        outcomes: &[Outcome],
+    ) -> Result<Report, String> {
         let find = |case: Case, setup: Setup| -> Result<Outcome, String> {
             let want = run_of(case, setup);
             runs.iter()
-                .zip(measured)
+                .zip(outcomes)
                 .find(|(r, _)| r.case.name() == case.name() && r.sets == want.sets)
-                .map(|(_, m)| Outcome::of(m))
+                .map(|(_, o)| o.clone())
                 .ok_or_else(|| format!("no result for {}", want.title()))
         };
         let mut reports = Vec::new();
@@ -448,8 +460,8 @@ impl Report {
         }
         let incomplete = super::incomplete(
             runs.iter()
-                .zip(measured)
-                .map(|(r, m)| (r.title(), m.error.as_ref())),
+                .zip(outcomes)
+                .map(|(r, o)| (r.title(), o.error.as_ref())),
         );
         Ok(Report {
             warpstep_version: crate::VERSION,

@@ -13,7 +13,7 @@ use crate::energy::{self, EnergyCounts, EnergyReport};
 use crate::launch::{ArgSpec, BufferInit, Dim3, ElemType, LaunchFlags, Number};
 use crate::run::{self, prepare, DEFAULT_MAX_CYCLES};
 use crate::sim::{Sim, Status, UnifiedStats};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One device buffer: its element type and bytes.
@@ -31,7 +31,7 @@ pub enum Arg<'a> {
 }
 
 /// What a host program's launches added up to.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
     pub launches: u64,
     pub cycles: u64,
@@ -48,7 +48,9 @@ pub struct Totals {
     pub arbitration_conflicts: u64,
     /// The unified pool's division for the last launch (`None` when partitioned); a program's
     /// kernels share one storage shape, so it stands for all of them.
+    #[serde(default, deserialize_with = "super::shard_serde::unified_stats")]
     pub partition: Option<UnifiedStats>,
+    #[serde(deserialize_with = "super::shard_serde::energy_counts")]
     pub energy_counts: EnergyCounts,
 }
 

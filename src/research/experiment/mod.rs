@@ -10,6 +10,9 @@
 //! takes one path out: [`table`] lays it out as text or Markdown from the sections its
 //! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`]),
 //! and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
+//! A plan can also run in shards on several machines: [`shard`] splits it, writes each shard's
+//! per-run records (an [`Outcome`] per run, or the unified experiment's own `Measured`) and
+//! joins the parts back in plan order for the same report (`Report::of_outcomes`).
 //!
 //! A fourth experiment writes only what is its paper's: a module with its cases, its `plan`
 //! (the [`Run`]s) and its `Report` (the numbers, built from the [`Measured`] runs with
@@ -25,6 +28,8 @@ pub mod host;
 pub mod mrpb;
 mod mrpb_cases;
 pub mod mrpb_table;
+pub mod shard;
+mod shard_serde;
 pub mod table;
 pub mod unified;
 pub mod unified_table;
@@ -35,7 +40,7 @@ use crate::config::Config;
 use crate::mem::data_cache::Contention;
 use crate::run::InputError;
 use crate::sim::{Sim, SimStats};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::correlate::Measured;
 
@@ -118,7 +123,7 @@ impl Run {
 }
 
 /// The counters the experiments compare, from one run's statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Counters {
     pub cycles: u64,
     /// Thread instructions per cycle.
@@ -127,6 +132,7 @@ pub struct Counters {
     /// L1D reservation failures: associativity, MSHR and miss queue, summed.
     pub reservation_fails: u64,
     /// L1D misses that evicted a line by whose request had brought it in (MRPB §2.2, Fig. 4).
+    #[serde(deserialize_with = "shard_serde::contention")]
     pub evictions_by: Contention,
     /// DRAM reads + writes.
     pub dram_accesses: u64,
@@ -160,8 +166,9 @@ impl FromStats for Counters {
     }
 }
 
-/// One run's result as a report shows it, with the counters `C` that report reads.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One run's result as a report shows it, with the counters `C` that report reads (a
+/// shard's record of the run, [`shard`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome<C = Counters> {
     pub counters: C,
     /// The fault or deadlock, when the kernel did not complete.

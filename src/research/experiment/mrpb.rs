@@ -335,9 +335,19 @@ impl Report {
     /// The report of `cases` from the runs of [`plan`]`(cases)` and their measurements, in the
     /// same order. An error names a run the report needs that is missing.
     pub fn new(cases: &[Case], runs: &[Run], measured: &[Measured]) -> Result<Report, String> {
+        let outcomes: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
+        Report::of_outcomes(cases, runs, &outcomes)
+    }
+
+    /// The report from each run's [`Outcome`] (what a shard records), as [`Report::new`].
+    pub fn of_outcomes(
+        cases: &[Case],
+        runs: &[Run],
+        outcomes: &[Outcome],
+    ) -> Result<Report, String> {
         let mut results: Vec<(RunKey, Outcome)> = Vec::with_capacity(runs.len());
-        for (run, m) in runs.iter().zip(measured) {
-            results.push((key(run)?, Outcome::of(m)));
+        for (run, o) in runs.iter().zip(outcomes) {
+            results.push((key(run)?, o.clone()));
         }
         let outcome = |case: &Case, preset: &'static str, sets: Vec<String>| {
             let run = Run {
@@ -395,8 +405,8 @@ impl Report {
         }
         let incomplete = super::incomplete(
             runs.iter()
-                .zip(measured)
-                .map(|(r, m)| (r.title(), m.error.as_ref())),
+                .zip(outcomes)
+                .map(|(r, o)| (r.title(), o.error.as_ref())),
         );
         Ok(Report {
             warpstep_version: crate::VERSION,

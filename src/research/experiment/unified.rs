@@ -18,7 +18,7 @@
 use super::host::{Device, Totals};
 use crate::config::Config;
 use crate::energy::EnergyReport;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use super::unified_workloads::{
     needle_reference, select, PaperRow, Size, Workload, PAPER_AVERAGE,
@@ -108,8 +108,8 @@ pub struct UnifiedRun {
 }
 
 /// What a run gave: its totals and the configuration its last launch ran (for pricing), or
-/// why it did not complete.
-#[derive(Debug, Clone)]
+/// why it did not complete (also a shard's record of the run, [`super::shard`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Measured {
     pub totals: Totals,
     pub config: Option<Config>,

@@ -10,8 +10,13 @@
 //! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`). Wall time
 //! is measured here, around each simulation's run, as the model has no clock.
 //!
-//! Exit status: 0 when every run completed, 1 when one faulted or deadlocked, 2 on bad input.
+//! `--shard I/N` runs part of a plan and `warpstep experiment merge` joins the parts
+//! (`experiment_shard.rs`).
+//!
+//! Exit status: 0 when every run completed (or, with `--shard`, when the part was written), 1
+//! when one faulted or deadlocked, 2 on bad input.
 
+use super::experiment_shard::{self, options, picked, titles_of, MergeArgs, ShardArgs};
 use super::report_out::Output;
 use super::EXIT_BAD_INPUT;
 use super::{experiment_elastic_plot, experiment_plot, experiment_unified_plot};
@@ -22,7 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, table, unified, Measured, Run, Size};
+use warpstep::experiment::{elastic, table, unified, Measured, Outcome, Run, Size};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -41,6 +46,9 @@ pub enum ExperimentCommand {
     /// 256 and 384 KB and the Fermi-like 384 KB: performance, DRAM traffic and energy beside
     /// Table 6.
     Unified(UnifiedArgs),
+    /// Join the part files of `<experiment> --shard I/N --out FILE` into the report, table and
+    /// plot one run with the same options gives (README: "Sweeps past one machine").
+    Merge(MergeArgs),
 }
 
 #[derive(Args)]
@@ -56,6 +64,8 @@ pub struct UnifiedArgs {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     #[command(flatten)]
+    shard: ShardArgs,
+    #[command(flatten)]
     output: Output,
 }
 
@@ -69,6 +79,8 @@ pub struct MrpbArgs {
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     output: Output,
 }
@@ -86,14 +98,17 @@ pub struct ElasticArgs {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     #[command(flatten)]
+    shard: ShardArgs,
+    #[command(flatten)]
     output: Output,
 }
 
 pub fn run(command: ExperimentCommand) -> ExitCode {
     let result = match command {
-        ExperimentCommand::Mrpb(args) => mrpb(&args).map(|r| r.incomplete.is_empty()),
-        ExperimentCommand::Elastic(args) => elastic(&args).map(|r| r.incomplete.is_empty()),
-        ExperimentCommand::Unified(args) => unified(&args).map(|r| r.incomplete.is_empty()),
+        ExperimentCommand::Mrpb(args) => mrpb(&args),
+        ExperimentCommand::Elastic(args) => elastic(&args),
+        ExperimentCommand::Unified(args) => unified(&args),
+        ExperimentCommand::Merge(args) => experiment_shard::merge(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -105,9 +120,19 @@ pub fn run(command: ExperimentCommand) -> ExitCode {
     }
 }
 
-/// Checks the flags, runs the plan, prints the report and writes the plot; `Err` is bad input.
-fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
+/// Checks the flags, runs the plan, prints the report and writes the plot (or runs and writes
+/// one shard); `Ok(false)` when a run did not complete, `Err` is bad input.
+fn mrpb(args: &MrpbArgs) -> Result<bool, String> {
     let cases = select(&args.cases)?;
+    if let Some(shard) = args.shard.get(&args.output)? {
+        let runs = plan(&cases)?;
+        let measured = run_timed(&picked(&runs, shard), args.jobs)?;
+        let records: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
+        let opts = options("mrpb", &args.cases, false);
+        args.shard
+            .write(opts, shard, &titles_of(&runs, Run::title), &records)?;
+        return Ok(true);
+    }
     args.output.check()?;
     let runs = plan(&cases)?;
     let measured = run_timed(&runs, args.jobs)?;
@@ -118,15 +143,25 @@ fn mrpb(args: &MrpbArgs) -> Result<Report, String> {
         table::text,
         experiment_plot::write_svg,
     )?;
-    Ok(report)
+    Ok(report.incomplete.is_empty())
 }
 
 /// Checks the flags, runs the elastic experiment's plan, prints the report and writes the
-/// plot; `Err` is bad input.
-fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
+/// plot (or runs and writes one shard); `Ok(false)` when a run did not complete, `Err` is bad
+/// input.
+fn elastic(args: &ElasticArgs) -> Result<bool, String> {
     let kernels = elastic::select(&args.kernels)?;
-    args.output.check()?;
     let size = size(args.quick);
+    if let Some(shard) = args.shard.get(&args.output)? {
+        let runs = elastic::plan(&kernels, size)?;
+        let measured = run_timed(&picked(&runs, shard), args.jobs)?;
+        let records: Vec<elastic::Outcome> = measured.iter().map(elastic::Outcome::of).collect();
+        let opts = options("elastic", &args.kernels, args.quick);
+        args.shard
+            .write(opts, shard, &titles_of(&runs, Run::title), &records)?;
+        return Ok(true);
+    }
+    args.output.check()?;
     let runs = elastic::plan(&kernels, size)?;
     let measured = run_timed(&runs, args.jobs)?;
     let report = elastic::Report::new(&kernels, size, &runs, &measured)?;
@@ -136,17 +171,44 @@ fn elastic(args: &ElasticArgs) -> Result<elastic::Report, String> {
         table::text,
         experiment_elastic_plot::write_svg,
     )?;
-    Ok(report)
+    Ok(report.incomplete.is_empty())
 }
 
 /// Checks the flags, runs the unified memory experiment's programs, prints the report and
-/// writes the plot; `Err` is bad input.
-fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
+/// writes the plot (or runs and writes one shard); `Ok(false)` when a run did not complete,
+/// `Err` is bad input.
+fn unified(args: &UnifiedArgs) -> Result<bool, String> {
     let workloads = unified::select(&args.workloads)?;
-    args.output.check()?;
     let size = size(args.quick);
+    if let Some(shard) = args.shard.get(&args.output)? {
+        let runs = unified::plan(&workloads, size);
+        let measured = unified_timed(&picked(&runs, shard), args.jobs);
+        let opts = options("unified", &args.workloads, args.quick);
+        args.shard.write(
+            opts,
+            shard,
+            &titles_of(&runs, unified::UnifiedRun::title),
+            &measured,
+        )?;
+        return Ok(true);
+    }
+    args.output.check()?;
     let runs = unified::plan(&workloads, size);
-    let measured = timed(&runs, args.jobs, "programs", |run| {
+    let measured = unified_timed(&runs, args.jobs);
+    let report = unified::Report::new(&workloads, size, &runs, &measured)?;
+    args.output.emit(
+        &report,
+        table::markdown,
+        table::text,
+        experiment_unified_plot::write_svg,
+    )?;
+    Ok(report.incomplete.is_empty())
+}
+
+/// Runs every program of `runs` (on `jobs` threads, one per core by default), timing each,
+/// and returns their results in `runs`' order.
+fn unified_timed(runs: &[unified::UnifiedRun], jobs: Option<usize>) -> Vec<unified::Measured> {
+    timed(runs, jobs, "programs", |run| {
         let started = Instant::now();
         let mut m = run.execute();
         m.wall_seconds = started.elapsed().as_secs_f64();
@@ -162,15 +224,7 @@ fn unified(args: &UnifiedArgs) -> Result<unified::Report, String> {
             seconds_text(m.wall_seconds)
         );
         (m, line)
-    });
-    let report = unified::Report::new(&workloads, size, &runs, &measured)?;
-    args.output.emit(
-        &report,
-        table::markdown,
-        table::text,
-        experiment_unified_plot::write_svg,
-    )?;
-    Ok(report)
+    })
 }
 
 /// `jobs`, or one per core, at least 1 and at most `runs`.

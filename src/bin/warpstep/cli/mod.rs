@@ -10,6 +10,7 @@ mod experiment_chart;
 mod experiment_cmd;
 mod experiment_elastic_plot;
 mod experiment_plot;
+mod experiment_shard;
 mod experiment_unified_plot;
 mod hash_search_cmd;
 mod occupancy_cmd;
@@ -57,7 +58,8 @@ enum Command {
     /// Run the GPGPU-Sim reference cases and compare warpstep's counters with GPGPU-Sim's.
     Correlate(correlate_cmd::CorrelateArgs),
     /// Rerun a paper's experiment on our kernels (mrpb: MRPB, HPCA 2014, Sections 4-5;
-    /// elastic: Elastic pipeline, CF'11, Sections 5.1-5.2).
+    /// elastic: Elastic pipeline, CF'11, Sections 5.1-5.2; unified: MICRO'12 §6.2-6.4), whole
+    /// or one `--shard I/N` at a time, and `merge` the shards' parts into the report.
     Experiment {
         #[command(subcommand)]
         command: experiment_cmd::ExperimentCommand,
