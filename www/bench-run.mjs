@@ -14,11 +14,12 @@ try {
   await page.goto(`http://127.0.0.1:${port}/bench.html${process.argv[2] === 'all' ? '?all' : ''}`);
   await page.waitForSelector('body[data-done=true]', { timeout: 300_000 });
   const { rows, back } = JSON.parse(await page.locator('body').getAttribute('data-results'));
-  console.log('case            preset    warps   cycles/s   frames/s  frame ms avg/max  sim ms draw ms  sim-only cycles/s  step+redraw ms avg/max');
+  console.log('case            preset    warps   cycles/s   frames/s  frame ms avg/max  median/p95  sim ms draw ms  sim-only cycles/s  step+redraw ms avg/max');
   for (const r of rows) {
-    console.log(`${r.case.padEnd(15)} ${r.preset.padEnd(9)} ${String(r.warps).padStart(5)} ${Math.round(r.cyclesPerSec).toString().padStart(10)} ${r.fps.toFixed(1).padStart(10)}  ${r.frameAvg.toFixed(1).padStart(6)} / ${r.frameMax.toFixed(1).padEnd(8)} ${r.simAvg.toFixed(1).padStart(6)} ${r.drawAvg.toFixed(1).padStart(7)} ${Math.round(r.simCyclesPerSec).toString().padStart(17)}  ${r.stepAvg.toFixed(2).padStart(6)} / ${r.stepMax.toFixed(2)}`);
+    console.log(`${r.case.padEnd(15)} ${r.preset.padEnd(9)} ${String(r.warps).padStart(5)} ${Math.round(r.cyclesPerSec).toString().padStart(10)} ${r.fps.toFixed(1).padStart(10)}  ${r.frameAvg.toFixed(1).padStart(6)} / ${r.frameMax.toFixed(1).padEnd(8)} ${r.frameMedian.toFixed(1).padStart(5)} / ${r.frameP95.toFixed(1).padEnd(5)} ${r.simAvg.toFixed(1).padStart(6)} ${r.drawAvg.toFixed(1).padStart(7)} ${Math.round(r.simCyclesPerSec).toString().padStart(17)}  ${r.stepAvg.toFixed(2).padStart(6)} / ${r.stepMax.toFixed(2)}`);
   }
   console.log('draw ms per frame by view (full speed): ' + rows.map((r) => `\n  ${r.case}/${r.preset}: ${Object.entries(r.perView).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`).join(''));
+  console.log('step and redraw, ms by part: ' + rows.map((r) => `\n  ${r.case}/${r.preset}: ${Object.entries(r.stepPerView).filter(([, v]) => v >= 0.05).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`).join(''));
   console.log(`step back one cycle at cycle ${back.at}: ${back.avg.toFixed(1)} ms avg, ${back.max.toFixed(1)} ms max; ${back.checkpoints} checkpoints; wasm memory ${back.memoryMB.toFixed(1)} MB; reached in ${back.reach.toFixed(1)} s`);
   await page.screenshot({ path: '../target/e2e/bench.png', fullPage: true });
 } finally {

@@ -1,6 +1,7 @@
 // The benchmark page (issue 6, "Speed"; not a test): runs warpstep::bench::STANDARD kernels
 // through the same wasm API as the app, at full speed with the views drawn each animation frame
-// and the app's pacing (pacing.js), and reports simulated cycles/s, frames/s, one-step-and-redraw time, and the time to
+// and the app's pacing (pacing.js), and reports simulated cycles/s, frames/s, frame times (mean, median, p95,
+// worst), one-step-and-redraw time (and its parts by view), and the time to
 // step back one cycle at cycle 1,000,000. Results also land in body[data-results] as JSON.
 // The views redraw as in the app (only panels on screen, only when their inputs changed); with
 // `?all` every panel draws every frame, on screen or not. `?smoke` is the e2e test's short run
@@ -72,6 +73,7 @@ async function fullSpeed(session) {
   let drawMs = 0;
   let drawAvgMs = 2;
   const perView = {};
+  const frameTimes = [];
   while (performance.now() - start < SECONDS * 1000) {
     await nextFrame();
     const t0 = performance.now();
@@ -93,24 +95,31 @@ async function fullSpeed(session) {
     drawAvgMs = 0.8 * drawAvgMs + 0.2 * (t2 - t1);
     frames += 1;
     maxFrame = Math.max(maxFrame, t2 - last);
+    frameTimes.push(t2 - last);
     last = t2;
   }
   const secs = (performance.now() - start) / 1000;
   for (const k of Object.keys(perView)) perView[k] /= frames;
-  return { cycles, cyclesPerSec: cycles / secs, simCyclesPerSec: cycles / (simMs / 1000), fps: frames / secs, frameAvg: (secs * 1000) / frames, frameMax: maxFrame, simAvg: simMs / frames, drawAvg: drawMs / frames, perView };
+  frameTimes.sort((x, y) => x - y);
+  const at = (q) => frameTimes[Math.min(frameTimes.length - 1, Math.floor(q * frameTimes.length))] || 0;
+  return { cycles, cyclesPerSec: cycles / secs, simCyclesPerSec: cycles / (simMs / 1000), fps: frames / secs, frameAvg: (secs * 1000) / frames, frameMedian: at(0.5), frameP95: at(0.95), frameMax: maxFrame, simAvg: simMs / frames, drawAvg: drawMs / frames, perView };
 }
 
 // One cycle and a redraw, as the step button does, 30 times.
 function stepAndRedraw(session) {
   const times = [];
+  const perView = {};
   drawAll(session); // warm-up: the first draw creates the plots
   for (let i = 0; i < 30 && !session.finished(); i++) {
     const t0 = performance.now();
     session.step(1);
-    drawAll(session);
+    const t1 = performance.now();
+    drawAll(session, false, perView);
     times.push(performance.now() - t0);
+    perView.step = (perView.step || 0) + t1 - t0;
   }
-  return { avg: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length), max: Math.max(...times) };
+  for (const k of Object.keys(perView)) perView[k] /= Math.max(1, times.length);
+  return { avg: times.reduce((a, b) => a + b, 0) / Math.max(1, times.length), max: Math.max(...times), perView };
 }
 
 function makeSession(c, preset, extra) {
@@ -125,7 +134,7 @@ async function caseRow(c, preset, extra) {
   const step = stepAndRedraw(s);
   const full = await fullSpeed(s);
   s.free();
-  return { case: c.name, preset, extra, warps, ...full, stepAvg: step.avg, stepMax: step.max };
+  return { case: c.name, preset, extra, warps, ...full, stepAvg: step.avg, stepMax: step.max, stepPerView: step.perView };
 }
 
 // Step back one cycle at cycle `target` of a long vector_add (fermi, 48 warps resident).
@@ -172,7 +181,7 @@ async function run() {
     const r = await caseRow(c, preset, extra);
     rows.push(r);
     const tr = body.insertRow();
-    for (const v of [r.case, r.preset, r.warps, fmt(r.cycles), fmt(r.cyclesPerSec), fmt(r.fps, 1), `${fmt(r.frameAvg, 1)} / ${fmt(r.frameMax, 1)} (sim ${fmt(r.simAvg, 1)}, draw ${fmt(r.drawAvg, 1)})`, `${fmt(r.stepAvg, 2)} / ${fmt(r.stepMax, 2)}`, r.warps >= 48 ? 'yes' : '']) tr.insertCell().textContent = v;
+    for (const v of [r.case, r.preset, r.warps, fmt(r.cycles), fmt(r.cyclesPerSec), fmt(r.fps, 1), `${fmt(r.frameAvg, 1)} / ${fmt(r.frameMax, 1)} (median ${fmt(r.frameMedian, 1)}, p95 ${fmt(r.frameP95, 1)}; sim ${fmt(r.simAvg, 1)}, draw ${fmt(r.drawAvg, 1)})`, `${fmt(r.stepAvg, 2)} / ${fmt(r.stepMax, 2)}`, r.warps >= 48 ? 'yes' : '']) tr.insertCell().textContent = v;
   }
   const back = await backStep(cases, SMOKE ? 20_000 : 1_000_000);
   const tr = document.querySelector('#backstep tbody').insertRow();
@@ -190,6 +199,10 @@ async function start() {
   const memory = () => { wasmMemory = wasm.memory.buffer.byteLength; };
   setInterval(memory, 200);
   $('start').addEventListener('click', run);
+  // The views learn which of them are on screen from an observer that reports after layout: wait
+  // for it, or the first case would redraw every view, on screen or not.
+  await nextFrame();
+  await nextFrame();
   await run();
 }
 
