@@ -99,26 +99,8 @@ fn the_counters_are_the_cycle_records_summed() {
     let ptx = common::data("kernels/transpose.sm_52.ptx");
     for preset in ["fermi", "elastic-cf11", "tesla-c2050-s"] {
         // The elastic preset's CTAs are of 512 threads at most: this one's 1,024 fit its SM.
-        let flags = [
-            "--config",
-            preset,
-            "--set",
-            "core.max_threads_per_cta=1024",
-            "--kernel",
-            "transpose_naive",
-            "--grid",
-            "2,2",
-            "--block",
-            "32,32",
-            "--arg",
-            "f32[4096]=iota",
-            "--arg",
-            "f32[4096]=0",
-            "--arg",
-            "64",
-            "--arg",
-            "64",
-        ];
+        let mut flags = vec!["--config", preset, "--set", "core.max_threads_per_cta=1024"];
+        flags.extend(common::transpose_64_flags("transpose_naive"));
         let (sim, sum) = run(&ptx, &flags);
         let stats = sim.stats();
         let per_sm: u64 = sim.sms().iter().map(|s| s.stats().cycles).sum();
@@ -155,22 +137,7 @@ fn the_counters_are_the_cycle_records_summed() {
 #[test]
 fn the_record_names_each_l1d_answer_of_mem0() {
     let ptx = common::data("kernels/transpose.sm_52.ptx");
-    let flags = [
-        "--kernel",
-        "transpose_naive",
-        "--grid",
-        "2,2",
-        "--block",
-        "32,32",
-        "--arg",
-        "f32[4096]=iota",
-        "--arg",
-        "f32[4096]=0",
-        "--arg",
-        "64",
-        "--arg",
-        "64",
-    ];
+    let flags = common::transpose_64_flags("transpose_naive");
     let mut sim = common::prepare_flags(&ptx, &flags).into_sim(&[]).unwrap();
     let (mut hits, mut misses) = (0, 0);
     while !sim.finished() {

@@ -214,7 +214,16 @@ pub fn assert_timing_matches_functional(ptx: &str, flags: &[&str]) -> warpstep::
 /// checked against the functional run.
 pub fn transpose_64(kernel: &str, sets: &[&str]) -> warpstep::sim::Sim {
     let ptx = data("kernels/transpose.sm_52.ptx");
-    let mut flags = vec![
+    let mut flags = transpose_64_flags(kernel);
+    for s in sets {
+        flags.extend(["--set", s]);
+    }
+    assert_timing_matches_functional(&ptx, &flags)
+}
+
+/// The launch flags of [`transpose_64`]'s kernel (`kernels/transpose.sm_52.ptx`).
+pub fn transpose_64_flags(kernel: &str) -> Vec<&str> {
+    vec![
         "--kernel",
         kernel,
         "--grid",
@@ -229,11 +238,7 @@ pub fn transpose_64(kernel: &str, sets: &[&str]) -> warpstep::sim::Sim {
         "64",
         "--arg",
         "64",
-    ];
-    for s in sets {
-        flags.extend(["--set", s]);
-    }
-    assert_timing_matches_functional(&ptx, &flags)
+    ]
 }
 
 /// The distance in units in the last place between two doubles of the same sign (NaNs
