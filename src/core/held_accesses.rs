@@ -62,7 +62,7 @@ impl HeldAccesses {
         let mut h = self.spare.pop().unwrap_or_default();
         h.tag = tag;
         h.warp_slot = warp_slot;
-        h.record.clone_from(record);
+        copy_record(&mut h.record, record);
         self.held.push(h);
     }
 
@@ -84,6 +84,18 @@ impl HeldAccesses {
     pub fn is_empty(&self) -> bool {
         self.held.is_empty()
     }
+}
+
+/// `to` becomes a copy of `from`, reusing `to`'s address buffer (a derived `clone_from` would
+/// allocate a new one).
+fn copy_record(to: &mut AccessRecord, from: &AccessRecord) {
+    to.valid = from.valid;
+    to.space = from.space;
+    to.access = from.access;
+    to.bytes = from.bytes;
+    to.mask = from.mask;
+    to.changed = from.changed;
+    to.addrs.clone_from(&from.addrs);
 }
 
 #[cfg(test)]

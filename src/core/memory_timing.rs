@@ -243,18 +243,23 @@ impl MemoryTiming {
         }
         self.shared_stats.count(&self.scratch);
         self.count_shared_rows(record);
-        // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles.
+        // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles. The
+        // passes beyond the first of every sub-warp but the last are held sub-warp cycles.
         let ports = self.shmem_ports;
         let active = self.scratch.sub_warp_cycles.iter().filter(|&&p| p > 0);
-        let passes: Vec<u32> = active.map(|p| p.div_ceil(ports)).collect();
-        let cycles: u32 = passes.iter().sum();
-        let held = passes.iter().rev().skip(1).map(|p| p - 1).sum();
+        let (mut cycles, mut subwarps, mut last) = (0u32, 0u32, 0u32);
+        for passes in active.map(|p| p.div_ceil(ports)) {
+            cycles += passes;
+            subwarps += 1;
+            last = passes;
+        }
+        let held = (cycles - last).saturating_sub(subwarps.saturating_sub(1));
         MemoryCost {
             occupancy: cycles.max(1),
             latency: self.shared_latency,
             shared: true,
             degree: self.scratch.degree,
-            conflict_cycles: cycles - passes.len() as u32,
+            conflict_cycles: cycles - subwarps,
             held_subwarp_cycles: held,
             requests: 0,
             staged: None,
@@ -411,8 +416,10 @@ impl MemoryTiming {
         self.held = held;
         let cost = cost.unwrap_or(MemoryCost::FENCE);
         if cost.shared {
+            // The costed access becomes the served one; the scratch takes the old buffers
+            // (costing overwrites them), so nothing is allocated.
             self.served.0 = Some(tag);
-            self.served.1.clone_from(&self.scratch);
+            std::mem::swap(&mut self.served.1, &mut self.scratch);
         }
         cost
     }

@@ -163,6 +163,8 @@ pub struct Sm {
     access: AccessRecord,
     /// What this SM did in the last cycle.
     record: CycleRecord,
+    /// Completed CTA barriers of the cycle (the buffers reused).
+    releases: Vec<crate::exec::cta_barrier::Release>,
 }
 
 /// Warp slot `warp` as MRPB's signatures see it.
@@ -241,6 +243,7 @@ impl Sm {
             writeback: Writeback::new(config.regfile.writeback_width),
             access: AccessRecord::default(),
             record: CycleRecord::default(),
+            releases: Vec::new(),
         })
     }
 
@@ -505,8 +508,12 @@ impl Sm {
                 continue;
             }
             let live = slot.cta.live_warps();
-            let releases = slot.cta.barriers.release_ready(live, self.params.warp_size);
-            for release in releases {
+            let releases = &mut self.releases;
+            let n = slot
+                .cta
+                .barriers
+                .release_ready_into(live, self.params.warp_size, releases);
+            for release in &releases[..n] {
                 any = true;
                 for w in &release.warps {
                     if let Some(&ws) = slot.warp_slots.get(*w as usize) {

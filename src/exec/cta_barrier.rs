@@ -26,7 +26,7 @@ struct Barrier {
 }
 
 /// A completed barrier: the warps to wake and the `bar.red` results to write.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Release {
     pub id: u32,
     pub warps: Vec<u32>,
@@ -90,8 +90,22 @@ impl CtaBarriers {
     /// number of the CTA's warps that have not exited; `warp_size` converts a thread count.
     pub fn release_ready(&mut self, live_warps: u32, warp_size: u32) -> Vec<Release> {
         let mut out = Vec::new();
+        let n = self.release_ready_into(live_warps, warp_size, &mut out);
+        out.truncate(n);
+        out
+    }
+
+    /// [`Self::release_ready`] into `out[..n]`, returning n: the entries of `out` and the
+    /// barriers trade their lists, so a caller that keeps `out` allocates nothing once warm.
+    pub fn release_ready_into(
+        &mut self,
+        live_warps: u32,
+        warp_size: u32,
+        out: &mut Vec<Release>,
+    ) -> usize {
+        let mut n = 0;
         if self.pending == 0 {
-            return out;
+            return n;
         }
         for (id, b) in self.barriers.iter_mut().enumerate() {
             if b.arrived == 0 {
@@ -103,17 +117,25 @@ impl CtaBarriers {
             };
             if b.arrived >= expected {
                 self.pending &= !(1 << id);
-                let done = std::mem::take(b);
-                out.push(Release {
-                    id: id as u32,
-                    warps: done.waiting,
-                    reductions: done.reductions,
-                    true_count: done.true_count,
-                    lane_count: done.lane_count,
-                });
+                if out.len() == n {
+                    out.push(Release::default());
+                }
+                let r = &mut out[n];
+                r.id = id as u32;
+                r.true_count = b.true_count;
+                r.lane_count = b.lane_count;
+                r.warps.clear();
+                r.reductions.clear();
+                std::mem::swap(&mut r.warps, &mut b.waiting);
+                std::mem::swap(&mut r.reductions, &mut b.reductions);
+                b.arrived = 0;
+                b.threads = None;
+                b.true_count = 0;
+                b.lane_count = 0;
+                n += 1;
             }
         }
-        out
+        n
     }
 
     /// Warps waiting at some barrier, with the barrier number, for deadlock reports.
