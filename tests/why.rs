@@ -284,6 +284,11 @@ fn short_scoreboard_and_not_selected() {
     assert_eq!(sched.warps.len(), 1);
     let other = explain(&s, 0, sched.warps[0], None).unwrap();
     assert_eq!(other.state, "issued");
+    // Its link names the instruction it issued this cycle (the SM's cycle record).
+    let issued = s.sms()[0].last_cycle().issued_from(sched.warps[0]).unwrap();
+    let text = s.image().func().text(issued.pc).to_string();
+    let op = text.split_whitespace().next().unwrap();
+    assert!(other.links[0].text.contains(op), "{}", other.links[0].text);
 }
 
 /// A lane masked off by divergence (book Figs. 3.2-3.4): it waits in a SIMT stack entry.

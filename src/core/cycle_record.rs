@@ -91,11 +91,6 @@ impl CycleRecord {
         }
     }
 
-    /// The instruction scheduler `scheduler` issued this cycle, if any.
-    pub fn issued_by(&self, scheduler: u32) -> Option<&IssueRecord> {
-        self.issued.iter().find(|i| i.scheduler == scheduler)
-    }
-
     /// The instruction warp slot `warp` issued this cycle, if any.
     pub fn issued_from(&self, warp: u32) -> Option<&IssueRecord> {
         self.issued.iter().find(|i| i.warp == warp)
@@ -121,9 +116,8 @@ mod tests {
         });
         r.writeback.push((3, 1));
         r.mem0.pass = Some((8, 1));
-        assert_eq!(r.issued_by(1).map(|i| i.tag), Some(9));
-        assert_eq!(r.issued_from(3).map(|i| i.pc), Some(2));
-        assert!(r.issued_by(0).is_none());
+        assert_eq!(r.issued_from(3).map(|i| (i.tag, i.pc)), Some((9, 2)));
+        assert!(r.issued_from(0).is_none());
         r.begin(5, false);
         assert_eq!((r.cycle, r.worked), (5, false));
         assert!(r.issued.is_empty() && r.writeback.is_empty());

@@ -62,7 +62,7 @@ impl HeldAccesses {
         let mut h = self.spare.pop().unwrap_or_default();
         h.tag = tag;
         h.warp_slot = warp_slot;
-        copy_record(&mut h.record, record);
+        h.record.clone_from(record);
         self.held.push(h);
     }
 
@@ -75,27 +75,6 @@ impl HeldAccesses {
         self.spare.push(h);
         Some(out)
     }
-
-    /// Instructions waiting for MEM0.
-    pub fn len(&self) -> usize {
-        self.held.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.held.is_empty()
-    }
-}
-
-/// `to` becomes a copy of `from`, reusing `to`'s address buffer (a derived `clone_from` would
-/// allocate a new one).
-fn copy_record(to: &mut AccessRecord, from: &AccessRecord) {
-    to.valid = from.valid;
-    to.space = from.space;
-    to.access = from.access;
-    to.bytes = from.bytes;
-    to.mask = from.mask;
-    to.changed = from.changed;
-    to.addrs.clone_from(&from.addrs);
 }
 
 #[cfg(test)]
@@ -150,11 +129,10 @@ mod tests {
         let mut h = HeldAccesses::default();
         h.hold(7, 2, &record(Space::Shared, MemAccess::Load, 0b11));
         h.hold(8, 3, &record(Space::Global, MemAccess::Store, 0b1));
-        assert_eq!(h.len(), 2);
         let got = h.release(8, |r, slot| (r.mask, r.access, slot));
         assert_eq!(got, Some((0b1, Some(MemAccess::Store), 3)));
         assert_eq!(h.release(8, |_, _| ()), None);
         assert_eq!(h.release(7, |r, slot| (r.mask, slot)), Some((0b11, 2)));
-        assert!(h.is_empty());
+        assert_eq!(h.release(7, |_, _| ()), None, "nothing is held any more");
     }
 }

@@ -435,11 +435,6 @@ impl MemoryTiming {
         self.served.0
     }
 
-    /// Issued memory instructions whose access waits for MEM0.
-    pub fn held(&self) -> usize {
-        self.held.len()
-    }
-
     /// Shared-memory counters of this SM.
     pub fn shared_stats(&self) -> &SharedStats {
         &self.shared_stats

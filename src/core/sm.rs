@@ -615,11 +615,6 @@ impl Sm {
         &self.register_banks
     }
 
-    /// The instructions that wrote back in the latest cycle, as (warp slot, PC).
-    pub fn committed(&self) -> &[(u32, Pc)] {
-        self.writeback.committed()
-    }
-
     /// The back end's shape.
     pub fn pipeline_mode(&self) -> PipelineMode {
         self.dispatch.mode()

@@ -68,7 +68,7 @@ pub struct BarrierReduction {
 }
 
 /// The lanes' memory addresses of a memory instruction (for the coalescer and bank model).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct AccessRecord {
     /// Whether the last instruction accessed memory.
     pub valid: bool,
@@ -85,6 +85,26 @@ pub struct AccessRecord {
     /// Whether the instruction changed a value in memory (a store, or an atomic whose new value
     /// differs from the old): the forward progress a spin lock never makes (MODEL.md section 3).
     pub changed: bool,
+}
+
+impl Clone for AccessRecord {
+    fn clone(&self) -> Self {
+        let mut copy = AccessRecord::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Reuses this record's address buffer (a derived `clone_from` would allocate a new one):
+    /// the LD/ST unit keeps one record per issued memory instruction this way.
+    fn clone_from(&mut self, from: &Self) {
+        self.valid = from.valid;
+        self.space = from.space;
+        self.access = from.access;
+        self.bytes = from.bytes;
+        self.mask = from.mask;
+        self.addrs.clone_from(&from.addrs);
+        self.changed = from.changed;
+    }
 }
 
 /// The value of a source operand in `lane`: registers zero-extended from their width,

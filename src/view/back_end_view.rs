@@ -118,7 +118,8 @@ pub fn back_end_view(sim: &Sim, sm: &Sm) -> BackEndView {
             n => Some(n as u32),
         },
         committed: sm
-            .committed()
+            .last_cycle()
+            .writeback
             .iter()
             .map(|&(w, pc)| (w, instr_view(func, pc)))
             .collect(),

@@ -258,9 +258,9 @@ impl Ctx<'_> {
         let state = w.state;
         let cycle = num(self.now);
         let text = match state {
-            WarpCycle::Issued => match self.sm.committed().iter().rev().find(|c| c.0 == slot) {
-                Some(&(_, pc)) => {
-                    format!("Warp {slot} issued {} in cycle {cycle}.", self.instr(pc))
+            WarpCycle::Issued => match self.sm.last_cycle().issued_from(slot) {
+                Some(i) => {
+                    format!("Warp {slot} issued {} in cycle {cycle}.", self.instr(i.pc))
                 }
                 None => format!("Warp {slot} issued an instruction in cycle {cycle}."),
             },
