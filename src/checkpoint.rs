@@ -8,6 +8,7 @@
 //! (every 2^i-th), so a run of a million cycles keeps a few dozen copies. Global memory is paged
 //! behind `Rc`, so a copy shares every page the run has not written since.
 
+use crate::core::timeline::TIMELINE_CYCLES;
 use crate::sim::Sim;
 
 /// Checkpoints of one simulation.
@@ -81,6 +82,36 @@ impl Timeline {
     /// Forgets checkpoints after `cycle` (the user went back and the future will be re-run).
     pub fn truncate_after(&mut self, cycle: u64) {
         self.checkpoints.retain(|(c, _)| *c <= cycle);
+    }
+
+    /// [`Self::rewind`] for the views: every warp's state classified in the last
+    /// [`TIMELINE_CYCLES`] cycles before `target`, replayed from a checkpoint at least that far
+    /// back (checkpoints taken while a run did not classify them may hold a gap).
+    pub fn rewind_for_views(&self, target: u64) -> Sim {
+        let window = TIMELINE_CYCLES as u64;
+        let (_, base) = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|(c, _)| *c + window <= target)
+            .unwrap_or(&self.checkpoints[0]);
+        let mut sim = base.clone();
+        let steps = target.saturating_sub(sim.cycle());
+        let unrecorded = steps.saturating_sub(window);
+        sim.set_record_warp_states(false);
+        sim.run_for(unrecorded);
+        sim.set_record_warp_states(true);
+        sim.run_for(steps - unrecorded);
+        sim
+    }
+
+    /// After a run the kernel's end cut short ([`crate::run_control::run`]): when the views ask
+    /// for warp states and the last [`TIMELINE_CYCLES`] cycles were not all classified, `sim`
+    /// is replaced by a replay that classifies them (the same machine: runs are deterministic).
+    pub fn cover_warp_states(&self, sim: &mut Sim) {
+        if sim.records_warp_states() && !sim.warp_states_cover(TIMELINE_CYCLES as u64) {
+            *sim = self.rewind_for_views(sim.cycle());
+        }
     }
 
     /// The simulation as it was at cycle `target` (or the earliest cycle kept, if `target` is

@@ -5,6 +5,7 @@
 //! ([`SourceLines`]). The browser's `Session` and the CLI's `--break-line` / `--until-cycle`
 //! both drive runs through [`run`], so native tests cover what the app does.
 
+use crate::core::timeline::TIMELINE_CYCLES;
 use crate::ptx::{Function, Pc, SourceLines};
 use crate::sim::Sim;
 
@@ -99,7 +100,40 @@ pub enum Stopped {
 
 /// Steps `sim` at most `budget` cycles until `stop` says so or the kernel ends; `observe` sees
 /// the machine after every cycle (the browser keeps its checkpoints there).
+///
+/// While the views ask for every warp's state ([`Sim::set_record_warp_states`]), only the last
+/// [`TIMELINE_CYCLES`] cycles the run can reach are classified: the warp timeline keeps no
+/// more, and timing does not depend on it. A run that a breakpoint may stop classifies every
+/// cycle; one the kernel's end cuts short may leave the timeline a gap, which
+/// [`crate::checkpoint::Timeline::cover_warp_states`] fills by replay.
 pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&Sim)) -> Stopped {
+    let recording = sim.records_warp_states();
+    let reach = stop
+        .cycle
+        .map_or(budget, |t| t.saturating_sub(sim.cycle()).min(budget));
+    let unrecorded = match recording && !stop.breakpoints.any() {
+        true => reach.saturating_sub(TIMELINE_CYCLES as u64),
+        false => 0,
+    };
+    if unrecorded == 0 {
+        return run_recorded(sim, budget, stop, observe);
+    }
+    sim.set_record_warp_states(false);
+    let first = run_recorded(sim, unrecorded, stop, observe);
+    sim.set_record_warp_states(true);
+    match first {
+        Stopped::Budget => run_recorded(sim, budget - unrecorded, stop, observe),
+        other => other,
+    }
+}
+
+/// [`run`] with the warp-state recording as it is.
+fn run_recorded(
+    sim: &mut Sim,
+    budget: u64,
+    stop: &StopAt,
+    observe: &mut dyn FnMut(&Sim),
+) -> Stopped {
     let target = stop.cycle.unwrap_or(u64::MAX);
     let watch = stop.breakpoints.any();
     for _ in 0..budget {
@@ -230,6 +264,98 @@ mod tests {
         assert_eq!(
             hit.pc, first_on_4,
             "the first instruction of line 4 stops it"
+        );
+    }
+
+    /// What the views read of every warp's state: each SM's warp timeline, its cycle record
+    /// and the warps' states.
+    fn views(s: &Sim) -> Vec<String> {
+        s.sms()
+            .iter()
+            .map(|sm| {
+                let states: Vec<_> = sm.warps().iter().flatten().map(|w| w.state).collect();
+                format!("{:?} {:?} {states:?}", sm.timeline(), sm.last_cycle())
+            })
+            .collect()
+    }
+
+    /// The naive transpose over a 256x256 matrix: 64 CTAs, a run of several thousand cycles.
+    fn long_transpose() -> Sim {
+        let flags = [
+            "--kernel",
+            "transpose_naive",
+            "--grid",
+            "8,8",
+            "--block",
+            "32,32",
+            "--arg",
+            "f32[65536]=iota",
+            "--arg",
+            "f32[65536]=0",
+            "--arg",
+            "256",
+            "--arg",
+            "256",
+        ];
+        prepare((TRANSPOSE_NAIVE.0, &flags), &[])
+            .into_sim(&[])
+            .unwrap()
+    }
+
+    #[test]
+    fn a_long_run_classifies_only_the_cycles_the_views_can_show() {
+        // Stepping every cycle with the states recorded is the reference.
+        let mut every = long_transpose();
+        let mut windowed = long_transpose();
+        for budget in [3_000, 100, 2_000, 513] {
+            for _ in 0..budget {
+                every.step();
+            }
+            assert_eq!(
+                run(&mut windowed, budget, &StopAt::default(), &mut |_| ()),
+                Stopped::Budget
+            );
+            assert_eq!(windowed.cycle(), every.cycle());
+            assert!(windowed.records_warp_states() && windowed.warp_states_cover(512));
+            assert_eq!(
+                views(&windowed),
+                views(&every),
+                "at cycle {}",
+                every.cycle()
+            );
+        }
+        assert_eq!(windowed.stats(), every.stats());
+    }
+
+    #[test]
+    fn a_run_the_kernels_end_cuts_short_is_replayed_to_fill_the_timeline() {
+        let mut every = transpose();
+        let mut windowed = transpose();
+        let mut checkpoints = crate::checkpoint::Timeline::new(&windowed, 1_000, 8);
+        while !every.finished() {
+            every.step();
+        }
+        let end = run(&mut windowed, u64::MAX, &StopAt::default(), &mut |s| {
+            checkpoints.observe(s)
+        });
+        assert_eq!(end, Stopped::Finished);
+        assert!(
+            !windowed.warp_states_cover(512),
+            "the end came before the last 512 cycles of the budget"
+        );
+        checkpoints.cover_warp_states(&mut windowed);
+        assert_eq!(windowed.cycle(), every.cycle());
+        assert!(windowed.warp_states_cover(512));
+        assert_eq!(views(&windowed), views(&every));
+        let back = checkpoints.rewind_for_views(every.cycle() - 700);
+        let mut again = transpose();
+        for _ in 0..every.cycle() - 700 {
+            again.step();
+        }
+        assert_eq!(
+            views(&back),
+            views(&again),
+            "stepping back shows the same views"
         );
     }
 }

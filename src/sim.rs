@@ -208,6 +208,9 @@ pub struct Sim {
     /// L1Ds, interconnect, L2 and DRAM (issue 5).
     memory: MemorySystem,
     cycle: u64,
+    /// The cycle from which every warp's state has been classified without a gap (while
+    /// [`Sim::records_warp_states`]).
+    warp_states_since: u64,
     next_cta: u64,
     total_ctas: u64,
     next_sm: usize,
@@ -270,6 +273,7 @@ impl Sim {
             sms,
             memory,
             cycle: 0,
+            warp_states_since: 0,
             next_cta: 0,
             next_sm: 0,
             registers_per_cta,
@@ -311,9 +315,23 @@ impl Sim {
     /// Whether the SMs classify every warp every cycle (for the views' warp states and
     /// timeline). On by default; batch runs turn it off: timing and statistics do not change.
     pub fn set_record_warp_states(&mut self, on: bool) {
+        if on && !self.records_warp_states() {
+            self.warp_states_since = self.cycle;
+        }
         for sm in &mut self.sms {
             sm.set_record_warp_states(on);
         }
+    }
+
+    /// Whether the SMs classify every warp every cycle (see [`Sim::set_record_warp_states`]).
+    pub fn records_warp_states(&self) -> bool {
+        self.sms.first().is_some_and(Sm::records_warp_states)
+    }
+
+    /// Whether every warp's state was classified in each of the last `cycles` cycles (or since
+    /// cycle 0), so the warp timeline and the views show them all.
+    pub fn warp_states_cover(&self, cycles: u64) -> bool {
+        self.records_warp_states() && self.cycle - self.warp_states_since >= cycles.min(self.cycle)
     }
 
     /// The issue events recorded since the last call.

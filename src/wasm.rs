@@ -390,6 +390,7 @@ impl Session {
             &StopAt::default(),
             &mut |sim| timeline.observe(sim),
         );
+        self.timeline.cover_warp_states(&mut self.sim);
         (self.sim.cycle() - start) as u32
     }
 
@@ -719,6 +720,7 @@ impl Session {
         let stopped = run_control::run(&mut self.sim, u64::from(budget), stop, &mut |sim| {
             timeline.observe(sim)
         });
+        self.timeline.cover_warp_states(&mut self.sim);
         match stopped {
             Stopped::Budget => Stop::Budget,
             Stopped::Breakpoint(hit) => {
@@ -750,7 +752,10 @@ impl Session {
             .sms()
             .first()
             .map_or(true, |s| s.records_warp_states());
-        self.sim = self.timeline.rewind(target);
+        self.sim = match record {
+            true => self.timeline.rewind_for_views(target),
+            false => self.timeline.rewind(target),
+        };
         self.sim.set_record_warp_states(record);
         self.break_line = 0;
         self.break_warp = None;

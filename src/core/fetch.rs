@@ -46,6 +46,10 @@ pub struct FrontEnd {
     /// The warp slot round-robin fetch tries first.
     next: u32,
     latch: Option<FetchLatch>,
+    /// The last scan found no warp that could fetch, and nothing that decides it (an issue, a
+    /// resolved branch, a new warp: [`FrontEnd::wake`]) has happened since: scanning again
+    /// would find none either.
+    asleep: bool,
 }
 
 impl FrontEnd {
@@ -55,6 +59,7 @@ impl FrontEnd {
             ibuffer_entries: core.ibuffer_entries as usize,
             next: 0,
             latch: None,
+            asleep: false,
         }
     }
 
@@ -91,6 +96,7 @@ impl FrontEnd {
         if let Some(slot) = l1d.next_instruction_fill() {
             // The line is back: the warp's fetch completes now, without a second access
             // (GPGPU-Sim's `access_ready` path fills the fetch buffer directly).
+            self.asleep = false;
             if let Some(w) = warps.get_mut(slot as usize).and_then(Option::as_mut) {
                 w.imiss_pending = false;
                 if let Some(count) = self.count(w, instrs, line) {
@@ -98,6 +104,9 @@ impl FrontEnd {
                     return;
                 }
             }
+        }
+        if self.asleep {
+            return;
         }
         for k in 0..n {
             // `next < n`, so one subtraction wraps.
@@ -128,6 +137,13 @@ impl FrontEnd {
             self.next = (slot + 1) % n;
             return;
         }
+        self.asleep = true;
+    }
+
+    /// Something that decides whether a warp can fetch changed (a warp issued, so its
+    /// I-buffer or control flow moved; a branch resolved; a warp arrived): scan again.
+    pub fn wake(&mut self) {
+        self.asleep = false;
     }
 
     /// How many instructions warp `w` fetches now (`core.fetch_width`, fewer at the code's end

@@ -100,6 +100,9 @@ pub struct CtaSlot {
     pub threads: u32,
     pub registers: u32,
     pub shared_bytes: u32,
+    /// A warp of the CTA arrived at a barrier or exited since its barriers were last checked:
+    /// only then can one complete ([`Sm`]'s barrier release skips the CTA otherwise).
+    pub barriers_changed: bool,
 }
 
 /// Limits and timing the SM reads every cycle, taken from the configuration once.
@@ -290,6 +293,7 @@ impl Sm {
             }
             self.warps[slot] = Some(warp);
             self.issue.warp_arrived(slot as u32, age);
+            self.front.wake();
             warp_slots.push(slot as u32);
         }
         self.used_threads += threads;
@@ -304,6 +308,7 @@ impl Sm {
             threads,
             registers,
             shared_bytes,
+            barriers_changed: true,
         });
     }
 
@@ -342,6 +347,9 @@ impl Sm {
         self.operand_read(now, ctx.decoded);
         let progress = self.issue(now, ctx) | self.release_barriers(ctx);
         self.front.decode(&mut self.warps);
+        if !self.record.issued.is_empty() || !self.writeback.done().is_empty() {
+            self.front.wake();
+        }
         let instrs = ctx.decoded.len() as u32;
         self.front.fetch(now, &mut self.warps, instrs, ctx.l1d);
         if progress | self.retire_finished() {
@@ -504,7 +512,7 @@ impl Sm {
     fn release_barriers(&mut self, ctx: &SmContext) -> bool {
         let mut any = false;
         for slot in self.ctas.iter_mut().flatten() {
-            if !slot.cta.barriers.has_arrivals() {
+            if !std::mem::take(&mut slot.barriers_changed) || !slot.cta.barriers.has_arrivals() {
                 continue;
             }
             let live = slot.cta.live_warps();

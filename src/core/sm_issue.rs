@@ -159,6 +159,7 @@ impl Sm {
         let new_pc = state.reconvergence.pc();
         let finished = state.is_finished();
         let changed_registers = state.changed;
+        cta.barriers_changed |= finished || matches!(done.flow, Flow::Barrier(_));
         let depth = state.reconvergence.max_depth();
         let splits = state.reconvergence.drain_stats();
         if let Some(trace) = ctx.trace.as_deref_mut() {
