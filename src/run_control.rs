@@ -104,8 +104,9 @@ pub enum Stopped {
 /// While the views ask for every warp's state ([`Sim::set_record_warp_states`]), only the last
 /// [`TIMELINE_CYCLES`] cycles the run can reach are classified: the warp timeline keeps no
 /// more, and timing does not depend on it. A run that a breakpoint may stop classifies every
-/// cycle; one the kernel's end cuts short may leave the timeline a gap, which
-/// [`crate::checkpoint::Timeline::cover_warp_states`] fills by replay.
+/// cycle, and so does one once the grid's last CTA is placed (the kernel may end soon). If the
+/// end still comes within the timeline's length of a cycle not classified, the timeline has a
+/// gap that [`crate::checkpoint::Timeline::cover_warp_states`] fills by replay.
 pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&Sim)) -> Stopped {
     let recording = sim.records_warp_states();
     let reach = stop
@@ -115,28 +116,37 @@ pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&S
         true => reach.saturating_sub(TIMELINE_CYCLES as u64),
         false => 0,
     };
-    if unrecorded == 0 {
-        return run_recorded(sim, budget, stop, observe);
+    if unrecorded == 0 || sim.all_ctas_placed() {
+        return run_recorded(sim, budget, stop, observe, false);
     }
+    let start = sim.cycle();
     sim.set_record_warp_states(false);
-    let first = run_recorded(sim, unrecorded, stop, observe);
+    let first = run_recorded(sim, unrecorded, stop, observe, true);
     sim.set_record_warp_states(true);
     match first {
-        Stopped::Budget => run_recorded(sim, budget - unrecorded, stop, observe),
+        Stopped::Budget => {
+            let left = budget - (sim.cycle() - start);
+            run_recorded(sim, left, stop, observe, false)
+        }
         other => other,
     }
 }
 
-/// [`run`] with the warp-state recording as it is.
+/// [`run`] with the warp-state recording as it is; with `until_placed`, the run also ends (as
+/// [`Stopped::Budget`]) once the grid's last CTA is placed.
 fn run_recorded(
     sim: &mut Sim,
     budget: u64,
     stop: &StopAt,
     observe: &mut dyn FnMut(&Sim),
+    until_placed: bool,
 ) -> Stopped {
     let target = stop.cycle.unwrap_or(u64::MAX);
     let watch = stop.breakpoints.any();
     for _ in 0..budget {
+        if until_placed && sim.all_ctas_placed() {
+            return Stopped::Budget;
+        }
         if sim.cycle() >= target {
             return Stopped::Cycle;
         }
@@ -317,6 +327,12 @@ mod tests {
             );
             assert_eq!(windowed.cycle(), every.cycle());
             assert!(windowed.records_warp_states() && windowed.warp_states_cover(512));
+            if budget == 3_000 {
+                assert!(
+                    !windowed.warp_states_cover(3_000),
+                    "the first cycles of a long run are not classified"
+                );
+            }
             assert_eq!(
                 views(&windowed),
                 views(&every),
@@ -328,27 +344,32 @@ mod tests {
     }
 
     #[test]
-    fn a_run_the_kernels_end_cuts_short_is_replayed_to_fill_the_timeline() {
-        let mut every = transpose();
-        let mut windowed = transpose();
-        let mut checkpoints = crate::checkpoint::Timeline::new(&windowed, 1_000, 8);
+    fn the_end_of_a_run_is_classified_and_a_gap_before_it_is_replayed() {
+        let mut every = long_transpose();
         while !every.finished() {
             every.step();
         }
-        let end = run(&mut windowed, u64::MAX, &StopAt::default(), &mut |s| {
+        // Once the last CTA is placed every cycle is classified, so the end needs no replay.
+        let mut windowed = long_transpose();
+        let end = run(&mut windowed, u64::MAX, &StopAt::default(), &mut |_| ());
+        assert_eq!(end, Stopped::Finished);
+        assert_eq!(views(&windowed), views(&every));
+        // A gap within the timeline's length of the end is filled from a checkpoint.
+        let mut windowed = long_transpose();
+        let mut checkpoints = crate::checkpoint::Timeline::new(&windowed, 1_000, 8);
+        windowed.set_record_warp_states(false);
+        windowed.run_for(every.cycle() - 300);
+        windowed.set_record_warp_states(true);
+        run(&mut windowed, u64::MAX, &StopAt::default(), &mut |s| {
             checkpoints.observe(s)
         });
-        assert_eq!(end, Stopped::Finished);
-        assert!(
-            !windowed.warp_states_cover(512),
-            "the end came before the last 512 cycles of the budget"
-        );
+        assert!(!windowed.warp_states_cover(512), "a gap of 212 cycles");
         checkpoints.cover_warp_states(&mut windowed);
         assert_eq!(windowed.cycle(), every.cycle());
         assert!(windowed.warp_states_cover(512));
         assert_eq!(views(&windowed), views(&every));
         let back = checkpoints.rewind_for_views(every.cycle() - 700);
-        let mut again = transpose();
+        let mut again = long_transpose();
         for _ in 0..every.cycle() - 700 {
             again.step();
         }

@@ -354,6 +354,11 @@ impl Sim {
         self.next_cta
     }
 
+    /// Whether every CTA of the grid has been placed on an SM (the kernel can end from now on).
+    pub fn all_ctas_placed(&self) -> bool {
+        self.next_cta >= self.total_ctas
+    }
+
     pub fn status(&self) -> &Status {
         &self.status
     }
