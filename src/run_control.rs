@@ -104,9 +104,10 @@ pub enum Stopped {
 /// While the views ask for every warp's state ([`Sim::set_record_warp_states`]), only the last
 /// [`TIMELINE_CYCLES`] cycles the run can reach are classified: the warp timeline keeps no
 /// more, and timing does not depend on it. A run that a breakpoint may stop classifies every
-/// cycle, and so does one once the grid's last CTA is placed (the kernel may end soon). If the
-/// end still comes within the timeline's length of a cycle not classified, the timeline has a
-/// gap that [`crate::checkpoint::Timeline::cover_warp_states`] fills by replay.
+/// cycle, and so does one in the grid's last two waves ([`Sim::in_last_waves`]: the kernel may
+/// end within a CTA's lifetime). If the end still comes within the timeline's length of a cycle
+/// not classified, the timeline has a gap that
+/// [`crate::checkpoint::Timeline::cover_warp_states`] fills by replay.
 pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&Sim)) -> Stopped {
     let recording = sim.records_warp_states();
     let reach = stop
@@ -116,7 +117,7 @@ pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&S
         true => reach.saturating_sub(TIMELINE_CYCLES as u64),
         false => 0,
     };
-    if unrecorded == 0 || sim.all_ctas_placed() {
+    if unrecorded == 0 || sim.in_last_waves() {
         return run_recorded(sim, budget, stop, observe, false);
     }
     let start = sim.cycle();
@@ -132,19 +133,19 @@ pub fn run(sim: &mut Sim, budget: u64, stop: &StopAt, observe: &mut dyn FnMut(&S
     }
 }
 
-/// [`run`] with the warp-state recording as it is; with `until_placed`, the run also ends (as
-/// [`Stopped::Budget`]) once the grid's last CTA is placed.
+/// [`run`] with the warp-state recording as it is; with `until_last_waves`, the run also ends
+/// (as [`Stopped::Budget`]) once the grid is in its last two waves.
 fn run_recorded(
     sim: &mut Sim,
     budget: u64,
     stop: &StopAt,
     observe: &mut dyn FnMut(&Sim),
-    until_placed: bool,
+    until_last_waves: bool,
 ) -> Stopped {
     let target = stop.cycle.unwrap_or(u64::MAX);
     let watch = stop.breakpoints.any();
     for _ in 0..budget {
-        if until_placed && sim.all_ctas_placed() {
+        if until_last_waves && sim.in_last_waves() {
             return Stopped::Budget;
         }
         if sim.cycle() >= target {
@@ -349,7 +350,7 @@ mod tests {
         while !every.finished() {
             every.step();
         }
-        // Once the last CTA is placed every cycle is classified, so the end needs no replay.
+        // In the last two waves every cycle is classified, so the end needs no replay.
         let mut windowed = long_transpose();
         let end = run(&mut windowed, u64::MAX, &StopAt::default(), &mut |_| ());
         assert_eq!(end, Stopped::Finished);

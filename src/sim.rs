@@ -354,9 +354,11 @@ impl Sim {
         self.next_cta
     }
 
-    /// Whether every CTA of the grid has been placed on an SM (the kernel can end from now on).
-    pub fn all_ctas_placed(&self) -> bool {
-        self.next_cta >= self.total_ctas
+    /// Whether the CTAs still to be placed are no more than those resident now: the grid is in
+    /// its last two waves, so the kernel may end within about one CTA's lifetime.
+    pub fn in_last_waves(&self) -> bool {
+        let resident: u64 = self.sms.iter().map(|sm| u64::from(sm.resident_ctas())).sum();
+        self.total_ctas - self.next_cta.min(self.total_ctas) <= resident
     }
 
     pub fn status(&self) -> &Status {

@@ -1,6 +1,7 @@
 // Runs bench.html in Debian's headless Chromium and prints its results (not a test):
 //   cd www && node bench-run.mjs      (needs `make wasm` first)
 //   cd www && node bench-run.mjs all  (every view drawn every frame, on screen or not)
+//   cd www && node bench-run.mjs work=15  (frames sized to 15 ms of work instead of the app's)
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 
@@ -11,7 +12,9 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || 
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('pageerror', (e) => console.error('page error:', String(e), e.stack));
-  await page.goto(`http://127.0.0.1:${port}/bench.html${process.argv[2] === 'all' ? '?all' : ''}`);
+  // `node bench-run.mjs all` draws every view; `node bench-run.mjs work=15` sizes frames to 15 ms.
+  const query = process.argv.slice(2).join('&');
+  await page.goto(`http://127.0.0.1:${port}/bench.html${query ? `?${query}` : ''}`);
   await page.waitForSelector('body[data-done=true]', { timeout: 300_000 });
   const { rows, back } = JSON.parse(await page.locator('body').getAttribute('data-results'));
   console.log('case            preset    warps   cycles/s   frames/s  frame ms avg/max  median/p95  sim ms draw ms  sim-only cycles/s  step+redraw ms avg/max');

@@ -312,6 +312,11 @@ impl Sm {
         });
     }
 
+    /// CTAs resident now.
+    pub fn resident_ctas(&self) -> u32 {
+        self.resident_ctas
+    }
+
     /// Whether any CTA is resident.
     pub fn is_busy(&self) -> bool {
         self.ctas.iter().any(Option::is_some)

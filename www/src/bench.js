@@ -16,6 +16,8 @@ const $ = (id) => document.getElementById(id);
 const FORCE_ALL = new URLSearchParams(location.search).has('all');
 const SMOKE = new URLSearchParams(location.search).has('smoke');
 const SECONDS = SMOKE ? 0.3 : 3;
+// `?work=ms`: another frame budget than the app's (pacing.js FRAME_WORK_MS), to compare.
+const WORK_MS = Number(new URLSearchParams(location.search).get('work')) || undefined;
 
 let views;
 let tab;
@@ -91,7 +93,7 @@ async function fullSpeed(session) {
     const t2 = performance.now();
     simMs += t1 - t0;
     drawMs += t2 - t1;
-    budget = nextBudget(budget, t1 - t0, drawAvgMs);
+    budget = nextBudget(budget, t1 - t0, drawAvgMs, WORK_MS);
     drawAvgMs = 0.8 * drawAvgMs + 0.2 * (t2 - t1);
     frames += 1;
     maxFrame = Math.max(maxFrame, t2 - last);

@@ -9,9 +9,9 @@ export const FRAME_WORK_MS = 22;
 export const MIN_SIM_MS = 4;
 
 // The next budget (cycles) after `budget` took `simMs` to simulate and the last redraws took
-// `drawMs` on average.
-export function nextBudget(budget, simMs, drawMs) {
-  const target = Math.max(MIN_SIM_MS, FRAME_WORK_MS - drawMs);
+// `drawMs` on average, for `workMs` of work a frame.
+export function nextBudget(budget, simMs, drawMs, workMs = FRAME_WORK_MS) {
+  const target = Math.max(MIN_SIM_MS, workMs - drawMs);
   const scale = Math.min(2, Math.max(0.25, target / Math.max(simMs, 0.1)));
   return Math.max(100, Math.min(1_000_000, Math.round(budget * scale)));
 }
