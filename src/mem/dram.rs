@@ -33,6 +33,7 @@
 //! at the time the request is given to the bank (GPGPU-Sim counts a continued row stream).
 
 pub use super::dram_address::AddressMapping;
+use super::dram_queue::BankQueues;
 use super::request::{Fetch, FetchKind};
 use crate::config::DramConfig;
 use serde::Serialize;
@@ -268,8 +269,8 @@ pub struct DramChannel {
     return_size: usize,
     /// Requests on their way to the scheduler: (core cycle they arrive, request).
     arriving: VecDeque<(u64, Queued)>,
-    /// The scheduler queue, oldest first.
-    queue: Vec<Queued>,
+    /// The scheduler queue, per bank ([`super::dram_queue`]).
+    queue: BankQueues<Queued>,
     banks: Vec<Bank>,
     groups: Vec<BankGroup>,
     group_mask: u32,
@@ -312,7 +313,7 @@ impl DramChannel {
             queue_size: config.queue_size.max(1) as usize,
             return_size: config.return_queue_size.max(1) as usize,
             arriving: VecDeque::new(),
-            queue: Vec::with_capacity(config.queue_size as usize),
+            queue: BankQueues::new(banks as usize),
             banks: vec![Bank::default(); banks as usize],
             groups: vec![BankGroup::default(); groups as usize],
             group_mask: groups - 1,
@@ -412,62 +413,35 @@ impl DramChannel {
             _ => return,
         }
         if let Some((_, q)) = self.arriving.pop_front() {
-            self.queue.push(q);
+            self.queue.push(q.bank as usize, q.row, q);
         }
     }
 
-    /// FR-FCFS: the first free bank from `prio` that has a request takes one.
+    /// FR-FCFS: the first free bank from `prio` that has a request takes one
+    /// ([`BankQueues::pick`]).
     fn schedule(&mut self) {
-        if self.queue.is_empty() {
+        let n = self.banks.len();
+        if self.queue.is_empty() || self.serving == n {
             return;
         }
-        let n = self.banks.len();
         for i in 0..n {
             let b = (i + self.prio) % n;
-            if self.banks[b].serving.is_some() {
+            let bank = &self.banks[b];
+            if bank.serving.is_some() {
                 continue;
             }
-            if let Some(k) = self.pick(b) {
-                let q = self.queue.remove(k);
+            if let Some((k, stream)) = self.queue.pick(b, bank.stream, bank.row) {
+                let q = self.queue.take(b, k).item;
                 self.count_request(b, &q);
+                let more = self.queue.has_row(b, q.row);
                 let bank = &mut self.banks[b];
                 bank.serving = Some(q);
+                bank.stream = more.then_some(stream);
                 self.serving += 1;
-                if !self
-                    .queue
-                    .iter()
-                    .any(|o| o.bank == q.bank && o.row == q.row)
-                {
-                    bank.stream = None;
-                }
                 self.prio = (self.prio + 1) % n;
                 return;
             }
         }
-    }
-
-    /// The request bank `b` takes next, by index in the queue (and the row stream it drains).
-    fn pick(&mut self, b: usize) -> Option<usize> {
-        let bank = &mut self.banks[b];
-        let stream = match bank.stream {
-            Some(row) => row,
-            None => {
-                let open = self
-                    .queue
-                    .iter()
-                    .any(|q| q.bank as usize == b && q.row == bank.row);
-                let row = if open {
-                    bank.row
-                } else {
-                    self.queue.iter().find(|q| q.bank as usize == b)?.row
-                };
-                bank.stream = Some(row);
-                row
-            }
-        };
-        self.queue
-            .iter()
-            .position(|q| q.bank as usize == b && q.row == stream)
     }
 
     fn count_request(&mut self, b: usize, q: &Queued) {
@@ -486,19 +460,34 @@ impl DramChannel {
 
     /// At most one column and one row command, banks visited from `prio` (GPGPU-Sim's
     /// single-bus `dram_t::cycle`).
+    ///
+    /// Only banks with a request in service can take a command, and no column command issues
+    /// before tCCD has run out, whatever the bank; a row command moves `prio`, which orders the
+    /// banks visited after it.
     fn issue_commands(&mut self) -> Option<Issued> {
+        if self.serving == 0 {
+            return None;
+        }
         let n = self.banks.len();
-        let (mut column, mut row) = (None, false);
+        let columns = self.dram_cycle >= self.ccd_at;
+        let mut row = false;
         for i in 0..n {
             let b = (i + self.prio) % n;
-            if column.is_none() {
-                column = self.column_command(b);
+            if self.banks[b].serving.is_none() {
+                continue;
             }
-            if column.is_none() && !row {
+            if columns {
+                if let Some(issued) = self.column_command(b) {
+                    return Some(issued);
+                }
+            } else if row {
+                return None;
+            }
+            if !row {
                 row = self.row_command(b);
             }
         }
-        column
+        None
     }
 
     /// Classifies this cycle as GPGPU-Sim's bandwidth breakdown does (after the commands).
@@ -506,6 +495,9 @@ impl DramChannel {
         let now = self.dram_cycle;
         if column_issued || now < self.ccd_at {
             self.stats.bus.data += 1;
+            return;
+        }
+        if self.serving == 0 {
             return;
         }
         let mut open = false;
@@ -543,8 +535,8 @@ impl DramChannel {
     /// A read or write burst for bank `b`'s request, if every counter allows it.
     fn column_command(&mut self, b: usize) -> Option<Issued> {
         let g = self.group_of(b);
-        let bank = self.banks[b];
-        let q = bank.serving?;
+        let bank = &self.banks[b];
+        let q = bank.serving.as_ref()?;
         let open = bank.state == BankState::Active && bank.row == q.row;
         let now = self.dram_cycle;
         if !open || now < self.ccd_at || now < self.groups[g].ccdl_at {
@@ -559,6 +551,7 @@ impl DramChannel {
         if !ready {
             return None;
         }
+        let mut q = *q;
         let t = self.t;
         let after = |d: u32| now + u64::from(d);
         self.ccd_at = after(t.ccd);
@@ -576,7 +569,6 @@ impl DramChannel {
             t.cl
         };
         self.stats.bursts += 1;
-        let mut q = q;
         q.moved += self.atom;
         let finished = q.moved >= q.fetch.size.max(1);
         self.banks[b].serving = (!finished).then_some(q);
@@ -608,11 +600,13 @@ impl DramChannel {
         let rrd_free = now >= self.rrd_at;
         let rtpl_free = now >= self.groups[g].rtpl_at;
         let bank = &mut self.banks[b];
-        let Some(q) = bank.serving else { return false };
+        let Some(row) = bank.serving.as_ref().map(|q| q.row) else {
+            return false;
+        };
         match bank.state {
             BankState::Idle if rrd_free && now >= bank.rp_at && now >= bank.rc_at => {
                 bank.state = BankState::Active;
-                bank.row = q.row;
+                bank.row = row;
                 bank.read_at = after(t.rcd);
                 bank.write_at = after(t.rcd_write);
                 bank.ras_at = after(t.ras);
@@ -621,7 +615,7 @@ impl DramChannel {
                 self.stats.activates += 1;
             }
             BankState::Active
-                if bank.row != q.row
+                if bank.row != row
                     && now >= bank.ras_at
                     && now >= bank.wtp_at
                     && now >= bank.rtp_at
@@ -668,13 +662,14 @@ impl DramChannel {
             .map(|(at, _)| DramPlace::Arriving { at: *at });
         let queued = self
             .queue
-            .iter()
+            .in_order()
+            .into_iter()
             .enumerate()
-            .filter(|(_, q)| wants(&q.fetch))
-            .map(|(i, q)| DramPlace::Queued {
+            .filter(|(_, (_, e))| wants(&e.item.fetch))
+            .map(|(i, (_, e))| DramPlace::Queued {
                 position: i as u32,
-                bank: q.bank,
-                row: q.row,
+                bank: e.item.bank,
+                row: e.item.row,
             });
         let bus = self
             .bursts

@@ -98,6 +98,18 @@ struct Input {
     holds: Option<usize>,
 }
 
+/// Flits in each stage of the network, summed over its ports (simulator bookkeeping, no
+/// hardware: a stage with no flit has nothing to do in a cycle).
+#[derive(Debug, Clone, Copy, Default)]
+struct Stages {
+    injection: usize,
+    input_channels: usize,
+    input_buffers: usize,
+    output_buffers: usize,
+    output_channels: usize,
+    ejection: usize,
+}
+
 /// One direction of the interconnect (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct RouterNetwork {
@@ -108,6 +120,8 @@ pub struct RouterNetwork {
     time: u64,
     /// Flits anywhere in the network.
     flits: usize,
+    /// Flits in each stage, summed over ports, so a step skips the stages with none.
+    stages: Stages,
     /// Per-step grants (kept to avoid allocating each step).
     vc_grants: Vec<Option<usize>>,
     sw_grants: Vec<Option<usize>>,
@@ -130,6 +144,7 @@ impl RouterNetwork {
             outputs: vec![Output::default(); dests],
             time: 0,
             flits: 0,
+            stages: Stages::default(),
             vc_grants: vec![None; dests],
             sw_grants: vec![None; dests],
             touched: Vec::with_capacity(dests),
@@ -159,6 +174,7 @@ impl RouterNetwork {
             });
         }
         self.flits += flits as usize;
+        self.stages.injection += flits as usize;
         true
     }
 
@@ -199,23 +215,38 @@ impl RouterNetwork {
             self.time += 1;
             return;
         }
-        self.eject();
-        self.receive_inputs();
-        self.inject();
+        let st = self.stages;
+        if st.output_channels + st.ejection > 0 {
+            self.eject();
+        }
+        if st.input_channels > 0 {
+            self.receive_inputs();
+        }
+        if self.stages.injection > 0 {
+            self.inject();
+        }
         for _ in 0..self.params.internal_speedup {
+            if self.stages.input_buffers == 0 {
+                break;
+            }
             self.allocate();
         }
-        self.send_outputs();
+        if self.stages.output_buffers > 0 {
+            self.send_outputs();
+        }
         self.time += 1;
     }
 
     /// Ejection channel to ejection buffer, ejection buffer to boundary buffer (credit back).
     fn eject(&mut self) {
         let (now, per_cycle) = (self.time, self.params.flits_per_cycle);
+        let st = &mut self.stages;
         for out in &mut self.outputs {
             while out.channel.front().is_some_and(|&(at, _)| at <= now) {
                 if let Some((_, flit)) = out.channel.pop_front() {
                     out.ejection.push_back(flit);
+                    st.output_channels -= 1;
+                    st.ejection += 1;
                 }
             }
             for _ in 0..per_cycle {
@@ -225,6 +256,7 @@ impl RouterNetwork {
                 let Some(flit) = out.ejection.pop_front() else {
                     break;
                 };
+                st.ejection -= 1;
                 out.downstream -= 1;
                 out.packets_ready += usize::from(flit.tail);
                 out.boundary.push_back(flit);
@@ -235,10 +267,13 @@ impl RouterNetwork {
     /// Flits that have crossed the injection channel enter the router's input buffers.
     fn receive_inputs(&mut self) {
         let now = self.time;
+        let st = &mut self.stages;
         for input in &mut self.inputs {
             while input.channel.front().is_some_and(|&(at, _)| at <= now) {
                 if let Some((_, flit)) = input.channel.pop_front() {
                     input.buffer.push_back(flit);
+                    st.input_channels -= 1;
+                    st.input_buffers += 1;
                 }
             }
         }
@@ -248,6 +283,7 @@ impl RouterNetwork {
     fn inject(&mut self) {
         let arrive = self.time + self.params.channel_latency;
         let capacity = self.params.vc_buffer_flits;
+        let st = &mut self.stages;
         for input in &mut self.inputs {
             for _ in 0..self.params.flits_per_cycle {
                 if input.buffer.len() + input.channel.len() >= capacity {
@@ -257,6 +293,8 @@ impl RouterNetwork {
                     break;
                 };
                 input.channel.push_back((arrive, flit));
+                st.injection -= 1;
+                st.input_channels += 1;
             }
         }
     }
@@ -305,7 +343,7 @@ impl RouterNetwork {
             if let Some(i) = self.vc_grants[o].take() {
                 let out = &mut self.outputs[o];
                 out.holder = Some(i);
-                out.vc_pointer = (i + 1) % n;
+                out.vc_pointer = next(i, n);
                 self.inputs[i].holds = Some(o);
             }
         }
@@ -317,8 +355,10 @@ impl RouterNetwork {
         let Some(flit) = self.inputs[i].buffer.pop_front() else {
             return;
         };
+        self.stages.input_buffers -= 1;
+        self.stages.output_buffers += 1;
         let out = &mut self.outputs[o];
-        out.sw_pointer = (i + 1) % n;
+        out.sw_pointer = next(i, n);
         out.downstream += 1;
         if flit.tail {
             out.holder = None;
@@ -330,14 +370,26 @@ impl RouterNetwork {
     /// Each output sends flits onto its ejection channel.
     fn send_outputs(&mut self) {
         let arrive = self.time + self.params.channel_latency;
+        let st = &mut self.stages;
         for out in &mut self.outputs {
             for _ in 0..self.params.flits_per_cycle {
                 let Some(flit) = out.buffer.pop_front() else {
                     break;
                 };
                 out.channel.push_back((arrive, flit));
+                st.output_buffers -= 1;
+                st.output_channels += 1;
             }
         }
+    }
+}
+
+/// The input after `i` of `n`, round-robin.
+fn next(i: usize, n: usize) -> usize {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
     }
 }
 
@@ -353,7 +405,14 @@ fn favour(
     touched: &mut Vec<usize>,
 ) {
     let (input, pointer) = request;
-    let distance = |i: usize| (i + inputs - pointer % inputs) % inputs;
+    // Both below `inputs` (pointers are kept by `next`): the distance without a division.
+    let distance = |i: usize| {
+        if i >= pointer {
+            i - pointer
+        } else {
+            i + inputs - pointer
+        }
+    };
     match grants[o] {
         None => {
             touched.push(o);

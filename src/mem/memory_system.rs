@@ -346,6 +346,10 @@ impl MemorySystem {
 
     /// One request from the channel's slices (round-robin) enters its controller.
     fn take_from_slices(&mut self, ch: usize, now: u64) {
+        if !self.channels[ch].can_accept() {
+            // Whatever the slices hold, nothing enters the controller this cycle.
+            return;
+        }
         let subs = self.subparts;
         let first = ch * subs as usize;
         for k in 0..subs {

@@ -15,7 +15,8 @@
 //! * [`icnt`]: the interconnect, each way: an ideal crossbar or
 //!   [`icnt_router`], GPGPU-Sim's BookSim router;
 //! * [`l2`]: an L2 slice with its queues;
-//! * [`dram`]: a DRAM channel with its FR-FCFS scheduler;
+//! * [`dram`]: a DRAM channel with its FR-FCFS scheduler, whose queue is kept per bank
+//!   (`dram_queue`);
 //! * [`memory_system`]: all of them, owned by the `Sim`;
 //! * [`events`]: the optional log of a request's way through them (the Perfetto trace).
 
@@ -26,6 +27,7 @@ pub mod coalescer;
 pub mod data_cache;
 pub mod dram;
 pub mod dram_address;
+mod dram_queue;
 pub mod events;
 pub mod icnt;
 pub mod icnt_router;
