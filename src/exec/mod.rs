@@ -29,6 +29,7 @@ pub mod image;
 pub mod independent_threads;
 pub mod int;
 pub mod lane_io;
+mod lane_kernels;
 pub mod lanes;
 mod memory_ops;
 pub mod reconvergence;
