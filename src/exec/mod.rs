@@ -31,6 +31,7 @@ pub mod int;
 pub mod lane_io;
 mod lane_kernels;
 pub mod lanes;
+mod memory_lanes;
 mod memory_ops;
 pub mod reconvergence;
 pub mod simt_stack;
