@@ -8,6 +8,7 @@ use super::alu;
 use super::fault::{Fault, FaultKind};
 use super::lane_io::{fault, first_lane, low_bits, pad, read, set, unsupported, write};
 pub use super::lane_io::{AccessRecord, BarrierArrival, BarrierReduction, Env, Memories};
+use super::lane_kernels::{self, Dst, Src};
 use super::memory_ops;
 use super::reconvergence::{BranchOutcome, LaneMask, WarpSyncOutcome, EXIT_PC};
 use super::space;
@@ -247,6 +248,27 @@ fn lane_wise(
         ),
         _ => (None, 0),
     };
+    if let (Some(row), true) = (dst_row, srcs.len() <= 3) {
+        let mut fast = [Src::Uniform(0); 3];
+        let mut all = true;
+        for (f, p) in fast.iter_mut().zip(plan) {
+            *f = match p {
+                Source::Row(row) => Src::Row(row),
+                Source::Uniform(value) => Src::Uniform(value),
+                Source::NotRow(_) | Source::PerLane => {
+                    all = false;
+                    break;
+                }
+            };
+        }
+        let dst = Dst {
+            row,
+            mask: dst_mask,
+        };
+        if all && lane_kernels::run(&instr.op, warp, fast, dst, exec) {
+            return Ok(());
+        }
+    }
     let used = srcs.len().min(plan.len());
     for lane in lanes(exec) {
         let l = lane as usize;

@@ -112,9 +112,7 @@ impl GlobalMemory {
         let off = (addr - a.base) as usize;
         let page = &a.pages[off / PAGE_SIZE];
         let at = off % PAGE_SIZE;
-        let mut raw = [0u8; 8];
-        raw[..size as usize].copy_from_slice(&page[at..at + size as usize]);
-        Ok(u64::from_le_bytes(raw))
+        Ok(le_value(&page[at..at + size as usize]))
     }
 
     /// Writes the low `size` bytes of `value` (1, 2, 4 or 8; naturally aligned).
@@ -127,8 +125,65 @@ impl GlobalMemory {
         let off = (addr - a.base) as usize;
         let page = Rc::make_mut(&mut a.pages[off / PAGE_SIZE]);
         let at = off % PAGE_SIZE;
-        page[at..at + size as usize].copy_from_slice(&value.to_le_bytes()[..size as usize]);
+        put_le(&mut page[at..at + size as usize], value);
         Ok(())
+    }
+
+    /// [`load`](Self::load), trying allocation `*hint` before searching (and leaving the
+    /// allocation found there): the same result, cheaper for a warp whose lanes read one buffer.
+    /// Allocations never overlap, so at most one can hold the access.
+    #[inline]
+    pub fn load_near(&self, hint: &mut usize, addr: u64, size: u32) -> Result<u64, AccessFault> {
+        check_aligned(addr, size)?;
+        let a = self.allocation_near(hint, addr, size)?;
+        let off = (addr - a.base) as usize;
+        let page = &a.pages[off / PAGE_SIZE];
+        let at = off % PAGE_SIZE;
+        Ok(le_value(&page[at..at + size as usize]))
+    }
+
+    /// [`store`](Self::store), trying allocation `*hint` first as [`load_near`](Self::load_near).
+    #[inline]
+    pub fn store_near(
+        &mut self,
+        hint: &mut usize,
+        addr: u64,
+        size: u32,
+        value: u64,
+    ) -> Result<(), AccessFault> {
+        check_aligned(addr, size)?;
+        self.allocation_near(hint, addr, size)?;
+        let a = &mut self.allocations[*hint];
+        let off = (addr - a.base) as usize;
+        let page = Rc::make_mut(&mut a.pages[off / PAGE_SIZE]);
+        let at = off % PAGE_SIZE;
+        put_le(&mut page[at..at + size as usize], value);
+        Ok(())
+    }
+
+    /// Whether a store of `size` bytes at `addr` would succeed (alignment and bounds).
+    #[inline]
+    pub fn can_store_near(&self, hint: &mut usize, addr: u64, size: u32) -> bool {
+        check_aligned(addr, size).is_ok() && self.allocation_near(hint, addr, size).is_ok()
+    }
+
+    /// The allocation holding `[addr, addr+size)`, trying `*hint` first; `*hint` becomes its index.
+    #[inline]
+    fn allocation_near(
+        &self,
+        hint: &mut usize,
+        addr: u64,
+        size: u32,
+    ) -> Result<&Allocation, AccessFault> {
+        if let Some(a) = self.allocations.get(*hint) {
+            if a.contains(addr, size as u64) {
+                return Ok(a);
+            }
+        }
+        *hint = self
+            .find_index(addr, size as u64)
+            .ok_or(AccessFault::OutOfBounds)?;
+        Ok(&self.allocations[*hint])
     }
 
     /// Host-side copy into memory (no alignment rule), e.g. a buffer's initial contents.
@@ -160,6 +215,34 @@ impl GlobalMemory {
             off += chunk;
         }
         Ok(out)
+    }
+}
+
+/// The little-endian value of `src` (1 to 8 bytes), zero-extended. Each access size is its own
+/// fixed-size copy (a variable-length `copy_from_slice` costs a `memcpy` call per lane).
+#[inline(always)]
+pub fn le_value(src: &[u8]) -> u64 {
+    let mut raw = [0u8; 8];
+    match src.len() {
+        1 => raw[..1].copy_from_slice(src),
+        2 => raw[..2].copy_from_slice(src),
+        4 => raw[..4].copy_from_slice(src),
+        8 => raw.copy_from_slice(src),
+        n => raw[..n].copy_from_slice(src),
+    }
+    u64::from_le_bytes(raw)
+}
+
+/// Writes the low `dst.len()` bytes (1 to 8) of `value` little-endian, as [`le_value`] reads.
+#[inline(always)]
+pub fn put_le(dst: &mut [u8], value: u64) {
+    let bytes = value.to_le_bytes();
+    match dst.len() {
+        1 => dst.copy_from_slice(&bytes[..1]),
+        2 => dst.copy_from_slice(&bytes[..2]),
+        4 => dst.copy_from_slice(&bytes[..4]),
+        8 => dst.copy_from_slice(&bytes),
+        n => dst.copy_from_slice(&bytes[..n]),
     }
 }
 

@@ -200,8 +200,13 @@ pub fn neg(ty: Type, a: u64) -> u64 {
 /// `min`/`max.type` (PTX ISA `min`, `max` (integer)): signed comparison for `.sN`.
 #[inline]
 pub fn min_max(ty: Type, a: u64, b: u64, max: bool) -> u64 {
-    let (x, y) = (value(a, ty), value(b, ty));
-    let r = if (x < y) != max { a } else { b };
+    let n = ty.bits();
+    let less = if ty.is_signed() {
+        sext(a, n) < sext(b, n)
+    } else {
+        mask(a, n) < mask(b, n)
+    };
+    let r = if less != max { a } else { b };
     mask(r, ty.bits())
 }
 

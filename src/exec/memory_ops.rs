@@ -6,8 +6,9 @@
 
 use super::alu;
 use super::fault::{Fault, FaultKind};
-use super::global_memory::AccessFault;
+use super::global_memory::{le_value, put_le, AccessFault};
 use super::lane_io::{fault, low_bits, pad, read, set, unsupported, AccessRecord, Env, Memories};
+use super::memory_lanes;
 use super::reconvergence::LaneMask;
 use super::space;
 use super::warp::{lanes, WarpState};
@@ -39,6 +40,9 @@ pub(super) fn load(
     }
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Load, size * elems as u32, exec);
+    if elems == 1 && memory_lanes::load(env, mem, warp, (space, ty), &dst, &addr_op, exec, record) {
+        return Ok(());
+    }
     // Without a register in the address every lane reads the same place, and outside local
     // memory the same values: the first lane's are reused (any fault is the first lane's).
     let mut uniform = is_lane_invariant(&addr_op) && elems <= 4;
@@ -112,6 +116,10 @@ pub(super) fn store(
     }
     let size = ty.bytes();
     begin_record(record, warp, MemAccess::Store, size * elems as u32, exec);
+    if elems == 1 && memory_lanes::store(env, mem, warp, (space, ty), &addr_op, &src, exec, record)
+    {
+        return Ok(());
+    }
     for lane in lanes(exec) {
         let t = resolve(env, warp, space, &addr_op, lane);
         note(record, lane, &t);
@@ -252,7 +260,8 @@ fn resolve(env: &Env, warp: &WarpState, space: Space, op: &Operand, lane: u32) -
 
 /// The address width of a state space: 32 bits for the windowed spaces (PTX ISA "Addresses as
 /// Operands": an address wider than its space's is truncated), 64 for global memory.
-fn space_width(space: Space) -> u64 {
+#[inline]
+pub(super) fn space_width(space: Space) -> u64 {
     match space {
         Space::Shared | Space::Local | Space::Const | Space::Param => u64::from(u32::MAX),
         _ => u64::MAX,
@@ -364,7 +373,8 @@ fn local_of(warp: &WarpState, lane: u32) -> &[u8] {
     warp.local.get(start..start + lb).unwrap_or(&[])
 }
 
-fn bounds(len: usize, addr: u64, size: u32) -> Result<usize, AccessFault> {
+#[inline]
+pub(super) fn bounds(len: usize, addr: u64, size: u32) -> Result<usize, AccessFault> {
     if !matches!(size, 1 | 2 | 4 | 8) || addr % size as u64 != 0 {
         return Err(AccessFault::Misaligned);
     }
@@ -377,21 +387,27 @@ fn bounds(len: usize, addr: u64, size: u32) -> Result<usize, AccessFault> {
     Ok(addr as usize)
 }
 
-fn load_bytes(bytes: &[u8], addr: u64, size: u32) -> Result<u64, AccessFault> {
+#[inline]
+pub(super) fn load_bytes(bytes: &[u8], addr: u64, size: u32) -> Result<u64, AccessFault> {
     let at = bounds(bytes.len(), addr, size)?;
-    let mut raw = [0u8; 8];
-    raw[..size as usize].copy_from_slice(&bytes[at..at + size as usize]);
-    Ok(u64::from_le_bytes(raw))
+    Ok(le_value(&bytes[at..at + size as usize]))
 }
 
-fn store_bytes(bytes: &mut [u8], addr: u64, size: u32, value: u64) -> Result<(), AccessFault> {
+#[inline]
+pub(super) fn store_bytes(
+    bytes: &mut [u8],
+    addr: u64,
+    size: u32,
+    value: u64,
+) -> Result<(), AccessFault> {
     let at = bounds(bytes.len(), addr, size)?;
-    bytes[at..at + size as usize].copy_from_slice(&value.to_le_bytes()[..size as usize]);
+    put_le(&mut bytes[at..at + size as usize], value);
     Ok(())
 }
 
 /// A loaded value of type `ty`, sign-extended to 64 bits for signed types (the register write
 /// then truncates it to the register's width).
+#[inline]
 fn extend(raw: u64, ty: Type) -> u64 {
     let bits = ty.bits();
     if ty.is_signed() && bits < 64 {
