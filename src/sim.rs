@@ -357,7 +357,11 @@ impl Sim {
     /// Whether the CTAs still to be placed are no more than those resident now: the grid is in
     /// its last two waves, so the kernel may end within about one CTA's lifetime.
     pub fn in_last_waves(&self) -> bool {
-        let resident: u64 = self.sms.iter().map(|sm| u64::from(sm.resident_ctas())).sum();
+        let resident: u64 = self
+            .sms
+            .iter()
+            .map(|sm| u64::from(sm.resident_ctas()))
+            .sum();
         self.total_ctas - self.next_cta.min(self.total_ctas) <= resident
     }
 

@@ -292,3 +292,218 @@ fn dense<A: Lanes, B: Lanes, C: Lanes, F: Fn(u64, u64, u64) -> u64>(
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Divergence;
+    use crate::exec::alu::eval;
+    use crate::launch::Dim3;
+    use crate::ptx::convergence_barriers::BarrierPlan;
+    use crate::ptx::ops::{Mods, Rounding};
+    use crate::ptx::types::Type::{self, *};
+
+    /// The instructions this module specializes, over their types and modifiers.
+    fn specialized() -> Vec<Op> {
+        let plain = Mods::default();
+        let round = |r| Mods {
+            round: Some(r),
+            ..Mods::default()
+        };
+        let ftz = Mods {
+            ftz: true,
+            ..Mods::default()
+        };
+        let mut ops = Vec::new();
+        for ty in [U32, B64, F32, S16] {
+            ops.push(Op::Mov { ty });
+        }
+        for ty in [S32, U32, U64, S64, U16, F32, F64] {
+            for mods in [plain, round(Rounding::Rz), ftz] {
+                ops.push(Op::Add { ty, mods });
+                ops.push(Op::Sub { ty, mods });
+                let part = (!ty.is_float()).then_some(MulPart::Lo);
+                ops.push(Op::Mul { ty, part, mods });
+                ops.push(Op::Mad { ty, part, mods });
+            }
+            for part in [MulPart::Hi, MulPart::Wide] {
+                if !ty.is_float() && !(part == MulPart::Wide && ty.bits() == 64) {
+                    ops.push(Op::Mul {
+                        ty,
+                        part: Some(part),
+                        mods: plain,
+                    });
+                    ops.push(Op::Mad {
+                        ty,
+                        part: Some(part),
+                        mods: plain,
+                    });
+                }
+            }
+        }
+        ops.push(Op::Fma {
+            ty: F64,
+            mods: round(Rounding::Rn),
+        });
+        ops.push(Op::Fma {
+            ty: F32,
+            mods: round(Rounding::Rm),
+        });
+        for ty in [S16, S32, S64, U32, U64, B32] {
+            ops.push(Op::Neg { ty, ftz: false });
+            ops.push(Op::Min {
+                ty,
+                ftz: false,
+                nan: false,
+            });
+            ops.push(Op::Max {
+                ty,
+                ftz: false,
+                nan: false,
+            });
+        }
+        for ty in [B32, B64, Pred, B16, U32, S32, S64] {
+            ops.extend([
+                Op::And { ty },
+                Op::Or { ty },
+                Op::Xor { ty },
+                Op::Not { ty },
+            ]);
+            ops.extend([Op::Shl { ty }, Op::Shr { ty }, Op::Selp { ty }]);
+        }
+        for ty in [S32, U32, S64, U16, B32, F32, F64] {
+            for cmp in [
+                Cmp::Eq,
+                Cmp::Ne,
+                Cmp::Lt,
+                Cmp::Le,
+                Cmp::Gt,
+                Cmp::Ge,
+                Cmp::Lo,
+            ]
+            .into_iter()
+            .chain([
+                Cmp::Ls,
+                Cmp::Hi,
+                Cmp::Hs,
+                Cmp::Equ,
+                Cmp::Ltu,
+                Cmp::Nan,
+                Cmp::Num,
+            ]) {
+                for ftz in [false, true] {
+                    ops.push(Op::Setp {
+                        cmp,
+                        combine: None,
+                        ty,
+                        ftz,
+                    });
+                }
+            }
+        }
+        let cvts: [(Type, Type, Option<Rounding>); 9] = [
+            (F32, S32, Some(Rounding::Rn)),
+            (S32, F32, Some(Rounding::Rzi)),
+            (U64, U32, None),
+            (S64, S32, None),
+            (F64, F32, None),
+            (F32, F64, Some(Rounding::Rn)),
+            (U16, U32, None),
+            (S32, S8, None),
+            (U32, F64, Some(Rounding::Rni)),
+        ];
+        for (dty, sty, round) in cvts {
+            for sat in [false, true] {
+                ops.push(Op::Cvt {
+                    dty,
+                    sty,
+                    round,
+                    ftz: false,
+                    sat,
+                });
+            }
+        }
+        ops
+    }
+
+    /// Register values that reach the edge cases: zero, all ones, sign bits, small integers,
+    /// f32 and f64 NaNs, infinities, subnormals and ordinary numbers, and random bits.
+    fn value(x: u64) -> u64 {
+        match x % 12 {
+            0 => 0,
+            1 => u64::MAX,
+            2 => 0x8000_0000,
+            3 => x >> 60,
+            4 => 0x7fc0_0000,
+            5 => 0x7f80_0000,
+            6 => 0x0000_0001,
+            7 => u64::from(1.5f32.to_bits()),
+            8 => (-2.75f64).to_bits(),
+            9 => f64::NAN.to_bits(),
+            10 => 0x8000_0000_0000_0000,
+            _ => x,
+        }
+    }
+
+    #[test]
+    fn every_specialized_loop_computes_what_the_general_one_does() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let block = Dim3 { x: 32, y: 1, z: 1 };
+        let mut covered = std::collections::BTreeSet::new();
+        for op in specialized() {
+            for round in 0..12u64 {
+                let plan = BarrierPlan::default();
+                let mut warp = WarpState::new(32, 0, block, (4, 0), Divergence::default(), &plan);
+                for r in warp.regs.iter_mut() {
+                    *r = value(next());
+                }
+                let before = warp.regs.clone();
+                // Full and partial warps; a register or a value shared by the lanes as the
+                // second source; the destination apart from the sources or one of them.
+                let exec = match round % 3 {
+                    0 => low_bits(32),
+                    _ => next() & low_bits(32),
+                };
+                let second = match round % 2 {
+                    0 => Src::Row(64),
+                    _ => Src::Uniform(value(next())),
+                };
+                let srcs = [Src::Row(32), second, Src::Row(96)];
+                let row = if round % 4 == 3 { 32 } else { 0 };
+                let mask = if round % 5 == 4 {
+                    0xffff_ffff
+                } else {
+                    u64::MAX
+                };
+                let dst = Dst { row, mask };
+                if !run(&op, &mut warp, srcs, dst, exec) {
+                    // Not specialized (e.g. `mad.hi`): nothing done, the general loop runs.
+                    assert_eq!(warp.regs, before, "{op:?} left to the general loop");
+                    continue;
+                }
+                covered.insert(op.to_string());
+                let mut expected = before.clone();
+                for lane in lanes(exec) {
+                    let l = lane as usize;
+                    let read = |s: Src| match s {
+                        Src::Row(r) => before[r + l],
+                        Src::Uniform(v) => v,
+                    };
+                    let values = [read(srcs[0]), read(srcs[1]), read(srcs[2]), 0];
+                    let out = eval(&op, values).expect("lane-wise");
+                    expected[row + l] = out.d & mask;
+                }
+                assert_eq!(warp.regs, expected, "{op:?}, round {round}");
+                assert_eq!(warp.changed, warp.regs != before, "{op:?}: changed");
+            }
+        }
+        let names = "add and cvt fma mad max min mov mul neg not or selp setp shl shr sub xor";
+        assert_eq!(covered.into_iter().collect::<Vec<_>>().join(" "), names);
+    }
+}
