@@ -327,7 +327,8 @@ mod tests {
                 ops.push(Op::Mad { ty, part, mods });
             }
             for part in [MulPart::Hi, MulPart::Wide] {
-                if !ty.is_float() && !(part == MulPart::Wide && ty.bits() == 64) {
+                let wide_64 = part == MulPart::Wide && ty.bits() == 64;
+                if !ty.is_float() && !wide_64 {
                     ops.push(Op::Mul {
                         ty,
                         part: Some(part),
