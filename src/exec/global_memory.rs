@@ -42,6 +42,24 @@ pub struct Allocation {
 }
 
 impl Allocation {
+    /// The little-endian value of `size` bytes at `addr` (inside this allocation, aligned).
+    #[inline]
+    fn read_le(&self, addr: u64, size: u32) -> u64 {
+        let off = (addr - self.base) as usize;
+        let at = off % PAGE_SIZE;
+        le_value(&self.pages[off / PAGE_SIZE][at..at + size as usize])
+    }
+
+    /// Writes the low `size` bytes of `value` at `addr` (inside this allocation, aligned),
+    /// copying the page first if a checkpoint shares it.
+    #[inline]
+    fn write_le(&mut self, addr: u64, size: u32, value: u64) {
+        let off = (addr - self.base) as usize;
+        let page = Rc::make_mut(&mut self.pages[off / PAGE_SIZE]);
+        let at = off % PAGE_SIZE;
+        put_le(&mut page[at..at + size as usize], value);
+    }
+
     fn contains(&self, addr: u64, len: u64) -> bool {
         addr >= self.base
             && addr
@@ -108,11 +126,7 @@ impl GlobalMemory {
         let i = self
             .find_index(addr, size as u64)
             .ok_or(AccessFault::OutOfBounds)?;
-        let a = &self.allocations[i];
-        let off = (addr - a.base) as usize;
-        let page = &a.pages[off / PAGE_SIZE];
-        let at = off % PAGE_SIZE;
-        Ok(le_value(&page[at..at + size as usize]))
+        Ok(self.allocations[i].read_le(addr, size))
     }
 
     /// Writes the low `size` bytes of `value` (1, 2, 4 or 8; naturally aligned).
@@ -121,11 +135,7 @@ impl GlobalMemory {
         let i = self
             .find_index(addr, size as u64)
             .ok_or(AccessFault::OutOfBounds)?;
-        let a = &mut self.allocations[i];
-        let off = (addr - a.base) as usize;
-        let page = Rc::make_mut(&mut a.pages[off / PAGE_SIZE]);
-        let at = off % PAGE_SIZE;
-        put_le(&mut page[at..at + size as usize], value);
+        self.allocations[i].write_le(addr, size, value);
         Ok(())
     }
 
@@ -135,11 +145,7 @@ impl GlobalMemory {
     #[inline]
     pub fn load_near(&self, hint: &mut usize, addr: u64, size: u32) -> Result<u64, AccessFault> {
         check_aligned(addr, size)?;
-        let a = self.allocation_near(hint, addr, size)?;
-        let off = (addr - a.base) as usize;
-        let page = &a.pages[off / PAGE_SIZE];
-        let at = off % PAGE_SIZE;
-        Ok(le_value(&page[at..at + size as usize]))
+        Ok(self.allocation_near(hint, addr, size)?.read_le(addr, size))
     }
 
     /// [`store`](Self::store), trying allocation `*hint` first as [`load_near`](Self::load_near).
@@ -153,11 +159,7 @@ impl GlobalMemory {
     ) -> Result<(), AccessFault> {
         check_aligned(addr, size)?;
         self.allocation_near(hint, addr, size)?;
-        let a = &mut self.allocations[*hint];
-        let off = (addr - a.base) as usize;
-        let page = Rc::make_mut(&mut a.pages[off / PAGE_SIZE]);
-        let at = off % PAGE_SIZE;
-        put_le(&mut page[at..at + size as usize], value);
+        self.allocations[*hint].write_le(addr, size, value);
         Ok(())
     }
 
