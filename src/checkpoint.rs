@@ -9,6 +9,7 @@
 //! behind `Rc`, so a copy shares every page the run has not written since.
 
 use crate::core::timeline::TIMELINE_CYCLES;
+use crate::run_control::{self, StopAt};
 use crate::sim::Sim;
 
 /// Checkpoints of one simulation.
@@ -88,20 +89,10 @@ impl Timeline {
     /// [`TIMELINE_CYCLES`] cycles before `target`, replayed from a checkpoint at least that far
     /// back (checkpoints taken while a run did not classify them may hold a gap).
     pub fn rewind_for_views(&self, target: u64) -> Sim {
-        let window = TIMELINE_CYCLES as u64;
-        let (_, base) = self
-            .checkpoints
-            .iter()
-            .rev()
-            .find(|(c, _)| *c + window <= target)
-            .unwrap_or(&self.checkpoints[0]);
-        let mut sim = base.clone();
-        let steps = target.saturating_sub(sim.cycle());
-        let unrecorded = steps.saturating_sub(window);
-        sim.set_record_warp_states(false);
-        sim.run_for(unrecorded);
+        let mut sim = self.at_or_before(target.saturating_sub(TIMELINE_CYCLES as u64));
         sim.set_record_warp_states(true);
-        sim.run_for(steps - unrecorded);
+        let steps = target.saturating_sub(sim.cycle());
+        run_control::run(&mut sim, steps, &StopAt::default(), &mut |_| ());
         sim
     }
 
@@ -117,15 +108,20 @@ impl Timeline {
     /// The simulation as it was at cycle `target` (or the earliest cycle kept, if `target` is
     /// before it): the last checkpoint at or before `target`, re-run forward.
     pub fn rewind(&self, target: u64) -> Sim {
+        let mut sim = self.at_or_before(target);
+        let steps = target.saturating_sub(sim.cycle());
+        sim.run_for(steps);
+        sim
+    }
+
+    /// A copy of the last checkpoint at or before `cycle` (the first one if none is).
+    fn at_or_before(&self, cycle: u64) -> Sim {
         let (_, base) = self
             .checkpoints
             .iter()
             .rev()
-            .find(|(c, _)| *c <= target)
+            .find(|(c, _)| *c <= cycle)
             .unwrap_or(&self.checkpoints[0]);
-        let mut sim = base.clone();
-        let steps = target.saturating_sub(sim.cycle());
-        sim.run_for(steps);
-        sim
+        base.clone()
     }
 }

@@ -8,7 +8,7 @@ use super::alu;
 use super::fault::{Fault, FaultKind};
 use super::lane_io::{fault, first_lane, low_bits, pad, read, set, unsupported, write};
 pub use super::lane_io::{AccessRecord, BarrierArrival, BarrierReduction, Env, Memories};
-use super::lane_kernels::{self, Dst, Src};
+use super::lane_kernels::{self, Dst, Source};
 use super::memory_ops;
 use super::reconvergence::{BranchOutcome, LaneMask, WarpSyncOutcome, EXIT_PC};
 use super::space;
@@ -249,23 +249,12 @@ fn lane_wise(
         _ => (None, 0),
     };
     if let (Some(row), true) = (dst_row, srcs.len() <= 3) {
-        let mut fast = [Src::Uniform(0); 3];
-        let mut all = true;
-        for (f, p) in fast.iter_mut().zip(plan) {
-            *f = match p {
-                Source::Row(row) => Src::Row(row),
-                Source::Uniform(value) => Src::Uniform(value),
-                Source::NotRow(_) | Source::PerLane => {
-                    all = false;
-                    break;
-                }
-            };
-        }
         let dst = Dst {
             row,
             mask: dst_mask,
         };
-        if all && lane_kernels::run(&instr.op, warp, fast, dst, exec) {
+        let first = [plan[0], plan[1], plan[2]];
+        if lane_kernels::run(&instr.op, warp, first, dst, exec) {
             return Ok(());
         }
     }
@@ -295,19 +284,6 @@ fn lane_wise(
         }
     }
     Ok(())
-}
-
-/// Where a source operand's value comes from, resolved once per warp instruction.
-#[derive(Clone, Copy)]
-enum Source {
-    /// A register: the start of its row in `WarpState::regs`.
-    Row(usize),
-    /// `!p`: the negation of a predicate register's row.
-    NotRow(usize),
-    /// An immediate or address: the same in every lane.
-    Uniform(u64),
-    /// A special register (`%tid`, `%laneid`...): read per lane.
-    PerLane,
 }
 
 /// `cvta.space d, a` / `cvta.to.space d, a` (PTX ISA "cvta").

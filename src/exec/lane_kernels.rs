@@ -15,13 +15,18 @@ use super::warp::WarpState;
 use crate::ptx::ops::{Cmp, MulPart, Op};
 use std::cell::Cell;
 
-/// A source operand resolved once per warp instruction.
+/// Where a source operand's value comes from, resolved once per warp instruction (the general
+/// loop in `execute` reads every kind; the loops here take registers and uniform values).
 #[derive(Clone, Copy)]
-pub(super) enum Src {
+pub(super) enum Source {
     /// A register: the start of its row in `WarpState::regs`.
     Row(usize),
+    /// `!p`: the negation of a predicate register's row.
+    NotRow(usize),
     /// An immediate or address: the same in every lane (0 for an absent operand).
     Uniform(u64),
+    /// A special register (`%tid`, `%laneid`...): read per lane.
+    PerLane,
 }
 
 /// Where the results go: a register's row and its width mask.
@@ -32,9 +37,16 @@ pub(super) struct Dst {
 }
 
 /// Runs `op` in the lanes of `exec` if it has a specialized loop here; false (and nothing done)
-/// if not. `srcs` are the first three sources in PTX order.
+/// if not, or if a source is a negated predicate or a special register. `srcs` are the first
+/// three sources in PTX order.
 #[inline]
-pub(super) fn run(op: &Op, warp: &mut WarpState, srcs: [Src; 3], dst: Dst, exec: LaneMask) -> bool {
+pub(super) fn run(
+    op: &Op,
+    warp: &mut WarpState,
+    srcs: [Source; 3],
+    dst: Dst,
+    exec: LaneMask,
+) -> bool {
     let w = (warp, srcs, dst, exec);
     match *op {
         Op::Mov { ty } => {
@@ -178,7 +190,7 @@ fn wide_signed(a: u64, b: u64, n: u32) -> u64 {
 /// loop specialized to its sources' kinds, with no per-lane branches.
 #[inline(always)]
 fn each<F: Fn(u64, u64, u64) -> u64>(
-    (warp, srcs, dst, exec): (&mut WarpState, [Src; 3], Dst, LaneMask),
+    (warp, srcs, dst, exec): (&mut WarpState, [Source; 3], Dst, LaneMask),
     f: F,
 ) -> bool {
     let ws = warp.warp_size as usize;
@@ -190,11 +202,12 @@ fn each<F: Fn(u64, u64, u64) -> u64>(
     let mut rows = [Lane::Value(0); 3];
     for (row, s) in rows.iter_mut().zip(srcs) {
         *row = match s {
-            Src::Row(r) => match regs.get(r..r + ws) {
+            Source::Row(r) => match regs.get(r..r + ws) {
                 Some(cells) => Lane::Row(cells),
                 None => return false,
             },
-            Src::Uniform(v) => Lane::Value(v),
+            Source::Uniform(v) => Lane::Value(v),
+            Source::NotRow(_) | Source::PerLane => return false,
         };
     }
     let Some(d) = regs.get(dst.row..dst.row + ws) else {
@@ -472,10 +485,10 @@ mod tests {
                     _ => next() & low_bits(32),
                 };
                 let second = match round % 2 {
-                    0 => Src::Row(64),
-                    _ => Src::Uniform(value(next())),
+                    0 => Source::Row(64),
+                    _ => Source::Uniform(value(next())),
                 };
-                let srcs = [Src::Row(32), second, Src::Row(96)];
+                let srcs = [Source::Row(32), second, Source::Row(96)];
                 let row = if round % 4 == 3 { 32 } else { 0 };
                 let mask = if round % 5 == 4 {
                     0xffff_ffff
@@ -492,9 +505,10 @@ mod tests {
                 let mut expected = before.clone();
                 for lane in lanes(exec) {
                     let l = lane as usize;
-                    let read = |s: Src| match s {
-                        Src::Row(r) => before[r + l],
-                        Src::Uniform(v) => v,
+                    let read = |s: Source| match s {
+                        Source::Row(r) => before[r + l],
+                        Source::Uniform(v) => v,
+                        Source::NotRow(_) | Source::PerLane => unreachable!("not generated"),
                     };
                     let values = [read(srcs[0]), read(srcs[1]), read(srcs[2]), 0];
                     let out = eval(&op, values).expect("lane-wise");
@@ -503,6 +517,24 @@ mod tests {
                 assert_eq!(warp.regs, expected, "{op:?}, round {round}");
                 assert_eq!(warp.changed, warp.regs != before, "{op:?}: changed");
             }
+        }
+        // A negated predicate or a special register as a source is the general loop's.
+        let plan = BarrierPlan::default();
+        let mut warp = WarpState::new(32, 0, block, (4, 0), Divergence::default(), &plan);
+        warp.regs.iter_mut().for_each(|r| *r = value(next()));
+        let before = warp.regs.clone();
+        let add = Op::Add {
+            ty: S32,
+            mods: Mods::default(),
+        };
+        for other in [Source::NotRow(64), Source::PerLane] {
+            let srcs = [Source::Row(32), other, Source::Row(96)];
+            let dst = Dst {
+                row: 0,
+                mask: u64::MAX,
+            };
+            assert!(!run(&add, &mut warp, srcs, dst, low_bits(32)));
+            assert_eq!(warp.regs, before, "nothing written");
         }
         let names = "add and cvt fma mad max min mov mul neg not or selp setp shl shr sub xor";
         assert_eq!(covered.into_iter().collect::<Vec<_>>().join(" "), names);

@@ -59,6 +59,24 @@ impl RegAddr {
             (self.space, addr & space_width(self.space))
         }
     }
+
+    /// [`Self::target`] of lane `l`, noted in the access record (its address; the first lane's
+    /// space goes in `first`).
+    #[inline(always)]
+    fn note(
+        &self,
+        regs: &[u64],
+        l: usize,
+        record: &mut AccessRecord,
+        first: &mut Option<Space>,
+    ) -> (Space, u64) {
+        let (space, addr) = self.target(regs, l);
+        first.get_or_insert(space);
+        if let Some(slot) = record.addrs.get_mut(l) {
+            *slot = addr;
+        }
+        (space, addr)
+    }
 }
 
 /// Whether a scalar access of `size` bytes at `addr` passes `check_vector_alignment`.
@@ -96,11 +114,7 @@ pub(super) fn load(
     let mut hint = 0;
     for lane in lanes(exec) {
         let l = lane as usize;
-        let (space, addr) = at.target(&warp.regs, l);
-        first_space.get_or_insert(space);
-        if let Some(slot) = record.addrs.get_mut(l) {
-            *slot = addr;
-        }
+        let (space, addr) = at.note(&warp.regs, l, record, &mut first_space);
         if !aligned(addr, size) {
             return false;
         }
@@ -159,11 +173,7 @@ pub(super) fn store(
     let mut hint = 0;
     for lane in lanes(exec) {
         let l = lane as usize;
-        let (space, addr) = at.target(&warp.regs, l);
-        first_space.get_or_insert(space);
-        if let Some(slot) = record.addrs.get_mut(l) {
-            *slot = addr;
-        }
+        let (space, addr) = at.note(&warp.regs, l, record, &mut first_space);
         let fits = aligned(addr, size)
             && match space {
                 Space::Shared => bounds(mem.shared.len(), addr, size).is_ok(),
