@@ -6,7 +6,7 @@
 //! Memory stays bounded: checkpoints in the most recent `dense` span are kept every `interval`
 //! cycles; older ones are thinned so that at most one survives per power-of-two age bucket
 //! (every 2^i-th), so a run of a million cycles keeps a few dozen copies. Global memory is paged
-//! behind `Rc`, so a copy shares every page the run has not written since.
+//! behind `Arc`, so a copy shares every page the run has not written since.
 
 use crate::core::timeline::TIMELINE_CYCLES;
 use crate::run_control::{self, StopAt};

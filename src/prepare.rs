@@ -10,6 +10,7 @@ use crate::launch::{LaunchError, LaunchFlags};
 use crate::ptx::{self, Program, PtxError};
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The preset used when neither the PTX nor the user names a configuration.
 pub const DEFAULT_PRESET: &str = "fermi";
@@ -51,7 +52,7 @@ impl std::error::Error for InputError {}
 /// A launch ready to run.
 #[derive(Debug, Clone)]
 pub struct Prepared {
-    pub program: Rc<Program>,
+    pub program: Arc<Program>,
     /// The flags in effect (PTX comments overlaid by the user's).
     pub flags: LaunchFlags,
     pub config: Config,
@@ -153,7 +154,7 @@ pub fn prepare_source(
             }
         }
     })?;
-    let program = Rc::new(loaded);
+    let program = Arc::new(loaded);
     // A flag error names the line of the CUDA source the `// warpstep:` line came from.
     let source_line = |line: u32| {
         compiled

@@ -15,7 +15,8 @@
 use crate::config::{Config, DivergenceMode};
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
-use crate::core::sm::{CommitEvent, IssueEvent, Sm, SmContext, SmStats};
+use crate::core::sm::{CommitEvent, ExecContext, IssueEvent, Sm, SmStats};
+use crate::core::sm_array;
 use crate::core::unified_partition::{self, Partition, StorageDemand};
 use crate::counter_history::{CounterHistory, CounterSample, RatePoint};
 use crate::energy::{EnergyCounts, EnergyReport};
@@ -196,6 +197,14 @@ fn partition_storage(
     Ok((c, Some(p)))
 }
 
+/// Threads a new simulation spreads its SMs over (see [`Sim::set_threads`]); 1 unless set.
+static DEFAULT_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// Sets the thread count new simulations start with (the CLI's `--threads`).
+pub fn set_default_threads(threads: usize) {
+    DEFAULT_THREADS.store(threads.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The simulated GPU running one kernel launch.
 #[derive(Debug, Clone)]
 pub struct Sim {
@@ -224,6 +233,8 @@ pub struct Sim {
     history: CounterHistory,
     /// How the unified local memory was divided for this kernel (`unified.enabled`).
     partition: Option<Partition>,
+    /// Threads the SMs of a cycle are spread over (1: in order; see [`Sim::set_threads`]).
+    threads: usize,
 }
 
 impl Sim {
@@ -283,6 +294,7 @@ impl Sim {
             commits: Vec::new(),
             history: CounterHistory::default(),
             partition,
+            threads: DEFAULT_THREADS.load(std::sync::atomic::Ordering::Relaxed),
         };
         sim.sample_counters();
         Ok(sim)
@@ -292,6 +304,13 @@ impl Sim {
     /// `unified.enabled`).
     pub fn partition(&self) -> Option<&Partition> {
         self.partition.as_ref()
+    }
+
+    /// Steps the SMs of each cycle on up to `threads` threads of rayon's global pool (natively;
+    /// the wasm build and tracing step them in order). Results are the same for every count
+    /// (`crate::core::sm_array`).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Keeps an [`IssueEvent`] for every issued instruction (see [`Sim::take_trace`]).
@@ -413,19 +432,25 @@ impl Sim {
         let sms = &self.sms;
         self.memory
             .cycle(now, |sm| sms.get(sm).is_some_and(Sm::works));
-        let mut trace = self.tracing.then_some(&mut self.trace);
-        for (sm, l1d) in self.sms.iter_mut().zip(self.memory.l1ds_mut()) {
-            let mut ctx = SmContext {
-                image: &self.image,
-                decoded: &self.decoded,
-                reg_masks: &self.reg_masks,
-                global: &mut self.global,
-                sms: self.config.num_sms,
-                trace: trace.as_deref_mut(),
-                l1d,
-            };
-            sm.cycle(now, &mut ctx);
-            if self.tracing {
+        let exec = ExecContext {
+            image: &self.image,
+            decoded: &self.decoded,
+            reg_masks: &self.reg_masks,
+            sms: self.config.num_sms,
+        };
+        let trace = self.tracing.then_some(&mut self.trace);
+        let l1ds = self.memory.l1ds_mut();
+        sm_array::cycle_all(
+            now,
+            &mut self.sms,
+            l1ds,
+            exec,
+            &mut self.global,
+            trace,
+            self.threads,
+        );
+        if self.tracing {
+            for sm in &self.sms {
                 let id = sm.id;
                 let written = &sm.last_cycle().writeback;
                 self.commits

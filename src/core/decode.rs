@@ -46,6 +46,12 @@ pub struct Decoded {
     pub long: bool,
     /// Uses the shared-memory pipe (for the `mio_throttle` name) rather than global/local.
     pub shared: bool,
+    /// A load, store or atomic that may reach global memory (`.global`, or a generic address):
+    /// the one state SMs share within a cycle, so its functional execution waits for the
+    /// cycle's in-order pass over the SMs (`Sm::execute_deferred`).
+    pub global_memory: bool,
+    /// A generic-address load, store or atomic (it may land in the CTA's shared memory).
+    pub generic: bool,
     pub is_branch: bool,
     /// `bar`, `membar` or `fence`: no memory request of the warp may be reordered across it
     /// (with MRPB on, the warp waits until the buffer holds none of its requests).
@@ -76,13 +82,18 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                     bank_writes.push(r.0 as u32);
                 }
             }
-            let (long, shared) = match class {
-                OpClass::Memory { space, access } => (
-                    matches!(space, Space::Global | Space::Local | Space::Generic)
-                        && matches!(access, MemAccess::Load | MemAccess::Atomic),
-                    space == Space::Shared,
-                ),
-                _ => (false, false),
+            let (long, shared, global_memory, generic) = match class {
+                OpClass::Memory { space, access } => {
+                    let data = access != MemAccess::Fence;
+                    (
+                        matches!(space, Space::Global | Space::Local | Space::Generic)
+                            && matches!(access, MemAccess::Load | MemAccess::Atomic),
+                        space == Space::Shared,
+                        data && matches!(space, Space::Global | Space::Generic),
+                        data && space == Space::Generic,
+                    )
+                }
+                _ => (false, false, false, false),
             };
             Decoded {
                 unit,
@@ -93,6 +104,8 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 bank_writes: bank_writes.len,
                 long,
                 shared,
+                global_memory,
+                generic,
                 is_branch: instr.is_branch(),
                 orders_memory: matches!(
                     instr.op,

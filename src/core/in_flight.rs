@@ -63,6 +63,15 @@ impl InFlightTable {
         self.pos.get(&tag).map(|&i| self.list[i])
     }
 
+    /// Sets the path through the LD/ST unit of instruction `tag`, whose access became known
+    /// after it issued (its functional execution waited for the cycle's pass over global
+    /// memory: `Sm::execute_deferred`).
+    pub fn set_memory(&mut self, tag: u64, memory: Option<MemPath>) {
+        if let Some(&i) = self.pos.get(&tag) {
+            self.list[i].memory = memory;
+        }
+    }
+
     /// Removes the instruction tagged `tag` (it wrote back).
     pub fn remove(&mut self, tag: u64) -> Option<InFlight> {
         let i = self.pos.remove(&tag)?;

@@ -23,6 +23,7 @@ pub mod scheduler;
 pub mod scoreboard;
 pub mod shared_stats;
 pub mod sm;
+pub mod sm_array;
 pub mod sm_stats;
 pub mod stall;
 pub mod timeline;

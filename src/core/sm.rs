@@ -44,17 +44,38 @@ use serde::Serialize;
 
 pub use super::sm_stats::SmStats;
 
-/// What an SM needs from outside for one cycle.
+/// What an SM needs from outside for one cycle (global memory is not part of it: the
+/// instructions that reach it execute in [`Sm::execute_deferred`]).
 pub struct SmContext<'a> {
     pub image: &'a KernelImage,
     pub decoded: &'a [Decoded],
     pub reg_masks: &'a [u64],
-    pub global: &'a mut GlobalMemory,
     pub sms: u32,
     /// Issue events are appended here when tracing.
     pub trace: Option<&'a mut Vec<IssueEvent>>,
     /// This SM's L1 data cache, the LD/ST unit's way into the memory system (issue 5).
     pub l1d: &'a mut crate::mem::L1d,
+}
+
+/// What executing an instruction reads of the kernel and the GPU (immutable during a launch).
+#[derive(Clone, Copy)]
+pub struct ExecContext<'a> {
+    pub image: &'a KernelImage,
+    pub decoded: &'a [Decoded],
+    pub reg_masks: &'a [u64],
+    pub sms: u32,
+}
+
+impl<'a> ExecContext<'a> {
+    /// The part of an SM's context an instruction's execution reads.
+    pub fn of(ctx: &SmContext<'a>) -> Self {
+        ExecContext {
+            image: ctx.image,
+            decoded: ctx.decoded,
+            reg_masks: ctx.reg_masks,
+            sms: ctx.sms,
+        }
+    }
 }
 
 /// One issued instruction, for `--trace` and the views.
@@ -168,6 +189,14 @@ pub struct Sm {
     record: CycleRecord,
     /// Completed CTA barriers of the cycle (the buffers reused).
     releases: Vec<crate::exec::cta_barrier::Release>,
+    /// Instructions issued this cycle whose functional execution waits for global memory
+    /// ([`Sm::execute_deferred`]), in issue order.
+    deferred: Vec<sm_issue::DeferredIssue>,
+    /// A generic access waits among them (the cycle's shared accesses wait behind it).
+    deferred_generic: bool,
+    /// Whether this cycle's issue stage made forward progress (its deferred executions
+    /// included), between [`Sm::cycle_through_issue`] and [`Sm::cycle_after_issue`].
+    issue_progress: bool,
 }
 
 /// Warp slot `warp` as MRPB's signatures see it.
@@ -247,6 +276,9 @@ impl Sm {
             access: AccessRecord::default(),
             record: CycleRecord::default(),
             releases: Vec::new(),
+            deferred: Vec::new(),
+            deferred_generic: false,
+            issue_progress: false,
         })
     }
 
@@ -331,14 +363,25 @@ impl Sm {
     }
 
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
-    pub fn cycle(&mut self, now: u64, ctx: &mut SmContext) {
+    pub fn cycle(&mut self, now: u64, ctx: &mut SmContext, global: &mut GlobalMemory) {
+        if self.cycle_through_issue(now, ctx) {
+            self.execute_deferred(now, &ExecContext::of(ctx), global, ctx.trace.as_deref_mut());
+            self.cycle_after_issue(now, ctx);
+        }
+    }
+
+    /// The cycle's first part, which reads and writes only this SM and its L1D: writeback,
+    /// the LD/ST unit, operand read and issue (the instructions that reach global memory wait
+    /// for [`Sm::execute_deferred`]). Returns whether the SM works this cycle; if not, its
+    /// cycle is over.
+    pub fn cycle_through_issue(&mut self, now: u64, ctx: &mut SmContext) -> bool {
         let works = self.works();
         self.record.begin(now, works);
         if !works {
             self.writeback.idle();
             self.dispatch.begin_cycle();
             self.end_record(now);
-            return;
+            return false;
         }
         self.dispatch.begin_cycle();
         self.register_banks.begin_cycle();
@@ -350,7 +393,19 @@ impl Sm {
         self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
         self.operand_read(now, ctx.decoded);
-        let progress = self.issue(now, ctx) | self.release_barriers(ctx);
+        self.issue_progress = self.issue(now, ctx);
+        true
+    }
+
+    /// Whether the SM worked in the cycle it is in or last simulated.
+    pub fn works_this_cycle(&self) -> bool {
+        self.record.worked
+    }
+
+    /// The cycle's last part, after the deferred executions (again only this SM and its L1D):
+    /// barriers, decode, fetch, retiring finished CTAs, the cycle's record.
+    pub fn cycle_after_issue(&mut self, now: u64, ctx: &mut SmContext) {
+        let progress = self.issue_progress | self.release_barriers(ctx);
         self.front.decode(&mut self.warps);
         if !self.record.issued.is_empty() || !self.writeback.done().is_empty() {
             self.front.wake();

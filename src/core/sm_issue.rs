@@ -107,19 +107,99 @@ impl Sm {
     /// Issues the head instruction of `slot`: executes it, reserves the scoreboard, takes a
     /// collector unit, and redirects fetch when control flow moved. Returns whether it made
     /// forward progress (changed memory or ended the warp).
+    ///
+    /// A load, store or atomic that may reach global memory is the exception: it takes its
+    /// collector unit, scoreboard entry and tag now, but executes in [`Sm::execute_deferred`],
+    /// after every SM's issue stage, in SM order, so SMs can run their cycles in parallel and
+    /// still see global memory change in the order the sequential model gives. Nothing else in
+    /// the cycle reads what it computes (its registers wait on the scoreboard, its access on
+    /// MEM0, which takes it next cycle at the earliest). A generic access may land in the CTA's
+    /// shared memory, so once one waits, the SM's shared accesses of the cycle wait behind it.
     fn issue_warp(&mut self, slot: u32, now: u64, ctx: &mut SmContext) -> bool {
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return false;
         };
+        let Some(&pc) = w.ibuffer.front() else {
+            return false;
+        };
+        let d = ctx.decoded[pc as usize];
+        let defer = d.global_memory || (d.shared && self.deferred_generic);
         let Some(pc) = w.ibuffer.pop_front() else {
             return false;
         };
         w.blocked = None;
-        let (cta_slot, warp_in_cta) = (w.cta_slot as usize, w.warp_in_cta as usize);
-        let d = ctx.decoded[pc as usize];
-        let Some(cta) = self.ctas[cta_slot].as_mut() else {
+        let tag = self.next_tag;
+        if defer {
+            self.deferred_generic |= d.generic;
+            self.next_tag += 1;
+            let trace = ctx.trace.as_deref_mut().map(|t| {
+                t.push(self.issue_event(now, slot, pc, tag, ctx.image, 0, Vec::new()));
+                t.len() - 1
+            });
+            self.deferred.push(DeferredIssue {
+                slot,
+                pc,
+                tag,
+                record: self.record.issued.len(),
+                trace,
+            });
+            self.occupy_back_end(slot, pc, tag, &d, now);
+            return false;
+        }
+        let Some(done) = self.execute_issued(slot, now, &ExecContext::of(ctx), None) else {
             return false;
         };
+        if let Some(trace) = ctx.trace.as_deref_mut() {
+            let stack = self.issued_stack(slot);
+            trace.push(self.issue_event(now, slot, pc, tag, ctx.image, done.active, stack));
+        }
+        self.next_tag += 1;
+        self.occupy_back_end(slot, pc, tag, &d, now);
+        self.complete_issue(slot, pc, tag, &d, self.record.issued.len() - 1, done)
+    }
+
+    /// The functional executions [`Sm::issue_warp`] left for the cycle's pass over global
+    /// memory, in the order they issued; then each one's consequences, as if it had executed
+    /// at issue.
+    pub fn execute_deferred(
+        &mut self,
+        now: u64,
+        ctx: &ExecContext,
+        global: &mut GlobalMemory,
+        mut trace: Option<&mut Vec<IssueEvent>>,
+    ) {
+        let mut deferred = std::mem::take(&mut self.deferred);
+        for job in deferred.drain(..) {
+            let Some(done) = self.execute_issued(job.slot, now, ctx, Some(&mut *global)) else {
+                continue;
+            };
+            if let Some(event) = job.trace.and_then(|i| trace.as_deref_mut()?.get_mut(i)) {
+                event.mask = done.active;
+                event.stack = self.issued_stack(job.slot);
+            }
+            let d = ctx.decoded[job.pc as usize];
+            if self.complete_issue(job.slot, job.pc, job.tag, &d, job.record, done) {
+                self.issue_progress = true;
+            }
+        }
+        self.deferred = deferred;
+        self.deferred_generic = false;
+    }
+
+    /// Executes the head instruction of warp `slot` (popped from its I-buffer) against its
+    /// CTA's state; a warp arriving at a barrier is counted there. `None` when it faulted (the
+    /// SM stops) or the warp is gone. Without `global`, the instruction must not reach global
+    /// memory ([`Sm::issue_warp`] keeps those back).
+    fn execute_issued(
+        &mut self,
+        slot: u32,
+        now: u64,
+        ctx: &ExecContext,
+        global: Option<&mut GlobalMemory>,
+    ) -> Option<Issue> {
+        let w = self.warps[slot as usize].as_ref()?;
+        let (cta_slot, warp_in_cta) = (w.cta_slot as usize, w.warp_in_cta as usize);
+        let cta = self.ctas[cta_slot].as_mut()?;
         let env = Env {
             image: ctx.image,
             func: ctx.image.func(),
@@ -138,49 +218,73 @@ impl Sm {
             barriers,
             ..
         } = &mut cta.cta;
+        // An empty address space where global memory is not at hand: nothing executed here
+        // reaches it (an access would fault as out of bounds, not read stale data).
+        let mut no_global = GlobalMemory::new();
         let mut mem = Memories {
-            global: &mut *ctx.global,
+            global: global.unwrap_or(&mut no_global),
             shared,
         };
-        let Some(state) = warps.get_mut(warp_in_cta) else {
-            return false;
-        };
+        let state = warps.get_mut(warp_in_cta)?;
         state.changed = false;
         let done = match execute(&env, &mut mem, state, &mut self.access) {
             Ok(done) => done,
             Err(fault) => {
                 self.fault = Some(fault);
-                return false;
+                return None;
             }
         };
         if let Flow::Barrier(arrival) = done.flow {
             barriers.arrive(warp_in_cta as u32, &arrival);
         }
-        let new_pc = state.reconvergence.pc();
         let finished = state.is_finished();
-        let changed_registers = state.changed;
         cta.barriers_changed |= finished || matches!(done.flow, Flow::Barrier(_));
-        let depth = state.reconvergence.max_depth();
         let splits = state.reconvergence.drain_stats();
-        if let Some(trace) = ctx.trace.as_deref_mut() {
-            trace.push(IssueEvent {
-                cycle: now,
-                sm: self.id,
-                warp: slot,
-                pc,
-                line: env.func.instr(pc).map_or(0, |i| i.line),
-                mask: done.active,
-                stack: state.reconvergence.view_entries(),
-                tag: self.next_tag,
-            });
+        self.stats.splits.add(&splits);
+        Some(Issue {
+            active: done.active,
+            flow: done.flow,
+            new_pc: state.reconvergence.pc(),
+            finished,
+            changed_registers: state.changed,
+            depth: state.reconvergence.max_depth() as u32,
+        })
+    }
+
+    /// The SIMT stack of warp `slot` after the instruction it issued, for `--trace`.
+    fn issued_stack(&self, slot: u32) -> Vec<(Pc, Option<Pc>, LaneMask)> {
+        self.warp_state(slot)
+            .map(|s| s.reconvergence.view_entries())
+            .unwrap_or_default()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn issue_event(
+        &self,
+        now: u64,
+        slot: u32,
+        pc: Pc,
+        tag: u64,
+        image: &KernelImage,
+        mask: LaneMask,
+        stack: Vec<(Pc, Option<Pc>, LaneMask)>,
+    ) -> IssueEvent {
+        IssueEvent {
+            cycle: now,
+            sm: self.id,
+            warp: slot,
+            pc,
+            line: image.func().instr(pc).map_or(0, |i| i.line),
+            mask,
+            stack,
+            tag,
         }
-        let changed_memory = self.access.valid && self.access.changed;
-        let memory = self
-            .access
-            .valid
-            .then(|| self.memory.hold(self.next_tag, slot, &self.access));
-        let tag = self.next_tag;
-        self.next_tag += 1;
+    }
+
+    /// What an issued instruction takes in the back end whatever it computes: a collector
+    /// unit, an in-flight entry (its memory path filled in once it has executed), its place in
+    /// the cycle's record, the warp's count of instructions in flight and the scoreboard.
+    fn occupy_back_end(&mut self, slot: u32, pc: Pc, tag: u64, d: &Decoded, now: u64) {
         self.collector
             .allocate(d.unit, slot, d.bank_reads.as_slice(), tag);
         self.in_flight.push(InFlight {
@@ -189,24 +293,51 @@ impl Sm {
             pc,
             unit: d.unit,
             issued: now,
-            memory,
+            memory: None,
         });
         self.record.issued.push(IssueRecord {
             scheduler: slot % self.params.schedulers,
             warp: slot,
             tag,
             pc,
-            active_lanes: done.active.count_ones(),
-            divergent: matches!(done.flow, Flow::Branch(BranchOutcome::Divergent)),
-            stack_depth: depth as u32,
+            active_lanes: 0,
+            divergent: false,
+            stack_depth: 0,
         });
-        self.stats.splits.add(&splits);
+        if let Some(w) = self.warps[slot as usize].as_mut() {
+            w.in_flight += 1;
+            w.scoreboard.reserve(d.dests.as_slice(), d.long, tag);
+        }
+    }
+
+    /// What an executed instruction decides: the access it holds for MEM0, its record's lanes
+    /// and stack depth, the warp's barrier wait, whether it finished, and where fetch goes
+    /// next. Returns whether it made forward progress.
+    fn complete_issue(
+        &mut self,
+        slot: u32,
+        pc: Pc,
+        tag: u64,
+        d: &Decoded,
+        record: usize,
+        done: Issue,
+    ) -> bool {
+        let changed_memory = self.access.valid && self.access.changed;
+        let memory = self
+            .access
+            .valid
+            .then(|| self.memory.hold(tag, slot, &self.access));
+        self.in_flight.set_memory(tag, memory);
+        if let Some(r) = self.record.issued.get_mut(record) {
+            r.active_lanes = done.active.count_ones();
+            r.divergent = matches!(done.flow, Flow::Branch(BranchOutcome::Divergent));
+            r.stack_depth = done.depth;
+        }
         let Some(w) = self.warps[slot as usize].as_mut() else {
             return false;
         };
-        let progress = changed_memory || changed_registers || (finished && !w.finished);
-        w.in_flight += 1;
-        w.scoreboard.reserve(d.dests.as_slice(), d.long, tag);
+        let finished = done.finished;
+        let progress = changed_memory || done.changed_registers || (finished && !w.finished);
         if let Flow::Barrier(arrival) = done.flow {
             w.at_barrier = arrival.wait;
             w.barrier_pc = pc;
@@ -216,7 +347,7 @@ impl Sm {
             self.live &= !(1 << slot);
         }
         self.maybe_drained |= finished;
-        match (finished, new_pc) {
+        match (finished, done.new_pc) {
             (true, _) | (_, None) => w.redirect(pc),
             (false, Some(next)) => {
                 if d.is_branch {
@@ -229,6 +360,32 @@ impl Sm {
         }
         progress
     }
+}
+
+/// An issued instruction whose functional execution waits for the cycle's pass over global
+/// memory ([`Sm::execute_deferred`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DeferredIssue {
+    slot: u32,
+    pc: Pc,
+    tag: u64,
+    /// Its entry in the cycle's record of issued instructions.
+    record: usize,
+    /// Its `--trace` event, when tracing.
+    trace: Option<usize>,
+}
+
+/// What executing an issued instruction decided, for the rest of the SM.
+#[derive(Debug, Clone, Copy)]
+struct Issue {
+    active: LaneMask,
+    flow: Flow,
+    /// The warp's PC after it (`None` when every thread exited).
+    new_pc: Option<Pc>,
+    finished: bool,
+    changed_registers: bool,
+    /// The deepest the warp's SIMT stack has been.
+    depth: u32,
 }
 
 /// The SM as its issue stage sees it for one cycle.

@@ -1,12 +1,12 @@
 //! Global memory: one flat 64-bit address space of allocated buffers (MODEL.md section 2).
 //!
-//! Each allocation is a list of fixed-size pages behind `Rc`, so cloning the whole memory for a
+//! Each allocation is a list of fixed-size pages behind `Arc`, so cloning the whole memory for a
 //! checkpoint copies page tables, not data; a write copies only the page it touches
-//! (`Rc::make_mut`, STYLE.md "Reverse stepping"). Allocations are 256-byte aligned and separated
+//! (`Arc::make_mut`, STYLE.md "Reverse stepping"). Allocations are 256-byte aligned and separated
 //! by an unmapped guard gap, so a kernel that runs one element past a buffer faults instead of
 //! silently landing in the next one. Address 0 is never mapped (null pointers fault).
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Bytes per page.
 pub const PAGE_SIZE: usize = 4096;
@@ -38,7 +38,7 @@ pub struct Allocation {
     pub size: u64,
     /// What the buffer is, for error messages and the memory view ("arg 0", ".global table").
     pub name: String,
-    pages: Vec<Rc<Page>>,
+    pages: Vec<Arc<Page>>,
 }
 
 impl Allocation {
@@ -55,7 +55,7 @@ impl Allocation {
     #[inline]
     fn write_le(&mut self, addr: u64, size: u32, value: u64) {
         let off = (addr - self.base) as usize;
-        let page = Rc::make_mut(&mut self.pages[off / PAGE_SIZE]);
+        let page = Arc::make_mut(&mut self.pages[off / PAGE_SIZE]);
         let at = off % PAGE_SIZE;
         put_le(&mut page[at..at + size as usize], value);
     }
@@ -90,7 +90,7 @@ impl GlobalMemory {
         };
         let pages = (size as usize).div_ceil(PAGE_SIZE);
         // Every page starts as the same shared zero page; the first write copies it.
-        let zero_page = Rc::new([0u8; PAGE_SIZE]);
+        let zero_page = Arc::new([0u8; PAGE_SIZE]);
         self.allocations.push(Allocation {
             base,
             size,
@@ -196,7 +196,7 @@ impl GlobalMemory {
         let a = &mut self.allocations[i];
         let mut off = (addr - a.base) as usize;
         for chunk in split_at_pages(off, bytes.len()) {
-            let page = Rc::make_mut(&mut a.pages[off / PAGE_SIZE]);
+            let page = Arc::make_mut(&mut a.pages[off / PAGE_SIZE]);
             let at = off % PAGE_SIZE;
             page[at..at + chunk].copy_from_slice(&bytes[off - (addr - a.base) as usize..][..chunk]);
             off += chunk;

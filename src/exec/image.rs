@@ -1,14 +1,14 @@
 //! A kernel launch made concrete: the kernel, the grid and block shape, the parameter buffer,
 //! the buffers the arguments allocated in global memory, module variables placed in their
 //! spaces, and the shared/local memory sizes. Everything here is fixed while the kernel runs;
-//! the functional and timing models share it behind an `Rc`.
+//! the functional and timing models share it behind an `Arc` (the SMs read it from several threads).
 
 use super::global_memory::GlobalMemory;
 use crate::launch::{
     ArgSpec, BufferInit, Dim3, ElemType, LaunchError, LaunchFlags, Number, StructField,
 };
 use crate::ptx::{Function, Program, Space, Type, VarId, VarRef};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A buffer argument: where it lives and how to read it back.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -31,7 +31,7 @@ pub struct BufferArg {
 /// The concrete launch.
 #[derive(Debug, Clone)]
 pub struct KernelImage {
-    pub program: Rc<Program>,
+    pub program: Arc<Program>,
     /// Index of the kernel in `program.functions`.
     pub func_index: usize,
     pub grid: Dim3,
@@ -69,7 +69,7 @@ impl KernelImage {
     /// Builds the launch: picks the kernel, allocates module globals and buffer arguments in
     /// `global`, and lays out the parameter buffer. `read_file` supplies `file:` buffers.
     pub fn new(
-        program: Rc<Program>,
+        program: Arc<Program>,
         flags: &LaunchFlags,
         global: &mut GlobalMemory,
         read_file: &dyn Fn(&str) -> Result<Vec<u8>, String>,

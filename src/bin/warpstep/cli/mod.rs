@@ -31,6 +31,11 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Threads a simulation spreads its SMs over each cycle (default: the machine's cores).
+    /// Results are the same for every count. Experiments run one simulation per thread
+    /// instead (their `--jobs`).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -75,7 +80,36 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let threads = cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    if matches!(cli.command, Command::Experiment { .. }) {
+        return dispatch(cli.command);
+    }
+    warpstep::sim::set_default_threads(threads);
+    if threads == 1 {
+        return dispatch(cli.command);
+    }
+    // The whole command runs on the pool, so each cycle's parallel parts start from one of
+    // its threads (cheap work stealing) rather than being sent in from outside. Its threads
+    // get the main thread's stack size: the CUDA front end recurses on deep expressions.
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(8 << 20)
+        .build()
+    {
+        Ok(pool) => pool.install(|| dispatch(cli.command)),
+        Err(e) => {
+            eprintln!("warpstep: cannot start {threads} threads ({e}); stepping the SMs in order");
+            warpstep::sim::set_default_threads(1);
+            dispatch(cli.command)
+        }
+    }
+}
+
+fn dispatch(command: Command) -> ExitCode {
+    match command {
         Command::Version => {
             println!("warpstep {}", warpstep::VERSION);
             ExitCode::SUCCESS
