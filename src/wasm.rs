@@ -3,8 +3,9 @@
 //! a [`Session`] owns one [`Sim`] and its checkpoint [`Timeline`], steps it forwards (with a
 //! cycle budget, so the tab never freezes) and backwards (restore + replay), and hands the
 //! views their snapshots (MODEL.md section 12; STYLE.md "Snapshots to the renderer"): irregular
-//! data as JSON, the warp timeline and the L1D lines as flat buffers, and the enum tables and
-//! record layouts once at startup. It also exposes the bank index functions (for the address-bit
+//! data as JSON, cut to the parts the views on screen draw (`snapshotParts`), the warp slots, the
+//! warp timeline and the L1D lines as flat buffers, and the enum tables and record layouts once
+//! at startup. It also exposes the bank index functions (for the address-bit
 //! panel), the XOR paper's searches over the session's kernel (for the search panel) and two
 //! sessions' counters side by side (for the A/B mode, [`crate::compare`]).
 
