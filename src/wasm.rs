@@ -3,8 +3,9 @@
 //! a [`Session`] owns one [`Sim`] and its checkpoint [`Timeline`], steps it forwards (with a
 //! cycle budget, so the tab never freezes) and backwards (restore + replay), and hands the
 //! views their snapshots (MODEL.md section 12; STYLE.md "Snapshots to the renderer"): irregular
-//! data as JSON, the warp timeline and the L1D lines as flat buffers, and the enum tables and
-//! record layouts once at startup. It also exposes the bank index functions (for the address-bit
+//! data as JSON, cut to the parts the views on screen draw (`snapshotParts`), the warp slots, the
+//! warp timeline and the L1D lines as flat buffers, and the enum tables and record layouts once
+//! at startup. It also exposes the bank index functions (for the address-bit
 //! panel), the XOR paper's searches over the session's kernel (for the search panel) and two
 //! sessions' counters side by side (for the A/B mode, [`crate::compare`]).
 
@@ -141,10 +142,11 @@ pub fn unified_partition(
 }
 
 /// The codes the views need, defined once here and read by JS at startup: warp states / stall
-/// reasons (`code`, `name`, `description` for hover text, `stall`), run stop reasons, and the
-/// checkpoint parameters.
+/// reasons (`code`, `name`, `description` for hover text, `stall`), run stop reasons, the
+/// checkpoint parameters, the L1D line and warp table layouts and the snapshot's part bits.
 #[wasm_bindgen]
 pub fn tables() -> String {
+    use crate::view::snapshot_parts::{part, warp_table_layout as t};
     let states: Vec<serde_json::Value> = WarpCycle::ALL
         .iter()
         .map(|s| {
@@ -168,6 +170,17 @@ pub fn tables() -> String {
             "sectors": 4, "sector_bits": 2,
         },
         "fail_reasons": ["assoc", "mshr", "miss_queue"],
+        "snapshot_parts": serde_json::Map::from_iter(
+            part::NAMES.iter().map(|&(n, bit)| (n.to_string(), bit.into()))
+        ),
+        "warp_table": {
+            "header": t::HEADER, "fields": t::FIELDS, "present": t::PRESENT, "state": t::STATE,
+            "line": t::LINE, "pc": t::PC, "cta": t::CTA, "warp_in_cta": t::WARP_IN_CTA,
+            "mask_lo": t::MASK_LO, "mask_hi": t::MASK_HI, "depth": t::DEPTH, "flags": t::FLAGS,
+            "in_flight": t::IN_FLIGHT, "stack_at": t::STACK_AT, "no_pc": t::NO_PC,
+            "at_barrier": t::AT_BARRIER, "branch_pending": t::BRANCH_PENDING,
+            "finished": t::FINISHED, "splits": t::SPLITS,
+        },
         "search_methods": [
             { "method": "exhaustive", "families": ["bvxor"] },
             { "method": "gh", "families": ["bwperm", "bwxor"] },
@@ -499,6 +512,25 @@ impl Session {
     /// The snapshot of SM `sm` as JSON (`crate::snapshot::Snapshot`).
     pub fn snapshot(&self, sm: u32) -> String {
         serde_json::to_string(&snapshot(&self.sim, sm as usize)).unwrap_or_default()
+    }
+
+    /// The snapshot of SM `sm` cut to the views on screen, as JSON
+    /// (`crate::view::snapshot_parts::PartialSnapshot`): the parts whose bits are set in `parts`
+    /// (`tables().snapshot_parts`), and always the cycle, status, statistics and warp slot
+    /// `warp`'s whole view (`sm.warp`). A part left out is not built.
+    #[wasm_bindgen(js_name = snapshotParts)]
+    pub fn snapshot_parts(&self, sm: u32, parts: u32, warp: u32) -> String {
+        let snap = crate::view::snapshot_parts::snapshot_parts(&self.sim, sm as usize, parts, warp);
+        serde_json::to_string(&snap).unwrap_or_default()
+    }
+
+    /// The warp slots of SM `sm` as one flat table (`tables().warp_table` lays it out): the
+    /// values of the snapshot's `sm.warps` the views draw for every warp each frame.
+    #[wasm_bindgen(js_name = warpTable)]
+    pub fn warp_table(&self, sm: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        crate::view::snapshot_parts::warp_table(&self.sim, sm as usize, &mut out);
+        out
     }
 
     /// Why warp slot `warp` of SM `sm` did what it did in the last cycle (`lane` < 0: the whole

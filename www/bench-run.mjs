@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { chromium } from '@playwright/test';
 
-const port = 8397;
+// BENCH_PORT: another port for the page's server (8397 by default).
+const port = Number(process.env.BENCH_PORT || 8397);
 const vite = spawn('node_modules/.bin/vite', ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
 await new Promise((r) => setTimeout(r, 4000));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });

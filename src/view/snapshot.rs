@@ -232,12 +232,8 @@ pub struct SmView {
 
 /// The snapshot of SM `sm` (clamped to the SMs that exist).
 pub fn snapshot(sim: &Sim, sm: usize) -> Snapshot {
-    let (status, error) = match sim.status() {
-        Status::Running => ("running", None),
-        Status::Completed => ("completed", None),
-        Status::Failed(e) => ("failed", Some(e.to_string())),
-    };
-    let sm = &sim.sms()[sm.min(sim.sms().len().saturating_sub(1))];
+    let (status, error) = status_of(sim);
+    let sm = sm_at(sim, sm);
     Snapshot {
         cycle: sim.cycle(),
         status,
@@ -249,6 +245,20 @@ pub fn snapshot(sim: &Sim, sm: usize) -> Snapshot {
     }
 }
 
+/// The run's status as the snapshot names it, and the fault or deadlock report.
+pub(crate) fn status_of(sim: &Sim) -> (&'static str, Option<String>) {
+    match sim.status() {
+        Status::Running => ("running", None),
+        Status::Completed => ("completed", None),
+        Status::Failed(e) => ("failed", Some(e.to_string())),
+    }
+}
+
+/// SM `sm`, clamped to the SMs that exist.
+pub(crate) fn sm_at(sim: &Sim, sm: usize) -> &Sm {
+    &sim.sms()[sm.min(sim.sms().len().saturating_sub(1))]
+}
+
 fn reg_name(func: &Function, reg: u32) -> String {
     func.regs
         .get(reg as usize)
@@ -256,102 +266,140 @@ fn reg_name(func: &Function, reg: u32) -> String {
 }
 
 fn sm_view(sim: &Sim, sm: &Sm) -> SmView {
-    let func = sim.image().func();
-    let tag_instr = |tag: u64| {
-        sm.in_flight()
-            .iter()
-            .find(|f| f.tag == tag)
-            .map(|f| (f.warp, f.pc))
-    };
-    let last = sm.last_cycle();
     SmView {
         id: sm.id,
-        fetch: sm.fetch_latch().map(|l| (l.warp, instr_view(func, l.pc))),
+        fetch: fetch_view(sim, sm),
         warps: (0..sm.warps().len() as u32)
             .map(|slot| warp_view(sim, sm, slot))
             .collect(),
-        schedulers: sm
-            .schedulers()
-            .iter()
-            .zip(&last.schedulers)
-            .map(|(s, c)| SchedulerView {
-                id: s.id,
-                warps: s.slots().to_vec(),
-                issued: c.issued,
-                issued_instr: c
-                    .issued
-                    .and_then(|_| last.last_issued.get(s.id as usize).copied().flatten())
-                    .map(|i| instr_view(func, i.pc)),
-                stall: c.stall.name(),
-                active_set: s.active_set().to_vec(),
-            })
-            .collect(),
-        collectors: sm
-            .collector()
-            .units()
-            .iter()
-            .map(|u| CollectorView {
-                kind: u.kind().name(),
-                warp: u.occupant().map(|(w, _)| w),
-                instr: u
-                    .occupant()
-                    .and_then(|(_, tag)| tag_instr(tag))
-                    .map(|(_, pc)| instr_view(func, pc)),
-                operands: u
-                    .operands()
-                    .iter()
-                    .map(|o| (reg_name(func, o.reg), o.bank, o.read))
-                    .collect(),
-            })
-            .collect(),
-        register_banks: sm
-            .register_banks()
-            .cells()
-            .iter()
-            .map(|b| bank_view(func, b))
-            .collect(),
-        arbitration_losers: {
-            let banks = sm.register_banks();
-            sm.ldst()
-                .arbitration_losses()
-                .iter()
-                .map(|l| ArbitrationLossView {
-                    warp: l.warp,
-                    instr: tag_instr(l.tag).map(|(_, pc)| instr_view(func, pc)),
-                    kind: l.kind,
-                    column: l.column,
-                    register_bank: banks.pool_column_bank(l.column),
-                    held_by: bank_view(func, &l.holder),
-                })
-                .collect()
-        },
-        pool_columns: pool_column_views(sim.config(), func, sm.register_banks()),
+        schedulers: scheduler_views(sim, sm),
+        collectors: collector_views(sim, sm),
+        register_banks: register_bank_views(sim, sm),
+        arbitration_losers: arbitration_loser_views(sim, sm),
+        pool_columns: pool_column_views(sim.config(), sim.image().func(), sm.register_banks()),
         units: unit_views(sim, sm),
-        bank_grid: bank_grid_view(
-            sim.config(),
-            sm.memory().served_shared(),
-            sm.ldst().mem0().is_some_and(|m| m.shared),
-            sm.memory()
-                .served_tag()
-                .and_then(tag_instr)
-                .map(|(warp, pc)| (warp, instr_view(func, pc))),
-        ),
-        l1: sim
-            .memory()
-            .l1ds()
-            .get(sm.id as usize)
-            .and_then(|l| l1_view(sim.config(), l)),
-        mrpb: sm
-            .ldst()
-            .mrpb()
-            .map(|b| mrpb_view(b, sim.memory().l1ds().get(sm.id as usize), sim.cycle())),
+        bank_grid: bank_grid_part(sim, sm),
+        l1: l1_part(sim, sm),
+        mrpb: mrpb_part(sim, sm),
         back_end: crate::back_end_view::back_end_view(sim, sm),
         stats: sm.stats(),
     }
 }
 
+// The snapshot's fields one by one: the full snapshot takes them all, the browser's partial one
+// (`snapshot_parts`) the ones its views on screen draw.
+
+/// The warp and PC of the instruction in flight with `tag`.
+fn tag_instr(sm: &Sm, tag: u64) -> Option<(u32, Pc)> {
+    sm.in_flight()
+        .iter()
+        .find(|f| f.tag == tag)
+        .map(|f| (f.warp, f.pc))
+}
+
+pub(crate) fn fetch_view(sim: &Sim, sm: &Sm) -> Option<(u32, InstrView)> {
+    sm.fetch_latch()
+        .map(|l| (l.warp, instr_view(sim.image().func(), l.pc)))
+}
+
+pub(crate) fn scheduler_views(sim: &Sim, sm: &Sm) -> Vec<SchedulerView> {
+    let func = sim.image().func();
+    let last = sm.last_cycle();
+    sm.schedulers()
+        .iter()
+        .zip(&last.schedulers)
+        .map(|(s, c)| SchedulerView {
+            id: s.id,
+            warps: s.slots().to_vec(),
+            issued: c.issued,
+            issued_instr: c
+                .issued
+                .and_then(|_| last.last_issued.get(s.id as usize).copied().flatten())
+                .map(|i| instr_view(func, i.pc)),
+            stall: c.stall.name(),
+            active_set: s.active_set().to_vec(),
+        })
+        .collect()
+}
+
+pub(crate) fn collector_views(sim: &Sim, sm: &Sm) -> Vec<CollectorView> {
+    let func = sim.image().func();
+    sm.collector()
+        .units()
+        .iter()
+        .map(|u| CollectorView {
+            kind: u.kind().name(),
+            warp: u.occupant().map(|(w, _)| w),
+            instr: u
+                .occupant()
+                .and_then(|(_, tag)| tag_instr(sm, tag))
+                .map(|(_, pc)| instr_view(func, pc)),
+            operands: u
+                .operands()
+                .iter()
+                .map(|o| (reg_name(func, o.reg), o.bank, o.read))
+                .collect(),
+        })
+        .collect()
+}
+
+pub(crate) fn register_bank_views(sim: &Sim, sm: &Sm) -> Vec<BankView> {
+    let func = sim.image().func();
+    sm.register_banks()
+        .cells()
+        .iter()
+        .map(|b| bank_view(func, b))
+        .collect()
+}
+
+pub(crate) fn arbitration_loser_views(sim: &Sim, sm: &Sm) -> Vec<ArbitrationLossView> {
+    let func = sim.image().func();
+    let banks = sm.register_banks();
+    sm.ldst()
+        .arbitration_losses()
+        .iter()
+        .map(|l| ArbitrationLossView {
+            warp: l.warp,
+            instr: tag_instr(sm, l.tag).map(|(_, pc)| instr_view(func, pc)),
+            kind: l.kind,
+            column: l.column,
+            register_bank: banks.pool_column_bank(l.column),
+            held_by: bank_view(func, &l.holder),
+        })
+        .collect()
+}
+
+pub(crate) fn bank_grid_part(sim: &Sim, sm: &Sm) -> BankGridView {
+    bank_grid_view(
+        sim.config(),
+        sm.memory().served_shared(),
+        sm.ldst().mem0().is_some_and(|m| m.shared),
+        sm.memory()
+            .served_tag()
+            .and_then(|t| tag_instr(sm, t))
+            .map(|(warp, pc)| (warp, instr_view(sim.image().func(), pc))),
+    )
+}
+
+pub(crate) fn l1_part(sim: &Sim, sm: &Sm) -> Option<L1View> {
+    sim.memory()
+        .l1ds()
+        .get(sm.id as usize)
+        .and_then(|l| l1_view(sim.config(), l))
+}
+
+pub(crate) fn mrpb_part(sim: &Sim, sm: &Sm) -> Option<MrpbView> {
+    sm.ldst()
+        .mrpb()
+        .map(|b| mrpb_view(b, sim.memory().l1ds().get(sm.id as usize), sim.cycle()))
+}
+
 /// Each unified-pool bank column's activity this cycle: the register bank it holds.
-fn pool_column_views(config: &Config, func: &Function, banks: &RegisterBanks) -> Vec<BankView> {
+pub(crate) fn pool_column_views(
+    config: &Config,
+    func: &Function,
+    banks: &RegisterBanks,
+) -> Vec<BankView> {
     let u = &config.unified;
     if !(u.enabled && u.mode == crate::config::UnifiedMode::Full) {
         return Vec::new();
@@ -386,7 +434,7 @@ fn bank_view(func: &Function, b: &BankActivity) -> BankView {
     }
 }
 
-fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
+pub(crate) fn unit_views(sim: &Sim, sm: &Sm) -> Vec<UnitView> {
     let func = sim.image().func();
     let view = |tag: u64, ready_at: Option<u64>| {
         sm.in_flight()
@@ -515,7 +563,7 @@ fn splits_view(
     }
 }
 
-fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
+pub(crate) fn warp_view(sim: &Sim, sm: &Sm, slot: u32) -> Option<WarpView> {
     let func = sim.image().func();
     let w = sm.warps().get(slot as usize)?.as_ref()?;
     let state = sm.warp_state(slot)?;

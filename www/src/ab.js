@@ -10,6 +10,7 @@
 // into innerHTML.
 import { Session } from '../../pkg/warpstep.js';
 import { createPanel, watchVisibility, PANEL_CHOICES } from './views.js';
+import { readSnapshot } from './snapshot.js';
 import { element, button } from './dom.js';
 import { attachTooltips } from './tooltip.js';
 import { AB_PRESETS } from './ab_presets.js';
@@ -464,14 +465,19 @@ export class AbMode {
 
   // ----- drawing ------------------------------------------------------------------------
 
+  // The panels of both columns (the app reads A's snapshot with the parts they need).
+  drawnPanels() {
+    return this.cells.flatMap((c) => [c.a, c.b]);
+  }
+
   // Draws both columns: A's panels from A's frame (the app's), B's from B's snapshot of the
   // same SM and warp (the first ones if B has fewer), then the column heads and the table.
   draw(frameA, force) {
     const app = this.app;
     const B = this.b;
     const sm = Math.min(app.sm, B.numSms() - 1);
-    const snap = JSON.parse(B.snapshot(sm));
-    const warp = app.warp < snap.sm.warps.length ? app.warp : 0;
+    const warp = app.warp < B.warpSlots() ? app.warp : 0;
+    const snap = readSnapshot(B, app.tables, sm, warp, frameA.snap.asked);
     const frameB = app.makeFrame(snap, { session: B, prev: this.prev, config: this.config, build: -this.builds, warp, sm, strips: false });
     for (const c of this.cells) {
       c.a.update(frameA, force);

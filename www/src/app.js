@@ -3,6 +3,7 @@
 // Bad input (PTX, launch or configuration errors) leaves the last good simulation on screen.
 import { bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { readSnapshot, allParts, panelParts } from './snapshot.js';
 import { historyPoints } from './views/stats.js';
 import { onCanvasResize } from './canvas.js';
 import { nextBudget, SPEEDS } from './pacing.js';
@@ -314,13 +315,21 @@ export class App {
     this.draw(true);
   }
 
+  // The snapshot parts this redraw needs (snapshot.js): those of the panels on screen (in the
+  // A/B mode, its columns'), or every part while a lesson is open (its text may cite any).
+  wantedParts() {
+    if (this.lessons && this.lessons.lesson) return allParts(this.tables);
+    const panels = this.ab.active ? this.ab.drawnPanels() : this.views;
+    return panelParts(panels.filter((v) => v.visible && !v.el.hidden));
+  }
+
   // Redraws the panels whose inputs changed (all visible ones with `force`). The snapshot is
-  // parsed once; the flat buffers (warp timeline, L1D lines) are read from wasm only when a
-  // panel on screen asks for them.
+  // read once, with the parts of the panels on screen; the flat buffers (warp slots, warp
+  // timeline, L1D lines) are read from wasm only when a panel on screen asks for them.
   draw(force = false) {
     if (!this.session) return;
-    const snap = JSON.parse(this.session.snapshot(this.sm));
-    if (this.warp >= snap.sm.warps.length) this.warp = 0;
+    if (this.warp >= this.session.warpSlots()) this.warp = 0;
+    const snap = readSnapshot(this.session, this.tables, this.sm, this.warp, this.wantedParts());
     // In the A/B mode the normal views are off screen: the two columns draw instead (without
     // the comparison strips, which belong to the normal views).
     if (this.ab.active) this.ab.draw(this.makeFrame(snap, { strips: false }), force);
@@ -343,8 +352,18 @@ export class App {
     let timeline = null;
     let lines = null;
     let history = null;
-    return {
+    const frame = {
       snap,
+      // This frame with the parts in `bits` added (for a panel that was not on screen when it
+      // was read), read from the session now; null if the session is gone.
+      complete: (bits) => {
+        try {
+          const full = readSnapshot(s, this.tables, sm, warp, snap.asked | bits);
+          return this.makeFrame(full, { session, prev, config, build, warp, sm, strips });
+        } catch {
+          return null;
+        }
+      },
       prev: prev && prev.cycle < snap.cycle ? prev : null,
       warp,
       lane: this.lane,
@@ -382,6 +401,7 @@ export class App {
       selectSm: (i) => this.selectSm(i),
       hash: () => this.hashFunction(),
     };
+    return frame;
   }
 
   // The bank function the address-bit panel shows: the SPEC and bank count typed in the Setup

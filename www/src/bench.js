@@ -8,6 +8,7 @@
 // (e2e/bench.spec.js): one kernel for a fraction of a second, step-back at cycle 20,000.
 import init, { Session, tables, benchCases, bankFunction } from '../../pkg/warpstep.js';
 import { createViews } from './views.js';
+import { readSnapshot, allParts, panelParts } from './snapshot.js';
 import { nextBudget } from './pacing.js';
 import { historyPoints } from './views/stats.js';
 
@@ -23,16 +24,34 @@ let views;
 let tab;
 let builds = 0;
 
-// The frame the app hands its views (app.js makeFrame), for SM 0 and warp 0.
-function frameOf(session, running) {
-  const snap = JSON.parse(session.snapshot(0));
+// The parts of the snapshot the views drawing now need (app.js wantedParts): every part with
+// `?all`, else those of the panels on screen.
+function wanted() {
+  return FORCE_ALL ? allParts(tab) : panelParts(views.filter((v) => v.visible && !v.el.hidden));
+}
+
+// The frame the app hands its views (app.js makeFrame), for SM 0 and warp 0, with the parts in
+// `bits`. Adds the time the model takes to build the snapshot and the page to read it
+// (`snapshot`: the parts' JSON and the warp table, parsed) to `perView`.
+function frameOf(session, running, perView = null, bits = wanted()) {
+  const t0 = performance.now();
+  const snap = readSnapshot(session, tab, 0, 0, bits);
+  if (perView) perView.snapshot = (perView.snapshot || 0) + performance.now() - t0;
   let timeline = null;
   let history = null;
   let lines = null;
   const hash = { ok: true, spec: 'mod', fn: JSON.parse(bankFunction('mod', 32, 49152, 4)) };
   return {
     snap, prev: null, warp: 0, lane: -1, sm: 0, tables: tab, config: null, running, now: performance.now(), build: builds,
-    why: () => JSON.parse(session.why(0, 0, -1)),
+    complete: (more) => frameOf(session, running, null, bits | more),
+    // As app.js: a slot with no warp (between kernels' waves, after a reset) is an answer to draw.
+    why: () => {
+      try {
+        return JSON.parse(session.why(0, 0, -1));
+      } catch (err) {
+        return { error: String(err.message || err) };
+      }
+    },
     get history() {
       history ||= historyPoints(session.rateHistory());
       return history;
@@ -51,7 +70,7 @@ function frameOf(session, running) {
 
 // Draws the frame; adds each view's drawing time (ms) to `perView` when given.
 function drawAll(session, running = false, perView = null) {
-  const f = frameOf(session, running);
+  const f = frameOf(session, running, perView);
   for (const v of views) {
     const t0 = performance.now();
     if (FORCE_ALL) v.view.draw(f);

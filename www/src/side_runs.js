@@ -49,7 +49,8 @@ export const sideRuns = {
         const cycles = [];
         while (s.cycle() < to && !s.finished()) {
           s.step(1);
-          const b = JSON.parse(s.snapshot(sm)).sm.back_end;
+          // Only the back end's part of the snapshot is built (snapshot.js).
+          const b = JSON.parse(s.snapshotParts(sm, this.tables.snapshot_parts.back_end, 0)).sm.back_end;
           cycles.push({
             c: s.cycle(),
             wb: b.committed.map(([w, i]) => [w, i.op, i.pc, i.line]),

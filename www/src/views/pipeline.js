@@ -268,7 +268,7 @@ function drawWarpStrip(canvas, ctx, width, height, { snap, tables, warp }, app) 
     if (cell >= 16) text(ctx, i, x + cell / 2, y + 14, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
     const d = tables.byName[name];
     const tip = w
-      ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: ${lineText(app, w.line)}, lanes ${w.active_mask}, stack depth ${w.stack.length}.\n\nClick: select it; the Why? panel gives the model's chain of causes.`
+      ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: ${lineText(app, w.line)}, lanes ${w.active_mask}, stack depth ${w.depth}.\n\nClick: select it; the Why? panel gives the model's chain of causes.`
       : `Warp slot ${i}: empty.`;
     region(canvas, x, y, cell, 28, tip, () => app.selectWarp(i));
   });

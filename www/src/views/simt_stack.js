@@ -85,7 +85,7 @@ export function createSimtStackView(el, app) {
     compare.draw(frame);
     // The configuration says which mechanism runs (before any warp is launched, too).
     const barriers = frame.config && frame.config.core && frame.config.core.divergence === 'convergence_barriers';
-    const splits = barriers || frame.snap.sm.warps.some((x) => x && x.splits);
+    const splits = barriers || frame.snap.sm.warps.some((x) => x && (x.splits || x.has_splits));
     setMode(splits);
     if (splits) {
       drawSplitMode(frame);
@@ -243,11 +243,13 @@ function drawLanes(canvas, ctx, x, y, w, lanes) {
 
 function drawAll(canvas, ctx, x0, width, height, frame, app) {
   const layout = { x0, width, height, title: 'Warps (stack depth)' };
+  const warpSize = frame.snap.warp_size;
+  // Every warp's entries from the warp table (snapshot.js): each entry's active lanes.
   drawWarpGrid(canvas, ctx, layout, frame, app, (w, i, x, y, cw, ch) => {
-    const stack = w.stack;
+    const stack = w.stack_lanes;
     const eh = Math.max(2, Math.min(10, Math.floor((ch - 16) / Math.max(1, stack.length))));
-    stack.forEach((e, d) => {
-      const frac = e.lanes.filter(Boolean).length / e.lanes.length;
+    stack.forEach((active, d) => {
+      const frac = active / warpSize;
       const ey = y + ch - 4 - (d + 1) * eh;
       ctx.fillStyle = '#3d4a59';
       ctx.fillRect(x + 3, ey, cw - 6, eh - 1);
