@@ -500,9 +500,11 @@ impl Sim {
     /// the cycles run by this call.
     pub fn run(&mut self, max_cycles: u64) -> u64 {
         let start = self.cycle;
-        while !self.finished() && self.cycle < max_cycles {
-            self.step();
-        }
+        sm_array::with_threads_standing_by(self.threads, || {
+            while !self.finished() && self.cycle < max_cycles {
+                self.step();
+            }
+        });
         if !self.finished() {
             self.status = Status::Failed(self.stuck(format!(
                 "the kernel did not finish within {max_cycles} cycles (--max-cycles)"
@@ -514,9 +516,11 @@ impl Sim {
     /// Runs at most `budget` cycles (stopping early when the kernel ends); returns cycles run.
     pub fn run_for(&mut self, budget: u64) -> u64 {
         let start = self.cycle;
-        while !self.finished() && self.cycle - start < budget {
-            self.step();
-        }
+        sm_array::with_threads_standing_by(self.threads, || {
+            while !self.finished() && self.cycle - start < budget {
+                self.step();
+            }
+        });
         self.cycle - start
     }
 

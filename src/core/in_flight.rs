@@ -67,9 +67,15 @@ impl InFlightTable {
     /// after it issued (its functional execution waited for the cycle's pass over global
     /// memory: `Sm::execute_deferred`).
     pub fn set_memory(&mut self, tag: u64, memory: Option<MemPath>) {
-        if let Some(&i) = self.pos.get(&tag) {
-            self.list[i].memory = memory;
-        }
+        // Usually the instruction just issued: the last entry, found without hashing.
+        let i = match self.list.last() {
+            Some(last) if last.tag == tag => self.list.len() - 1,
+            _ => match self.pos.get(&tag) {
+                Some(&i) => i,
+                None => return,
+            },
+        };
+        self.list[i].memory = memory;
     }
 
     /// Removes the instruction tagged `tag` (it wrote back).

@@ -153,3 +153,40 @@ fn context<'a>(
         l1d,
     }
 }
+
+/// Runs `cycles` (a loop of [`cycle_all`]s) with the pool's other threads standing by for the
+/// SM groups each cycle offers them, instead of going to sleep between cycles: a cycle of 15
+/// SMs lasts tens of microseconds, about what waking a sleeping thread costs. Only from a
+/// thread of the pool (the CLI runs its commands on one); elsewhere `cycles` just runs.
+pub fn with_threads_standing_by<R>(threads: usize, cycles: impl FnOnce() -> R) -> R {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(home) = rayon::current_thread_index().filter(|_| threads > 1) {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let done = AtomicBool::new(false);
+        return rayon::in_place_scope(|scope| {
+            for _ in 1..threads.min(rayon::current_num_threads()) {
+                let done = &done;
+                scope.spawn(move |_| stand_by(home, done));
+            }
+            let out = cycles();
+            done.store(true, Ordering::Release);
+            out
+        });
+    }
+    let _ = threads;
+    cycles()
+}
+
+/// Takes the work other threads offer ([`run_groups`]) until `done`. Not on the thread that
+/// runs the cycles (it may pick this up while it waits for a group): that one returns at once.
+#[cfg(not(target_arch = "wasm32"))]
+fn stand_by(home: usize, done: &std::sync::atomic::AtomicBool) {
+    if rayon::current_thread_index() == Some(home) {
+        return;
+    }
+    while !done.load(std::sync::atomic::Ordering::Acquire) {
+        if rayon::yield_now() != Some(rayon::Yield::Executed) {
+            std::hint::spin_loop();
+        }
+    }
+}
