@@ -41,11 +41,11 @@ impl MemPath {
 
 /// One issued memory instruction's access, waiting for MEM0.
 #[derive(Debug, Clone, Default)]
-struct Held {
+pub struct Held {
     tag: u64,
     /// The warp slot that issued it (local memory is laid out per warp slot).
-    warp_slot: u32,
-    record: AccessRecord,
+    pub warp_slot: u32,
+    pub record: AccessRecord,
 }
 
 /// The accesses of the issued memory instructions MEM0 has not taken yet, by tag. The records'
@@ -68,12 +68,24 @@ impl HeldAccesses {
 
     /// Runs `f` on instruction `tag`'s access (its record and warp slot) and lets it go; `None`
     /// when nothing is held for `tag`.
+    #[cfg(test)]
     pub fn release<T>(&mut self, tag: u64, f: impl FnOnce(&AccessRecord, u32) -> T) -> Option<T> {
-        let i = self.held.iter().position(|h| h.tag == tag)?;
-        let h = self.held.swap_remove(i);
+        let h = self.take(tag)?;
         let out = f(&h.record, h.warp_slot);
-        self.spare.push(h);
+        self.recycle(h);
         Some(out)
+    }
+
+    /// Takes instruction `tag`'s access out; give it back with [`HeldAccesses::recycle`] once
+    /// used, so its buffers serve a later access.
+    pub fn take(&mut self, tag: u64) -> Option<Held> {
+        let i = self.held.iter().position(|h| h.tag == tag)?;
+        Some(self.held.swap_remove(i))
+    }
+
+    /// An access [`HeldAccesses::take`] gave out, done with.
+    pub fn recycle(&mut self, h: Held) {
+        self.spare.push(h);
     }
 }
 

@@ -340,27 +340,39 @@ impl MemoryTiming {
         let line = u64::from(line.max(1));
         let slot = self.take_slot();
         let requests = &mut self.staged[slot as usize];
-        for lane in (0..record.addrs.len()).filter(|&l| record.mask >> l & 1 == 1) {
-            let addr = base + record.addrs[lane];
-            let block = addr - addr % line;
-            let offset = (addr % 128) as u32;
-            let bytes = byte_mask(offset, record.bytes.max(1));
-            match requests.iter_mut().find(|a| a.addr == block) {
-                Some(a) => {
-                    a.lanes |= 1 << lane;
-                    a.bytes |= bytes;
-                    a.sectors = sectors_of(a.bytes);
-                }
-                None => requests.push(Access {
-                    addr: block,
-                    size: line as u32,
-                    kind: AccessKind::Read,
-                    space: DataSpace::Constant,
-                    lanes: 1 << lane,
-                    bytes,
-                    sectors: sectors_of(bytes),
-                }),
+        // The lane before's address and its request: a uniform load (every lane reading the
+        // same parameter) adds only its lane bit.
+        let mut last: Option<(u64, usize)> = None;
+        for lane in active_lanes(record.mask, record.addrs.len()) {
+            let addr = base + record.addrs[lane as usize];
+            if let Some((a, i)) = last.filter(|&(a, _)| a == addr) {
+                requests[i].lanes |= 1 << lane;
+                last = Some((a, i));
+                continue;
             }
+            let block = addr - addr % line;
+            let bytes = byte_mask((addr % 128) as u32, record.bytes.max(1));
+            let i = match requests.iter().position(|a| a.addr == block) {
+                Some(i) => i,
+                None => {
+                    requests.push(Access {
+                        addr: block,
+                        size: line as u32,
+                        kind: AccessKind::Read,
+                        space: DataSpace::Constant,
+                        lanes: 0,
+                        bytes: 0,
+                        sectors: 0,
+                    });
+                    requests.len() - 1
+                }
+            };
+            requests[i].lanes |= 1 << lane;
+            requests[i].bytes |= bytes;
+            last = Some((addr, i));
+        }
+        for a in requests.iter_mut() {
+            a.sectors = sectors_of(a.bytes);
         }
         self.staged_cost(slot, self.const_latency)
     }
@@ -411,9 +423,11 @@ impl MemoryTiming {
     /// MEM0 takes instruction `tag`: the cost of the access it carried from issue (bank passes,
     /// coalesced requests), counted now. A shared access becomes the one the bank grid shows.
     pub fn take(&mut self, tag: u64) -> MemoryCost {
-        let mut held = std::mem::take(&mut self.held);
-        let cost = held.release(tag, |record, warp_slot| self.cost(record, warp_slot));
-        self.held = held;
+        let held = self.held.take(tag);
+        let cost = held.as_ref().map(|h| self.cost(&h.record, h.warp_slot));
+        if let Some(h) = held {
+            self.held.recycle(h);
+        }
         let cost = cost.unwrap_or(MemoryCost::FENCE);
         if cost.shared {
             // The costed access becomes the served one; the scratch takes the old buffers
@@ -439,6 +453,21 @@ impl MemoryTiming {
     pub fn shared_stats(&self) -> &SharedStats {
         &self.shared_stats
     }
+}
+
+/// The lanes set in `mask` below `lanes`, in ascending order.
+fn active_lanes(mask: u64, lanes: usize) -> impl Iterator<Item = u32> {
+    let below = if lanes >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << lanes) - 1
+    };
+    let mut left = mask & below;
+    std::iter::from_fn(move || {
+        let lane = (left != 0).then(|| left.trailing_zeros())?;
+        left &= left - 1;
+        Some(lane)
+    })
 }
 
 /// The coalescer's granularity: `l1d.coalescing`, except that a sectored L1D (cache-string type

@@ -104,7 +104,12 @@ pub struct Coalescer {
     warp_size: u32,
     warp_parts: u32,
     local: LocalMap,
+    /// The current sub-warp's transactions, in the order their segments were first touched.
     txns: Vec<Txn>,
+    /// Whether `txns` is in ascending block order (lanes usually walk memory upwards): a new
+    /// block above the last one is then known to be new without a search, and the final sort
+    /// has nothing to do.
+    ascending: bool,
 }
 
 impl Coalescer {
@@ -116,6 +121,7 @@ impl Coalescer {
             warp_parts: warp_parts.clamp(1, 64),
             local,
             txns: Vec::with_capacity(64),
+            ascending: true,
         }
     }
 
@@ -137,12 +143,16 @@ impl Coalescer {
         while first < lanes {
             let end = (first + part).min(lanes);
             self.txns.clear();
-            for lane in first..end {
-                if w.mask >> lane & 1 == 1 {
-                    self.add_lane(w, lane, segment);
-                }
+            self.ascending = true;
+            let mut left = w.mask & lane_range(first, end);
+            while left != 0 {
+                self.add_lane(w, left.trailing_zeros(), segment);
+                left &= left - 1;
             }
-            self.txns.sort_by_key(|t| t.block);
+            if !self.ascending {
+                // Stable: atomics' transactions of one block keep their order.
+                self.txns.sort_by_key(|t| t.block);
+            }
             for t in &self.txns {
                 out.push(reduce(t, segment, w.kind, w.space));
             }
@@ -173,6 +183,15 @@ impl Coalescer {
 
     /// Adds `len` bytes at `addr` of `lane`, split at segment boundaries.
     fn add_piece(&mut self, lane: u32, addr: u64, len: u32, segment: u64, kind: AccessKind) {
+        // Segments are 32, 64 or 128 bytes: a mask, not a division.
+        let block = addr & !(segment - 1);
+        let end = addr.checked_add(u64::from(len));
+        if len > 0 && end.is_some_and(|end| end <= block.saturating_add(segment)) {
+            // Inside one segment (the usual case): one piece.
+            let offset = (addr % 128) as u32;
+            self.merge(lane, block, offset / 32, byte_mask(offset, len), kind);
+            return;
+        }
         let mut at = addr;
         let end = addr.saturating_add(u64::from(len));
         while at < end {
@@ -189,29 +208,50 @@ impl Coalescer {
         }
     }
 
+    /// Adds a piece to the first transaction of `block` it may join (an atomic joins only one
+    /// whose bytes it does not overlap), or to a new one.
     fn merge(&mut self, lane: u32, block: u64, chunk: u32, bytes: u128, kind: AccessKind) {
-        let atomic = kind == AccessKind::Atomic;
-        let found = self
-            .txns
-            .iter_mut()
-            .find(|t| t.block == block && !(atomic && t.bytes & bytes != 0));
-        let t = match found {
-            Some(t) => t,
+        let i = match self.find(block, bytes, kind == AccessKind::Atomic) {
+            Some(i) => i,
             None => {
+                let last = self.txns.last().map(|t| t.block);
+                self.ascending &= last.map_or(true, |b| b <= block);
                 self.txns.push(Txn {
                     block,
                     chunks: 0,
                     lanes: 0,
                     bytes: 0,
                 });
-                let last = self.txns.len() - 1;
-                &mut self.txns[last]
+                self.txns.len() - 1
             }
         };
+        let t = &mut self.txns[i];
         t.chunks |= 1 << chunk.min(3);
         t.lanes |= 1 << lane;
         t.bytes |= bytes;
     }
+
+    /// The first transaction of `block` a piece of `bytes` may join. Without atomics each
+    /// block has one transaction, so the last one (the lane before's) is checked first, and
+    /// while the blocks ascend one above the last is new.
+    fn find(&self, block: u64, bytes: u128, atomic: bool) -> Option<usize> {
+        let last = self.txns.last()?;
+        if self.ascending && block > last.block {
+            return None;
+        }
+        if !atomic && last.block == block {
+            return Some(self.txns.len() - 1);
+        }
+        self.txns
+            .iter()
+            .position(|t| t.block == block && !(atomic && t.bytes & bytes != 0))
+    }
+}
+
+/// The lanes `first..end` (at most 64) as a mask.
+fn lane_range(first: u32, end: u32) -> u64 {
+    let below = |n: u32| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    below(end) & !below(first)
 }
 
 /// GPGPU-Sim's `memory_coalescing_arch_reduce_and_send`: shrink a 128-byte segment to the one

@@ -59,12 +59,23 @@ pub struct RouterParams {
     pub internal_speedup: u32,
 }
 
-/// One flit; the head carries the packet's fetch.
+/// No packet: what a body or tail flit carries in [`Flit::packet`].
+const NO_PACKET: u32 = u32::MAX;
+
+/// One flit; the head carries its packet's fetch, by its index in [`RouterNetwork::packets`]
+/// (a flit stays a few bytes however large the fetch, as it moves through the queues).
 #[derive(Debug, Clone, Copy)]
 struct Flit {
     dst: u32,
     tail: bool,
-    fetch: Option<Fetch>,
+    /// The packet's slot on a head flit, [`NO_PACKET`] on the others.
+    packet: u32,
+}
+
+impl Flit {
+    fn is_head(&self) -> bool {
+        self.packet != NO_PACKET
+    }
 }
 
 /// A destination's round-robin pointer and the input holding its virtual channel.
@@ -127,6 +138,11 @@ pub struct RouterNetwork {
     sw_grants: Vec<Option<usize>>,
     /// Outputs with a request this step.
     touched: Vec<usize>,
+    /// The fetches of the packets in the network, by the slot their head flit names
+    /// (simulator bookkeeping: a slot is reused once its packet leaves).
+    packets: Vec<Fetch>,
+    /// Slots of `packets` free for reuse.
+    free_packets: Vec<u32>,
 }
 
 impl RouterNetwork {
@@ -148,6 +164,22 @@ impl RouterNetwork {
             vc_grants: vec![None; dests],
             sw_grants: vec![None; dests],
             touched: Vec::with_capacity(dests),
+            packets: Vec::new(),
+            free_packets: Vec::new(),
+        }
+    }
+
+    /// A slot holding `fetch` until its packet leaves.
+    fn store(&mut self, fetch: Fetch) -> u32 {
+        match self.free_packets.pop() {
+            Some(slot) => {
+                self.packets[slot as usize] = fetch;
+                slot
+            }
+            None => {
+                self.packets.push(fetch);
+                (self.packets.len() - 1) as u32
+            }
         }
     }
 
@@ -165,12 +197,13 @@ impl RouterNetwork {
             return false;
         }
         let flits = flits.max(1);
+        let packet = self.store(fetch);
         let queue = &mut self.inputs[src].injection;
         for k in 0..flits {
             queue.push_back(Flit {
                 dst: dst as u32,
                 tail: k + 1 == flits,
-                fetch: (k == 0).then_some(fetch),
+                packet: if k == 0 { packet } else { NO_PACKET },
             });
         }
         self.flits += flits as usize;
@@ -184,7 +217,8 @@ impl RouterNetwork {
         if out.packets_ready == 0 {
             return None;
         }
-        out.boundary.front()?.fetch.as_ref()
+        let head = out.boundary.front()?;
+        head.is_head().then(|| &self.packets[head.packet as usize])
     }
 
     /// Takes the packet [`RouterNetwork::peek`] shows.
@@ -197,7 +231,10 @@ impl RouterNetwork {
         let mut fetch = None;
         while let Some(flit) = out.boundary.pop_front() {
             self.flits -= 1;
-            fetch = fetch.or(flit.fetch);
+            if fetch.is_none() && flit.is_head() {
+                fetch = Some(self.packets[flit.packet as usize]);
+                self.free_packets.push(flit.packet);
+            }
             if flit.tail {
                 break;
             }
@@ -308,7 +345,7 @@ impl RouterNetwork {
                 continue;
             };
             match input.holds {
-                None if front.fetch.is_some() => {
+                None if front.is_head() => {
                     let o = front.dst as usize;
                     let out = &self.outputs[o];
                     if out.holder.is_none() {
