@@ -74,6 +74,7 @@ fn cycle_in_parallel(
         .max(1);
     let per_group = sms.len().div_ceil(groups);
     let turn = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     let global = Mutex::new(global);
     let run_group = |k: usize, sms: &mut [Sm], l1ds: &mut [L1d]| {
         for (sm, l1d) in sms.iter_mut().zip(l1ds.iter_mut()) {
@@ -94,9 +95,27 @@ fn cycle_in_parallel(
                 sm.cycle_after_issue(now, &mut context(exec, None, l1d));
             }
         }
+        if k > 0 {
+            finished.fetch_add(1, Ordering::Release);
+        }
     };
-    let parts = sms.chunks_mut(per_group).zip(l1ds.chunks_mut(per_group));
-    run_groups(0, parts, &run_group);
+    let mut parts = sms.chunks_mut(per_group).zip(l1ds.chunks_mut(per_group));
+    let Some((first_sms, first_l1ds)) = parts.next() else {
+        return;
+    };
+    rayon::join(
+        || {
+            run_group(0, first_sms, first_l1ds);
+            // Wait here, spinning, until every group is done: waiting inside `join` instead
+            // may put this thread to sleep, and waking it costs more than the wait.
+            while finished.load(Ordering::Acquire) < groups - 1 {
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::hint::spin_loop();
+                }
+            }
+        },
+        || run_groups(1, parts, &run_group),
+    );
 }
 
 /// Group `k` on this thread and, offered to the pool's other threads at the same time, the
