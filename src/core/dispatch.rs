@@ -228,30 +228,31 @@ impl DispatchStage {
         decoded: &[Decoded],
         requester: &impl Fn(u32) -> Requester,
     ) {
-        let mut i = 0;
-        while i < self.on_the_way.len() {
-            let w = self.on_the_way[i];
-            if w.at > now {
-                i += 1;
-                continue;
-            }
-            let Some(f) = in_flight.get(w.tag) else {
-                self.on_the_way.remove(i);
-                continue;
-            };
-            let to = (&mut *ldst, &mut *timing, &mut *pipelines);
-            match self.dispatch(now, &f, to, in_flight, decoded, requester) {
-                Ok(()) => {
-                    self.on_the_way.remove(i);
-                }
-                Err(reason) => {
-                    if self.mode.rigid() {
-                        self.exe_stall.get_or_insert(reason);
+        // Those that stay are compacted in place, in order (no shifting per one that leaves).
+        let mut ways = std::mem::take(&mut self.on_the_way);
+        let mut kept = 0;
+        for i in 0..ways.len() {
+            let w = ways[i];
+            let stays = w.at > now
+                || in_flight.get(w.tag).is_some_and(|f| {
+                    let to = (&mut *ldst, &mut *timing, &mut *pipelines);
+                    match self.dispatch(now, &f, to, in_flight, decoded, requester) {
+                        Ok(()) => false,
+                        Err(reason) => {
+                            if self.mode.rigid() {
+                                self.exe_stall.get_or_insert(reason);
+                            }
+                            true
+                        }
                     }
-                    i += 1;
-                }
+                });
+            if stays {
+                ways[kept] = w;
+                kept += 1;
             }
         }
+        ways.truncate(kept);
+        self.on_the_way = ways;
     }
 
     /// The instruction in collector unit `unit`, all its operands read this cycle or earlier,

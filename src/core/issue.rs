@@ -115,8 +115,9 @@ pub struct IssueStage {
     schedulers: Vec<Scheduler>,
     /// This cycle: what each scheduler did.
     cycles: Vec<SchedulerCycle>,
-    /// With `core.scheduler = bank_conflict_aware`.
-    mask: Option<MemoryWarpMask>,
+    /// With `core.scheduler = bank_conflict_aware` (boxed: the stage moves in and out of the
+    /// SM every cycle, and the mask is most of its size).
+    mask: Option<Box<MemoryWarpMask>>,
     /// Cycles one warp instruction takes to issue: warp_size / simd_width in the paper's
     /// single-issue SIMD pipelines, where each sub-warp takes an issue slot (Elastic §3.2.3:
     /// "warp_size/simd_width free issue slots are needed for a warp to be completely
@@ -149,22 +150,24 @@ impl IssueStage {
             issue_cycles: PipelineMode::of(config).issue_cycles(core.warp_size, core.simd_width),
             busy: vec![0; n as usize],
             busy_now: vec![false; n as usize],
-            mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| MemoryWarpMask {
-                history: ConflictHistory::new(
-                    config.elastic.history_sets,
-                    config.elastic.history_ways,
-                ),
-                countdown: 0,
-                pending: Vec::new(),
-                last_lookup: None,
-                relaxed: config.elastic.relaxed_mask,
+            mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| {
+                Box::new(MemoryWarpMask {
+                    history: ConflictHistory::new(
+                        config.elastic.history_sets,
+                        config.elastic.history_ways,
+                    ),
+                    countdown: 0,
+                    pending: Vec::new(),
+                    last_lookup: None,
+                    relaxed: config.elastic.relaxed_mask,
+                })
             }),
         }
     }
 
     /// The bank-conflict-aware scheduler's mask, if that is the policy.
     pub fn mask(&self) -> Option<&MemoryWarpMask> {
-        self.mask.as_ref()
+        self.mask.as_deref()
     }
 
     /// The shared access tagged `tag` (at `pc`) left MEM0 after `extra` cycles beyond its
@@ -317,7 +320,7 @@ impl IssueStage {
 /// the countdown with the prediction, counted from the end of the warp's own sub-warp issue
 /// slots (footnote 9 takes them out of the degree).
 fn issue_warp(
-    mask: &mut Option<MemoryWarpMask>,
+    mask: &mut Option<Box<MemoryWarpMask>>,
     issue_cycles: u32,
     port: &mut impl IssuePort,
     slot: u32,

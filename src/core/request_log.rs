@@ -11,6 +11,7 @@
 use crate::mem::tag_array::SetLine;
 use crate::mem::FailReason;
 use serde::Serialize;
+use std::collections::VecDeque;
 
 /// A refusal of the L1D, as MEM0 (or the MRPB's head) saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,10 +111,11 @@ impl RequestLog {
     }
 }
 
-/// The logs of the instructions the LD/ST unit holds, oldest first.
+/// The logs of the instructions the LD/ST unit holds, oldest first (a deque: the oldest
+/// usually retires first, and taking it out must not move the rest).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestJournal {
-    logs: Vec<RequestLog>,
+    logs: VecDeque<RequestLog>,
 }
 
 /// The index of `reason` in [`RequestLog::refusals`].
@@ -128,7 +130,7 @@ fn reason_index(reason: FailReason) -> usize {
 impl RequestJournal {
     /// Instruction `tag`, making `requests` requests, entered MEM0.
     pub fn begin(&mut self, tag: u64, requests: u32) {
-        self.logs.push(RequestLog::new(tag, requests));
+        self.logs.push_back(RequestLog::new(tag, requests));
     }
 
     fn log(&mut self, tag: u64) -> Option<&mut RequestLog> {

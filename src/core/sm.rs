@@ -47,10 +47,8 @@ pub use super::sm_stats::SmStats;
 /// What an SM needs from outside for one cycle (global memory is not part of it: the
 /// instructions that reach it execute in [`Sm::execute_deferred`]).
 pub struct SmContext<'a> {
-    pub image: &'a KernelImage,
-    pub decoded: &'a [Decoded],
-    pub reg_masks: &'a [u64],
-    pub sms: u32,
+    /// The kernel and the GPU, as executing an instruction reads them.
+    pub exec: ExecContext<'a>,
     /// Issue events are appended here when tracing.
     pub trace: Option<&'a mut Vec<IssueEvent>>,
     /// This SM's L1 data cache, the LD/ST unit's way into the memory system (issue 5).
@@ -64,18 +62,6 @@ pub struct ExecContext<'a> {
     pub decoded: &'a [Decoded],
     pub reg_masks: &'a [u64],
     pub sms: u32,
-}
-
-impl<'a> ExecContext<'a> {
-    /// The part of an SM's context an instruction's execution reads.
-    pub fn of(ctx: &SmContext<'a>) -> Self {
-        ExecContext {
-            image: ctx.image,
-            decoded: ctx.decoded,
-            reg_masks: ctx.reg_masks,
-            sms: ctx.sms,
-        }
-    }
 }
 
 /// One issued instruction, for `--trace` and the views.
@@ -365,7 +351,7 @@ impl Sm {
     /// One cycle. A fault stops the SM; [`Sm::take_fault`] returns it.
     pub fn cycle(&mut self, now: u64, ctx: &mut SmContext, global: &mut GlobalMemory) {
         if self.cycle_through_issue(now, ctx) {
-            self.execute_deferred(now, &ExecContext::of(ctx), global, ctx.trace.as_deref_mut());
+            self.execute_deferred(now, &ctx.exec, global, ctx.trace.as_deref_mut());
             self.cycle_after_issue(now, ctx);
         }
     }
@@ -392,7 +378,7 @@ impl Sm {
             .cycle(now, &mut self.memory, ctx.l1d, &mut self.register_banks);
         self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
-        self.operand_read(now, ctx.decoded);
+        self.operand_read(now, ctx.exec.decoded);
         self.issue_progress = self.issue(now, ctx);
         true
     }
@@ -410,7 +396,7 @@ impl Sm {
         if !self.record.issued.is_empty() || !self.writeback.done().is_empty() {
             self.front.wake();
         }
-        let instrs = ctx.decoded.len() as u32;
+        let instrs = ctx.exec.decoded.len() as u32;
         self.front.fetch(now, &mut self.warps, instrs, ctx.l1d);
         if progress | self.retire_finished() {
             self.last_progress = now;
@@ -513,7 +499,7 @@ impl Sm {
             .writeback
             .cycle(
                 now,
-                ctx.decoded,
+                ctx.exec.decoded,
                 &self.in_flight,
                 (&self.ldst, &self.pipelines),
                 &mut self.register_banks,
@@ -522,7 +508,7 @@ impl Sm {
             .len();
         for i in 0..n {
             let tag = self.writeback.done()[i];
-            self.retire(tag, ctx.decoded);
+            self.retire(tag, ctx.exec.decoded);
         }
         let (wb, in_flight) = (&self.writeback, &self.in_flight);
         self.dispatch
@@ -593,16 +579,16 @@ impl Sm {
                 }
                 for (w, red) in &release.reductions {
                     let env = Env {
-                        image: ctx.image,
-                        func: ctx.image.func(),
+                        image: ctx.exec.image,
+                        func: ctx.exec.image.func(),
                         ctaid: slot.cta.ctaid,
                         warp_slot: slot.warp_slots.get(*w as usize).copied().unwrap_or(0),
                         warp_slots: self.warps.len() as u32,
                         sm: self.id,
-                        sms: ctx.sms,
+                        sms: ctx.exec.sms,
                         clock: 0,
                         push_order: self.params.push_order,
-                        reg_masks: ctx.reg_masks,
+                        reg_masks: ctx.exec.reg_masks,
                     };
                     if let Some(state) = slot.cta.warps.get_mut(*w as usize) {
                         finish_reduction(&env, state, red, release.true_count, release.lane_count);

@@ -163,14 +163,7 @@ fn context<'a>(
     trace: Option<&'a mut Vec<IssueEvent>>,
     l1d: &'a mut L1d,
 ) -> SmContext<'a> {
-    SmContext {
-        image: exec.image,
-        decoded: exec.decoded,
-        reg_masks: exec.reg_masks,
-        sms: exec.sms,
-        trace,
-        l1d,
-    }
+    SmContext { exec, trace, l1d }
 }
 
 /// Runs `cycles` (a loop of [`cycle_all`]s) with the pool's other threads standing by for the

@@ -122,7 +122,7 @@ impl Sm {
         let Some(&pc) = w.ibuffer.front() else {
             return false;
         };
-        let d = ctx.decoded[pc as usize];
+        let d = ctx.exec.decoded[pc as usize];
         let defer = d.global_memory || (d.shared && self.deferred_generic);
         let Some(pc) = w.ibuffer.pop_front() else {
             return false;
@@ -133,7 +133,7 @@ impl Sm {
             self.deferred_generic |= d.generic;
             self.next_tag += 1;
             let trace = ctx.trace.as_deref_mut().map(|t| {
-                t.push(self.issue_event(now, slot, pc, tag, ctx.image, 0, Vec::new()));
+                t.push(self.issue_event(now, slot, pc, tag, ctx.exec.image, 0, Vec::new()));
                 t.len() - 1
             });
             self.deferred.push(DeferredIssue {
@@ -146,12 +146,12 @@ impl Sm {
             self.occupy_back_end(slot, pc, tag, &d, now);
             return false;
         }
-        let Some(done) = self.execute_issued(slot, now, &ExecContext::of(ctx), None) else {
+        let Some(done) = self.execute_issued(slot, now, &ctx.exec, None) else {
             return false;
         };
         if let Some(trace) = ctx.trace.as_deref_mut() {
             let stack = self.issued_stack(slot);
-            trace.push(self.issue_event(now, slot, pc, tag, ctx.image, done.active, stack));
+            trace.push(self.issue_event(now, slot, pc, tag, ctx.exec.image, done.active, stack));
         }
         self.next_tag += 1;
         self.occupy_back_end(slot, pc, tag, &d, now);
@@ -403,7 +403,7 @@ impl IssuePort for SmIssuePort<'_, '_, '_> {
     }
 
     fn check(&mut self, slot: u32) -> Result<(), WarpCycle> {
-        self.sm.check(slot, self.ctx.decoded)
+        self.sm.check(slot, self.ctx.exec.decoded)
     }
 
     fn issue(&mut self, slot: u32) -> Issued {
@@ -415,7 +415,7 @@ impl IssuePort for SmIssuePort<'_, '_, '_> {
     fn next_memory(&self, slot: u32) -> Option<(Pc, bool)> {
         let w = self.sm.warps[slot as usize].as_ref()?;
         let &pc = w.ibuffer.front()?;
-        let d = self.ctx.decoded.get(pc as usize)?;
+        let d = self.ctx.exec.decoded.get(pc as usize)?;
         (d.unit == UnitKind::Mem).then_some((pc, d.shared))
     }
 
