@@ -78,7 +78,7 @@ test('a load waiting for memory says so in the pipeline view, not a ready cycle 
   const canvas = page.locator('#view-pipeline canvas').first();
   await canvas.scrollIntoViewIfNeeded();
   await settle(page);
-  const tips = await canvas.evaluate((c) => c.regions.map((r) => r.tip).filter((t) => typeof t === 'string'));
+  const tips = await canvas.evaluate((c) => c.regions.map((r) => (typeof r.tip === 'function' ? r.tip() : r.tip)).filter((t) => typeof t === 'string'));
   const unit = tips.find((t) => t.includes('LD/ST:'));
   expect(unit).toContain('waiting for memory');
   expect(tips.join('\n')).not.toContain('18446744073709552000');

@@ -52,7 +52,8 @@ async function clickRegion(page, selector, tip) {
   await canvas.scrollIntoViewIfNeeded();
   await settle(page);
   const at = await canvas.evaluate((c, t) => {
-    const g = c.regions.find((r) => typeof r.tip === 'string' && r.tip.includes(t));
+    const tipOf = (r) => (typeof r.tip === 'function' ? r.tip() : r.tip);
+    const g = c.regions.find((r) => typeof tipOf(r) === 'string' && tipOf(r).includes(t));
     if (!g) return null;
     const r = c.getBoundingClientRect();
     return { x: r.left + g.x + g.w / 2, y: r.top + g.y + g.h / 2, clickable: Boolean(g.onClick) };

@@ -70,7 +70,9 @@ export async function clickRegion(page, view, tip) {
   await canvas.scrollIntoViewIfNeeded();
   await settle(page);
   const at = await canvas.evaluate((c, t) => {
-    const g = c.regions.find((r) => typeof r.tip === 'string' && r.tip.includes(t));
+    // A hover text may be built when asked for (a function of the frame drawn).
+    const tipOf = (r) => (typeof r.tip === 'function' ? r.tip() : r.tip);
+    const g = c.regions.find((r) => typeof tipOf(r) === 'string' && tipOf(r).includes(t));
     if (!g) return null;
     const list = c.closest('.views');
     list.scrollTop += c.getBoundingClientRect().top + g.y - list.getBoundingClientRect().top - list.clientHeight / 2;

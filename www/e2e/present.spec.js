@@ -206,7 +206,8 @@ test('the laser pointer follows the mouse, never takes a click, and L turns it o
   await page.waitForTimeout(300);
   const slot = await page.evaluate(() => {
     const c = document.querySelector('#view-pipeline canvas');
-    const g = c.regions.find((r) => typeof r.tip === 'string' && /^Warp slot 2[ :]/.test(r.tip));
+    const tipOf = (r) => (typeof r.tip === 'function' ? r.tip() : r.tip);
+    const g = c.regions.find((r) => typeof tipOf(r) === 'string' && /^Warp slot 2[ :]/.test(tipOf(r)));
     const r = c.getBoundingClientRect();
     return { x: r.left + (g.x + g.w / 2) * c.zoom, y: r.top + (g.y + g.h / 2) * c.zoom, zoom: c.zoom };
   });

@@ -76,14 +76,14 @@ export function prepare(canvas, height) {
   const dpr = window.devicePixelRatio || 1;
   const zoom = zoomOf(canvas);
   const css = Math.max(200, widthOf(canvas.parentElement) - 2);
-  const width = layoutWidth(canvas);
+  const width = css / zoom;
+  canvas.ctx ||= canvas.getContext('2d');
+  const ctx = canvas.ctx;
   if (canvas.width !== Math.round(css * dpr) || canvas.height !== Math.round(height * zoom * dpr)) {
     canvas.width = Math.round(css * dpr);
     canvas.height = Math.round(height * zoom * dpr);
     canvas.style.height = `${height * zoom}px`;
   }
-  canvas.ctx ||= canvas.getContext('2d');
-  const ctx = canvas.ctx;
   ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.textBaseline = 'middle';
@@ -91,13 +91,21 @@ export function prepare(canvas, height) {
   ctx.setLineDash([]);
   ctx.fontScale = fontScale(width);
   ctx.zoom = zoom;
+  // Set each frame: a view's ctx.restore() may have put back another font than currentFont.
   ctx.font = scaledFont(ctx, FONT);
-  ctx.currentFont = ctx.font;
+  ctx.currentFont = scaledFont(ctx, FONT);
   canvas.zoom = zoom;
   canvas.regions = [];
   canvas.drawn = [];
-  canvas.dataset.fontScale = ctx.fontScale;
-  if (canvas.dataset.zoom !== String(zoom)) canvas.dataset.zoom = zoom;
+  // The attributes the tests read, written only when they change (a write costs a DOM mutation).
+  if (canvas.shownScale !== ctx.fontScale) {
+    canvas.dataset.fontScale = ctx.fontScale;
+    canvas.shownScale = ctx.fontScale;
+  }
+  if (canvas.shownZoom !== zoom) {
+    canvas.dataset.zoom = zoom;
+    canvas.shownZoom = zoom;
+  }
   return { ctx, width, height };
 }
 
@@ -111,7 +119,10 @@ export function canvasPoint(canvas, e) {
 // Sets the element's rendered-model attribute (read by the e2e tests) only when it changed.
 export function setModel(el, model) {
   const json = JSON.stringify(model);
-  if (el.dataset.model !== json) el.dataset.model = json;
+  if (el.shownModel !== json) {
+    el.dataset.model = json;
+    el.shownModel = json;
+  }
 }
 
 // Registers a hover/click region on the canvas.
@@ -132,15 +143,44 @@ export function box(ctx, x, y, w, h, { fill = UI.box, stroke = UI.boxLine, width
 // Text widths by font and string (cleared when it grows large).
 const measured = new Map();
 
+function setFont(ctx, font) {
+  if (ctx.currentFont !== font) {
+    ctx.font = font;
+    ctx.currentFont = font;
+  }
+}
+
+// Whether every digit takes the same width in `font` beside the same neighbours, so that a text
+// and the same text with each digit written 0 are equally wide: true for a monospace font (the
+// views' labels, whose cycle counts and warp numbers change every frame), checked once per font
+// in the browser's own glyphs; a proportional font is never taken for one.
+const sameDigits = new Map();
+const DIGIT_PROBE = 'W0 x.0 (L00·cu0) →00 +0 ✓%r0';
+
+function digitsAlike(ctx, font) {
+  let same = sameDigits.get(font);
+  if (same === undefined) {
+    same = font.includes('monospace');
+    setFont(ctx, font);
+    const w0 = ctx.measureText(DIGIT_PROBE).width;
+    for (let d = 1; d <= 9 && same; d++) same = ctx.measureText(DIGIT_PROBE.replaceAll('0', String(d))).width === w0;
+    sameDigits.set(font, same);
+  }
+  return same;
+}
+
+// The key a text's width is cached under: in a font whose digits are alike, its digits as 0
+// ("W17 →1234" and "W3 →5678" share a width if they have as many digits).
+function widthKey(ctx, font, t) {
+  return digitsAlike(ctx, font) ? t.replace(/[1-9]/g, '0') : t;
+}
+
 function measure(ctx, font, t) {
-  const key = `${font}\u0000${t}`;
+  const key = `${font}\u0000${widthKey(ctx, font, t)}`;
   let w = measured.get(key);
   if (w === undefined) {
     if (measured.size > 20000) measured.clear();
-    if (ctx.currentFont !== font) {
-      ctx.font = font;
-      ctx.currentFont = font;
-    }
+    setFont(ctx, font);
     w = ctx.measureText(t).width;
     measured.set(key, w);
   }
@@ -183,16 +223,30 @@ function kept(word, keep) {
 // 80%, never under MIN_TEXT_PX on screen); then it is narrowed (to SQUEEZE); then the other words
 // are shortened from the right ("…"); then only the kept words are
 // drawn; if even they do not fit, they are drawn whole, squeezed (fillText's maxWidth).
+// Cached by width key (widthKey): every text of a key fits as the first one did, since the widths
+// are the same and so are the words fitting may shorten (those without digits; see kept).
 const fitted = new Map();
 function fit(ctx, t, font, maxWidth, keep) {
-  const key = `${ctx.zoom || 1}\u0000${font}\u0000${maxWidth}\u0000${keep ? keep.join('\u0001') : ''}\u0000${t}`;
+  const key = `${ctx.zoom || 1}\u0000${font}\u0000${maxWidth}\u0000${keep ? keep.join('\u0001') : ''}\u0000${widthKey(ctx, font, t)}`;
   let r = fitted.get(key);
-  if (r) return r;
-  if (fitted.size > 5000) fitted.clear();
-  r = fitUncached(ctx, t, font, maxWidth, keep);
-  fitted.set(key, r);
-  return r;
+  if (r === undefined) {
+    if (fitted.size > 5000) fitted.clear();
+    r = fitUncached(ctx, t, font, maxWidth, keep);
+    r.from = t;
+    fitted.set(key, r);
+  }
+  return r.from === t ? r : { t: sameFit(r, t), font: r.font, squeeze: r.squeeze };
 }
+
+// What fitting `t` gives, from the fit `r` of a text with t's width key: r's text with its words
+// that hold digits (kept whole, in order) replaced by t's.
+function sameFit(r, t) {
+  if (r.t === r.from) return t;
+  const words = t.match(DIGIT_WORDS);
+  let i = 0;
+  return r.t.replace(DIGIT_WORDS, () => words[i++]);
+}
+const DIGIT_WORDS = /\S*[0-9]\S*/g;
 
 function fitUncached(ctx, t, font, maxWidth, keep) {
   const w = measure(ctx, font, t);
@@ -235,10 +289,7 @@ export function text(ctx, s, x, y, { colour = UI.text, font = FONT, maxWidth = 1
   let t = String(s);
   let squeeze = false;
   if (maxWidth < 1e9) ({ t, font: f, squeeze } = fit(ctx, t, f, Math.max(1, maxWidth), keep));
-  if (ctx.currentFont !== f) {
-    ctx.font = f;
-    ctx.currentFont = f;
-  }
+  setFont(ctx, f);
   ctx.fillStyle = colour;
   if (align !== 'left') ctx.textAlign = align;
   if (squeeze) ctx.fillText(t, x, y, Math.max(1, maxWidth));

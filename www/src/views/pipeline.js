@@ -6,7 +6,9 @@
 // under the three pipelines as linked timelines (compare.js); with the bank-conflict-aware
 // scheduler, its history cache and masked warps sit under the schedulers. Below: every warp
 // slot, coloured by what it did (click to select). An instruction is named by its PTX line and,
-// when the program has `.loc` lines, its CUDA line ("W3 ld.shared.f32 (L69 · CUDA 14)").
+// when the program has `.loc` lines, its CUDA line ("W3 ld.shared.f32 (L69 · CUDA 14)"). The view
+// is drawn every frame while the kernel runs: the hover texts of the many small boxes are built
+// only when hovered (functions of this frame's values), not for every frame.
 import { prepare, region, box, text, textWidth, arrow, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { stateColour, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
@@ -160,7 +162,7 @@ function drawSchedulers(canvas, ctx, c, { snap, tables }, app) {
     const idle = stalled && s.stall === 'idle';
     drawnLabels.push(text(ctx, idle ? 'idle: no warp to issue' : label, c.x + 16, y + h - 14, { maxWidth: c.w - 20, colour: idle ? UI.muted : stalled ? fill : UI.text, keep: stalled ? [s.stall] : null }));
     const desc = tables.byName[stalled ? s.stall : 'issued'];
-    const tip = stalled
+    const tip = () => stalled
       ? `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued nothing: ${s.stall}. ${desc ? desc.description : ''}`
       : `${GLOSSARY.scheduler}\n\nScheduler ${s.id} issued warp ${s.issued}: ${s.issued_instr ? `${s.issued_instr.text} (${lineText(app, s.issued_instr.line)})` : ''}`;
     region(canvas, c.x, y, c.w, h, tip);
@@ -181,7 +183,7 @@ function drawCollectors(canvas, ctx, c, { snap }, app) {
     box(ctx, c.x, y, c.w, ROW - 2, { fill: '#2e3c4d' });
     const ops = u.operands.map((o) => `${o[2] ? '✓' : '·'}${o[0]}`).join(' ');
     text(ctx, fitted(ctx, c.w - 8, (k) => `${u.kind} ${instrTag(app, u.warp, u.instr, k)} ${ops}`, FONT_SMALL), c.x + 4, y + ROW / 2 - 1, { font: FONT_SMALL, maxWidth: c.w - 8 });
-    const tip = `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? `${u.instr.text} (${lineText(app, u.instr.line)})` : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
+    const tip = () => `${GLOSSARY.collector}\n\n${u.kind} unit holds warp ${u.warp}: ${u.instr ? `${u.instr.text} (${lineText(app, u.instr.line)})` : ''}\nOperands (✓ read): ${u.operands.map((o) => `${o[0]} in bank ${o[1]}${o[2] ? ' ✓' : ''}`).join(', ') || 'none'}`;
     region(canvas, c.x, y, c.w, ROW - 2, tip);
   });
   const shownRows = Math.min(busy.length, maxRows);
@@ -205,7 +207,7 @@ function drawBanks(canvas, ctx, c, banks, y) {
     const fill = b.kind === 'read' ? '#56b4e9' : b.kind === 'write' ? '#e69f00' : b.kind === 'memory' ? '#cc79a7' : '#1c232c';
     box(ctx, x, y + 14, w, 20, { fill });
     if (b.kind !== 'idle') text(ctx, { read: 'R', write: 'W', memory: 'M' }[b.kind], x + w / 2, y + 24, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
-    region(canvas, x, y + 14, w, 20, `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle this cycle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
+    region(canvas, x, y + 14, w, 20, () => `${GLOSSARY.regbank}\n\nBank ${i}: ${b.kind === 'idle' ? 'idle this cycle' : `${b.kind} of ${b.reg} for warp ${b.warp}`}.`);
   });
 }
 
@@ -225,7 +227,7 @@ function drawUnits(canvas, ctx, c, { snap }, app) {
     if (mem) {
       const label = fitted(ctx, c.w - 10, (k) => `MEM0: ${instrTag(app, mem[0].warp, mem[0].instr, k)}${mem[1] > 1 ? `, holds ${mem[1]} more` : ''}`);
       labels.push(text(ctx, label, c.x + 6, y + 29, { maxWidth: c.w - 10, colour: conflict ? stateColour('bank_conflict') : UI.text }));
-      region(canvas, c.x, y + 20, c.w, ROW, `${GLOSSARY.mem0}\n\nWarp ${mem[0].warp}: ${mem[0].instr.text} (${lineText(app, mem[0].instr.line)}); it holds MEM0 for ${mem[1]} more cycle(s).`);
+      region(canvas, c.x, y + 20, c.w, ROW, () => `${GLOSSARY.mem0}\n\nWarp ${mem[0].warp}: ${mem[0].instr.text} (${lineText(app, mem[0].instr.line)}); it holds MEM0 for ${mem[1]} more cycle(s).`);
       line = 1;
     }
     const room = Math.max(0, Math.floor((h - 22) / ROW) - line);
@@ -239,8 +241,8 @@ function drawUnits(canvas, ctx, c, { snap }, app) {
     // One form for the whole list, the one its widest row needs, so the rows read alike.
     const form = Math.max(0, ...rows.map((r) => fittedForm(ctx, c.w - 10, r).form));
     rows.forEach((r, k) => labels.push(text(ctx, r(form), c.x + 6, y + 29 + (k + line) * ROW, { maxWidth: c.w - 10 })));
-    const list = u.in_flight.map((f) => `W${f.warp} ${f.instr.text}, ${lineText(app, f.instr.line)}: ${f.ready_at === null ? 'waiting for memory (its data has not all come back)' : `ready at cycle ${f.ready_at}`}`).join('\n');
-    region(canvas, c.x, y, c.w, h, `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${list ? `\n${list}` : ''}`);
+    const list = () => u.in_flight.map((f) => `W${f.warp} ${f.instr.text}, ${lineText(app, f.instr.line)}: ${f.ready_at === null ? 'waiting for memory (its data has not all come back)' : `ready at cycle ${f.ready_at}`}`).join('\n');
+    region(canvas, c.x, y, c.w, h, () => `${GLOSSARY.unit}\n\n${u.kind}: ${u.in_flight.length} instruction(s) in flight.${u.in_flight.length ? `\n${list()}` : ''}`);
   });
   return labels;
 }
@@ -252,7 +254,7 @@ function drawWriteback(canvas, ctx, c, { snap }) {
   box(ctx, c.x, c.y, c.w, h);
   writes.forEach((b, i) => text(ctx, `W${b.warp} ${b.reg}`, c.x + 6, c.y + 12 + i * ROW, { maxWidth: c.w - 10 }));
   if (!writes.length) text(ctx, 'nothing', c.x + 6, c.y + 12, { colour: UI.muted });
-  region(canvas, c.x, c.y, c.w, h, `${GLOSSARY.writeback}\n\n${writes.length ? writes.map((b) => `warp ${b.warp} wrote ${b.reg} (bank ${b.bank})`).join('\n') : 'No result was written back this cycle.'}`);
+  region(canvas, c.x, c.y, c.w, h, () => `${GLOSSARY.writeback}\n\n${writes.length ? writes.map((b) => `warp ${b.warp} wrote ${b.reg} (bank ${b.bank})`).join('\n') : 'No result was written back this cycle.'}`);
 }
 
 function drawWarpStrip(canvas, ctx, width, height, { snap, tables, warp }, app) {
@@ -267,7 +269,7 @@ function drawWarpStrip(canvas, ctx, width, height, { snap, tables, warp }, app) 
     box(ctx, x, y, cell, 28, { fill, stroke: i === warp ? UI.selected : UI.boxLine, width: i === warp ? 3 : 1 });
     if (cell >= 16) text(ctx, i, x + cell / 2, y + 14, { align: 'center', colour: inkOn(fill), font: FONT_SMALL });
     const d = tables.byName[name];
-    const tip = w
+    const tip = () => w
       ? `Warp slot ${i} (CTA ${w.cta.join(',')}, warp ${w.warp_in_cta}): ${name}.\n${d ? d.description : ''}\nNext: ${lineText(app, w.line)}, lanes ${w.active_mask}, stack depth ${w.depth}.\n\nClick: select it; the Why? panel gives the model's chain of causes.`
       : `Warp slot ${i}: empty.`;
     region(canvas, x, y, cell, 28, tip, () => app.selectWarp(i));
