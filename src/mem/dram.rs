@@ -424,8 +424,7 @@ impl DramChannel {
         if self.queue.is_empty() || self.serving == n {
             return;
         }
-        for i in 0..n {
-            let b = (i + self.prio) % n;
+        for b in (self.prio..n).chain(0..self.prio) {
             let bank = &self.banks[b];
             if bank.serving.is_some() {
                 continue;
@@ -472,7 +471,12 @@ impl DramChannel {
         let columns = self.dram_cycle >= self.ccd_at;
         let mut row = false;
         for i in 0..n {
-            let b = (i + self.prio) % n;
+            // `prio` as it is now (a row command below moves it); `prio < n`, so one
+            // subtraction wraps the sum (no division per bank).
+            let b = match i + self.prio {
+                b if b >= n => b - n,
+                b => b,
+            };
             if self.banks[b].serving.is_none() {
                 continue;
             }
