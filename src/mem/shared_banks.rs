@@ -144,12 +144,18 @@ enum Merge {
     None,
 }
 
-/// Slots of the per-sub-warp bank table (at most 64 distinct banks are live).
+/// Slots of the per-sub-warp bank and word tables (at most 64 banks or words are live).
 const TABLE: usize = 128;
 const EMPTY: u32 = u32::MAX;
+/// A free slot of the word table.
+const NONE: u8 = u8::MAX;
+/// A bank with this many distinct words finds a lane's word in the word table rather than by
+/// comparing it with each of them (a 32-way conflict would otherwise compare 496 times).
+const SCAN: u32 = 8;
 
 /// Working memory for costing accesses: a small open-addressing table from bank to the passes
-/// it has handed out, so that an access costs O(lanes) whatever the bank count. Between
+/// it has handed out, and one from word to its first lane for the banks that many words
+/// share, so that an access costs O(lanes) whatever the bank count and conflicts. Between
 /// accesses every slot is empty again, so one scratch serves any number of accesses: keep one
 /// beside the [`SharedBanks`] that costs many ([`SharedBanks::access_with`]) rather than
 /// building one per access.
@@ -162,13 +168,22 @@ pub struct BankScratch {
     /// The sub-warp's lanes (as indices into its part of `BankConflict::lanes`) that first
     /// read a word of the slot's bank.
     firsts: [u64; TABLE],
-    /// Slots claimed in the current sub-warp, for [`BankScratch::clear_table`].
-    used: [u8; MAX_LANES],
-    n_used: usize,
+    /// Distinct words the slot's bank has been read at so far in the sub-warp (the bits of
+    /// `firsts`, counted as they are set).
+    words: [u8; TABLE],
     /// Per lane of the sub-warp (same indices): its bank's table slot.
     slot: [u8; MAX_LANES],
     /// Per lane of the sub-warp: the first lane reading the same word (itself when none).
     group: [u8; MAX_LANES],
+    /// Per lane of the sub-warp: its word.
+    word: [u64; MAX_LANES],
+    /// The word table, filled for banks with [`SCAN`] words or more: a word, and the lane of
+    /// the sub-warp that first read it ([`NONE`] when the slot is free).
+    word_key: [u64; TABLE],
+    word_first: [u8; TABLE],
+    /// Word-table slots taken in the current sub-warp.
+    word_used: [u8; MAX_LANES],
+    n_word_used: usize,
 }
 
 impl Default for BankScratch {
@@ -177,10 +192,14 @@ impl Default for BankScratch {
             key: [EMPTY; TABLE],
             entries: [0; TABLE],
             firsts: [0; TABLE],
-            used: [0; MAX_LANES],
-            n_used: 0,
+            words: [0; TABLE],
             slot: [0; MAX_LANES],
             group: [0; MAX_LANES],
+            word: [0; MAX_LANES],
+            word_key: [0; TABLE],
+            word_first: [NONE; TABLE],
+            word_used: [0; MAX_LANES],
+            n_word_used: 0,
         }
     }
 }
@@ -197,20 +216,67 @@ impl BankScratch {
                 self.key[h] = bank;
                 self.entries[h] = 0;
                 self.firsts[h] = 0;
-                self.used[self.n_used] = h as u8;
-                self.n_used += 1;
+                self.words[h] = 0;
                 return h;
             }
             h = (h + 1) & (TABLE - 1);
         }
     }
 
-    fn clear_table(&mut self) {
-        for &h in &self.used[..self.n_used] {
+    /// The earlier lane of the sub-warp that first read `word`, in the bank of slot `h`.
+    fn first_reader(&self, h: usize, word: u64) -> Option<usize> {
+        if u32::from(self.words[h]) < SCAN {
+            return bits(self.firsts[h]).find(|&j| self.word[j] == word);
+        }
+        let mut w = word_slot(word);
+        loop {
+            match self.word_first[w] {
+                NONE => return None,
+                j if self.word_key[w] == word => return Some(j as usize),
+                _ => w = (w + 1) & (TABLE - 1),
+            }
+        }
+    }
+
+    /// Lane `k` is the first to read its word in the bank of slot `h`.
+    fn add_first(&mut self, h: usize, k: usize) {
+        self.firsts[h] |= 1 << k;
+        self.words[h] += 1;
+        match u32::from(self.words[h]) {
+            n if n < SCAN => {}
+            n if n == SCAN => bits(self.firsts[h]).for_each(|j| self.index_word(j)),
+            _ => self.index_word(k),
+        }
+    }
+
+    /// Puts lane `k`'s word in the word table.
+    fn index_word(&mut self, k: usize) {
+        let word = self.word[k];
+        let mut w = word_slot(word);
+        while self.word_first[w] != NONE {
+            w = (w + 1) & (TABLE - 1);
+        }
+        self.word_key[w] = word;
+        self.word_first[w] = k as u8;
+        self.word_used[self.n_word_used] = w as u8;
+        self.n_word_used += 1;
+    }
+
+    /// Frees the slots the sub-warp's `lanes` lanes took.
+    fn clear_table(&mut self, lanes: usize) {
+        for &h in &self.slot[..lanes] {
             self.key[h as usize] = EMPTY;
         }
-        self.n_used = 0;
+        for &w in &self.word_used[..self.n_word_used] {
+            self.word_first[w as usize] = NONE;
+        }
+        self.n_word_used = 0;
     }
+}
+
+/// The word table's home slot of `word` (Fibonacci hashing: its top bits after a multiply).
+fn word_slot(word: u64) -> usize {
+    (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TABLE.trailing_zeros())) as usize
 }
 
 impl SharedBanks {
@@ -422,9 +488,10 @@ impl SharedBanks {
                 merged: false,
             };
             // The earlier lane of this bank reading the same word (atomics never merge).
+            s.word[k] = word;
             let same = match merge {
                 Merge::None => None,
-                _ => bits(s.firsts[h]).find(|&j| out.lanes[start + j].word == word),
+                _ => s.first_reader(h, word),
             };
             match (same, merge) {
                 (Some(j), Merge::All) => {
@@ -440,7 +507,9 @@ impl SharedBanks {
                 }
                 (None, _) => {
                     s.group[k] = k as u8;
-                    s.firsts[h] |= 1 << k;
+                    if merge != Merge::None {
+                        s.add_first(h, k);
+                    }
                     if merge != Merge::Limited {
                         access.pass = base + s.entries[h];
                         s.entries[h] += 1;
@@ -467,7 +536,7 @@ impl SharedBanks {
                 cost = cost.max(s.entries[h]);
             }
         }
-        s.clear_table();
+        s.clear_table(out.lanes.len() - start);
         cost
     }
 }
