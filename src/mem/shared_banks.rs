@@ -451,6 +451,42 @@ impl SharedBanks {
         }
     }
 
+    /// The usual, conflict-free case of [`Self::sub_warp`]: when no two of the `lanes` share a
+    /// bank, appends each with the sub-warp's one pass and returns true; otherwise adds nothing
+    /// and returns false (and always with more than 64 banks).
+    fn distinct_banks(
+        &self,
+        addrs: &[u64],
+        shift: u32,
+        lanes: u64,
+        part: u32,
+        out: &mut BankConflict,
+    ) -> bool {
+        if self.function.banks() > 64 {
+            return false;
+        }
+        let start = out.lanes.len();
+        let mut seen = 0u64;
+        for lane in bits(lanes) {
+            let word = addrs[lane] >> shift;
+            let bank = self.function.bank(word);
+            if seen >> bank & 1 == 1 {
+                out.lanes.truncate(start);
+                return false;
+            }
+            seen |= 1 << bank;
+            out.lanes.push(LaneAccess {
+                lane: lane as u32,
+                sub_warp: part,
+                word,
+                bank,
+                pass: out.cycles,
+                merged: false,
+            });
+        }
+        true
+    }
+
     /// Appends the active `lanes` of sub-warp `part` to `out.lanes`, each with its pass (counted
     /// from `out.cycles`, the passes of the sub-warps before); returns the sub-warp's passes.
     ///
@@ -469,6 +505,9 @@ impl SharedBanks {
         merge: Merge,
         out: &mut BankConflict,
     ) -> u32 {
+        if self.distinct_banks(addrs, shift, lanes, part, out) {
+            return u32::from(lanes != 0);
+        }
         let base = out.cycles;
         let start = out.lanes.len();
         let mut cost = 0;
@@ -556,4 +595,35 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
             i
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::BankHash;
+
+    fn banks(broadcast: Broadcast) -> SharedBanks {
+        SharedBanks::new(32, 4, &BankHash::Mod, broadcast, 1).unwrap()
+    }
+
+    #[test]
+    fn many_words_in_one_bank_are_told_apart_by_the_word_table() {
+        // Lane l reads word 32 * (l % 12): twelve words of bank 0, each read by two or three
+        // lanes, more than SCAN, so the later lanes find their word in the word table.
+        let addrs: Vec<u64> = (0..32).map(|l| 4 * 32 * (l % 12)).collect();
+        let mut scratch = BankScratch::default();
+        let mut out = BankConflict::default();
+        banks(Broadcast::Full).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!((out.degree, out.cycles), (12, 12));
+        assert!(out.lanes.iter().all(|l| l.pass == l.lane % 12 && l.merged));
+        // Limited: only word 0 (lanes 0, 12, 24) is broadcast; every other lane has its pass.
+        banks(Broadcast::Limited).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!(out.cycles, 30);
+        // The scratch is clean again: the same access costs the same.
+        let again = banks(Broadcast::Limited).access(&addrs, u64::MAX);
+        assert_eq!(again, out);
+        // Atomics never merge: 32 passes.
+        banks(Broadcast::Full).atomic_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!(out.cycles, 32);
+    }
 }
