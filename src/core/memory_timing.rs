@@ -29,11 +29,13 @@
 
 use super::held_accesses::{HeldAccesses, MemPath};
 use super::pipeline_mode::PipelineMode;
+use super::shared_stats::RowSet;
 pub use super::shared_stats::SharedStats;
 use crate::config::cache_string::CacheKind;
 use crate::config::{Coalescing, Config};
 use crate::exec::execute::AccessRecord;
 use crate::mem::request::{byte_mask, sectors_of, CONST_BASE, PARAM_BASE};
+use crate::mem::shared_banks::BankScratch;
 use crate::mem::{
     Access, AccessKind, BankConflict, Coalescer, DataSpace, LocalMap, SharedBanks, WarpAccess,
 };
@@ -95,6 +97,8 @@ pub struct MemoryTiming {
     /// requests to it), `None` for the fixed latency.
     const_line: Option<u32>,
     scratch: BankConflict,
+    /// The bank model's working memory, kept from one shared access to the next.
+    bank_scratch: BankScratch,
     /// Accesses each bank serves per cycle (`elastic.shmem_ports`, Elastic Eq. 1).
     shmem_ports: u32,
     coalescer: Coalescer,
@@ -103,7 +107,7 @@ pub struct MemoryTiming {
     free: Vec<u32>,
     shared_stats: SharedStats,
     /// Reused per shared access: (pass, 16-byte row) of every lane's bytes.
-    rows: Vec<(u32, u64)>,
+    rows: RowSet,
     /// Where shared memory and cache sit when they share the register file's banks.
     pool: Option<PoolColumns>,
     /// The accesses of issued memory instructions MEM0 has not taken yet.
@@ -187,6 +191,7 @@ impl MemoryTiming {
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             scratch: BankConflict::default(),
+            bank_scratch: BankScratch::default(),
             held: HeldAccesses::default(),
             served: (None, BankConflict::default()),
             shmem_ports: config.elastic.shmem_ports.max(1),
@@ -194,7 +199,7 @@ impl MemoryTiming {
             staged: Vec::new(),
             free: Vec::new(),
             shared_stats: SharedStats::default(),
-            rows: Vec::new(),
+            rows: RowSet::default(),
             pool: PoolColumns::of(config),
         })
     }
@@ -234,12 +239,12 @@ impl MemoryTiming {
     }
 
     fn shared_cost(&mut self, record: &AccessRecord) -> MemoryCost {
+        let (addrs, mask) = (&record.addrs, record.mask);
+        let (scratch, out) = (&mut self.bank_scratch, &mut self.scratch);
         if record.access == Some(MemAccess::Atomic) {
-            self.banks
-                .atomic_into(&record.addrs, record.mask, &mut self.scratch);
+            self.banks.atomic_with(addrs, mask, scratch, out);
         } else {
-            self.banks
-                .access_into(&record.addrs, record.mask, &mut self.scratch);
+            self.banks.access_with(addrs, mask, scratch, out);
         }
         self.shared_stats.count(&self.scratch);
         self.count_shared_rows(record);
@@ -276,8 +281,9 @@ impl MemoryTiming {
             let Some(&addr) = record.addrs.get(lane.lane as usize) else {
                 continue;
             };
-            let (first, last) = (addr / 16, (addr + bytes - 1) / 16);
-            self.rows.extend((first..=last).map(|row| (lane.pass, row)));
+            for row in addr / 16..=(addr + bytes - 1) / 16 {
+                self.rows.push(lane.pass, row);
+            }
         }
         self.shared_stats.count_rows(&mut self.rows, record.access);
     }

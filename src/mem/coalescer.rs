@@ -139,6 +139,8 @@ impl Coalescer {
         let segment = self.segment_bytes(w.bytes);
         let lanes = (w.addrs.len() as u32).min(self.warp_size);
         let part = self.warp_size.div_ceil(self.warp_parts).max(1);
+        // A global lane's bytes as a mask at offset 0, shifted into place per lane.
+        let ones = byte_mask(0, w.bytes.max(1));
         let mut first = 0;
         while first < lanes {
             let end = (first + part).min(lanes);
@@ -146,7 +148,7 @@ impl Coalescer {
             self.ascending = true;
             let mut left = w.mask & lane_range(first, end);
             while left != 0 {
-                self.add_lane(w, left.trailing_zeros(), segment);
+                self.add_lane(w, left.trailing_zeros(), segment, ones);
                 left &= left - 1;
             }
             if !self.ascending {
@@ -160,11 +162,12 @@ impl Coalescer {
         }
     }
 
-    fn add_lane(&mut self, w: &WarpAccess, lane: u32, segment: u64) {
+    /// Adds lane `lane`'s bytes (`ones`: `w.bytes` bytes as a mask at offset 0).
+    fn add_lane(&mut self, w: &WarpAccess, lane: u32, segment: u64, ones: u128) {
         let addr = w.addrs[lane as usize];
         match w.space {
             DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => {
-                self.add_piece(lane, addr, w.bytes.max(1), segment, w.kind)
+                self.add_piece(lane, addr, w.bytes.max(1), ones, segment, w.kind)
             }
             DataSpace::Local => {
                 let thread = u64::from(w.warp_slot) * u64::from(self.warp_size) + u64::from(lane);
@@ -173,23 +176,34 @@ impl Coalescer {
                 } else {
                     (1, w.bytes.max(1))
                 };
+                let ones = byte_mask(0, len);
                 for i in 0..u64::from(pieces) {
                     let a = self.local.address(addr + 4 * i, thread);
-                    self.add_piece(lane, a, len, segment, w.kind);
+                    self.add_piece(lane, a, len, ones, segment, w.kind);
                 }
             }
         }
     }
 
-    /// Adds `len` bytes at `addr` of `lane`, split at segment boundaries.
-    fn add_piece(&mut self, lane: u32, addr: u64, len: u32, segment: u64, kind: AccessKind) {
+    /// Adds `len` bytes at `addr` of `lane` (`ones`: `len` bytes as a mask at offset 0), split
+    /// at segment boundaries.
+    fn add_piece(
+        &mut self,
+        lane: u32,
+        addr: u64,
+        len: u32,
+        ones: u128,
+        segment: u64,
+        kind: AccessKind,
+    ) {
         // Segments are 32, 64 or 128 bytes: a mask, not a division.
         let block = addr & !(segment - 1);
         let end = addr.checked_add(u64::from(len));
         if len > 0 && end.is_some_and(|end| end <= block.saturating_add(segment)) {
-            // Inside one segment (the usual case): one piece.
+            // Inside one segment (the usual case): one piece, whose bytes end within the
+            // 128-byte block, so `byte_mask(offset, len)` is `ones` moved up by `offset`.
             let offset = (addr % 128) as u32;
-            self.merge(lane, block, offset / 32, byte_mask(offset, len), kind);
+            self.merge(lane, block, offset / 32, ones << offset, kind);
             return;
         }
         let mut at = addr;

@@ -144,47 +144,67 @@ enum Merge {
     None,
 }
 
-/// Slots of the per-sub-warp bank table (at most 64 distinct banks are live).
+/// Slots of the per-sub-warp bank and word tables (at most 64 banks or words are live).
 const TABLE: usize = 128;
 const EMPTY: u32 = u32::MAX;
+/// A free slot of the word table.
+const NONE: u8 = u8::MAX;
+/// A bank with this many distinct words finds a lane's word in the word table rather than by
+/// comparing it with each of them (a 32-way conflict would otherwise compare 496 times).
+const SCAN: u32 = 8;
 
-/// Per-lane working arrays for one access, on the stack, plus a small open-addressing table
-/// from bank to its entries, so a conflict-free access costs O(lanes).
-struct Scratch {
-    word: [u64; MAX_LANES],
-    bank: [u32; MAX_LANES],
-    pass: [u32; MAX_LANES],
-    /// First lane of the same word in the sub-warp (itself when it is the first).
-    group: [u8; MAX_LANES],
-    /// Table slot of the lane's bank.
-    slot: [u8; MAX_LANES],
-    merged: [bool; MAX_LANES],
+/// Working memory for costing accesses: a small open-addressing table from bank to the passes
+/// it has handed out, and one from word to its first lane for the banks that many words
+/// share, so that an access costs O(lanes) whatever the bank count and conflicts. Between
+/// accesses every slot is empty again, so one scratch serves any number of accesses: keep one
+/// beside the [`SharedBanks`] that costs many ([`SharedBanks::access_with`]) rather than
+/// building one per access.
+#[derive(Debug, Clone)]
+pub struct BankScratch {
+    /// Bank in each slot ([`EMPTY`] when free).
     key: [u32; TABLE],
-    /// Passes (entries) a bank has handed out so far.
+    /// Passes (entries) the slot's bank has handed out so far in the sub-warp.
     entries: [u32; TABLE],
-    /// Lanes that first read a word of this bank.
+    /// The sub-warp's lanes (as indices into its part of `BankConflict::lanes`) that first
+    /// read a word of the slot's bank.
     firsts: [u64; TABLE],
-    used: [u8; MAX_LANES],
-    n_used: usize,
+    /// Distinct words the slot's bank has been read at so far in the sub-warp (the bits of
+    /// `firsts`, counted as they are set).
+    words: [u8; TABLE],
+    /// Per lane of the sub-warp (same indices): its bank's table slot.
+    slot: [u8; MAX_LANES],
+    /// Per lane of the sub-warp: the first lane reading the same word (itself when none).
+    group: [u8; MAX_LANES],
+    /// Per lane of the sub-warp: its word.
+    word: [u64; MAX_LANES],
+    /// The word table, filled for banks with [`SCAN`] words or more: a word, and the lane of
+    /// the sub-warp that first read it ([`NONE`] when the slot is free).
+    word_key: [u64; TABLE],
+    word_first: [u8; TABLE],
+    /// Word-table slots taken in the current sub-warp.
+    word_used: [u8; MAX_LANES],
+    n_word_used: usize,
 }
 
-impl Scratch {
-    fn new() -> Self {
-        Scratch {
-            word: [0; MAX_LANES],
-            bank: [0; MAX_LANES],
-            pass: [0; MAX_LANES],
-            group: [0; MAX_LANES],
-            slot: [0; MAX_LANES],
-            merged: [false; MAX_LANES],
+impl Default for BankScratch {
+    fn default() -> Self {
+        BankScratch {
             key: [EMPTY; TABLE],
             entries: [0; TABLE],
             firsts: [0; TABLE],
-            used: [0; MAX_LANES],
-            n_used: 0,
+            words: [0; TABLE],
+            slot: [0; MAX_LANES],
+            group: [0; MAX_LANES],
+            word: [0; MAX_LANES],
+            word_key: [0; TABLE],
+            word_first: [NONE; TABLE],
+            word_used: [0; MAX_LANES],
+            n_word_used: 0,
         }
     }
+}
 
+impl BankScratch {
     /// The table slot of `bank`, claimed (and zeroed) on first use.
     fn slot_of(&mut self, bank: u32) -> usize {
         let mut h = bank as usize & (TABLE - 1);
@@ -196,20 +216,67 @@ impl Scratch {
                 self.key[h] = bank;
                 self.entries[h] = 0;
                 self.firsts[h] = 0;
-                self.used[self.n_used] = h as u8;
-                self.n_used += 1;
+                self.words[h] = 0;
                 return h;
             }
             h = (h + 1) & (TABLE - 1);
         }
     }
 
-    fn clear_table(&mut self) {
-        for &h in &self.used[..self.n_used] {
+    /// The earlier lane of the sub-warp that first read `word`, in the bank of slot `h`.
+    fn first_reader(&self, h: usize, word: u64) -> Option<usize> {
+        if u32::from(self.words[h]) < SCAN {
+            return bits(self.firsts[h]).find(|&j| self.word[j] == word);
+        }
+        let mut w = word_slot(word);
+        loop {
+            match self.word_first[w] {
+                NONE => return None,
+                j if self.word_key[w] == word => return Some(j as usize),
+                _ => w = (w + 1) & (TABLE - 1),
+            }
+        }
+    }
+
+    /// Lane `k` is the first to read its word in the bank of slot `h`.
+    fn add_first(&mut self, h: usize, k: usize) {
+        self.firsts[h] |= 1 << k;
+        self.words[h] += 1;
+        match u32::from(self.words[h]) {
+            n if n < SCAN => {}
+            n if n == SCAN => bits(self.firsts[h]).for_each(|j| self.index_word(j)),
+            _ => self.index_word(k),
+        }
+    }
+
+    /// Puts lane `k`'s word in the word table.
+    fn index_word(&mut self, k: usize) {
+        let word = self.word[k];
+        let mut w = word_slot(word);
+        while self.word_first[w] != NONE {
+            w = (w + 1) & (TABLE - 1);
+        }
+        self.word_key[w] = word;
+        self.word_first[w] = k as u8;
+        self.word_used[self.n_word_used] = w as u8;
+        self.n_word_used += 1;
+    }
+
+    /// Frees the slots the sub-warp's `lanes` lanes took.
+    fn clear_table(&mut self, lanes: usize) {
+        for &h in &self.slot[..lanes] {
             self.key[h as usize] = EMPTY;
         }
-        self.n_used = 0;
+        for &w in &self.word_used[..self.n_word_used] {
+            self.word_first[w as usize] = NONE;
+        }
+        self.n_word_used = 0;
     }
+}
+
+/// The word table's home slot of `word` (Fibonacci hashing: its top bits after a multiply).
+fn word_slot(word: u64) -> usize {
+    (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - TABLE.trailing_zeros())) as usize
 }
 
 impl SharedBanks {
@@ -283,20 +350,32 @@ impl SharedBanks {
 
     /// As [`SharedBanks::access`], reusing `out`'s buffers (no allocation once they have grown).
     pub fn access_into(&self, byte_addrs: &[u64], active: u64, out: &mut BankConflict) {
-        let merge = match self.broadcast {
-            Broadcast::Full => Merge::All,
-            Broadcast::Limited => Merge::Limited,
-        };
-        self.run(byte_addrs, self.width_shift, active, merge, out);
+        self.access_with(byte_addrs, active, &mut BankScratch::default(), out);
+    }
+
+    /// As [`SharedBanks::access_into`], with working memory `scratch` kept by the caller: what
+    /// the LD/ST unit calls for every shared access.
+    pub fn access_with(
+        &self,
+        byte_addrs: &[u64],
+        active: u64,
+        scratch: &mut BankScratch,
+        out: &mut BankConflict,
+    ) {
+        self.run(
+            byte_addrs,
+            self.width_shift,
+            active,
+            self.merge(),
+            scratch,
+            out,
+        );
     }
 
     /// As [`SharedBanks::access_into`] for addresses that are already word addresses.
     pub fn access_words_into(&self, word_addrs: &[u64], active: u64, out: &mut BankConflict) {
-        let merge = match self.broadcast {
-            Broadcast::Full => Merge::All,
-            Broadcast::Limited => Merge::Limited,
-        };
-        self.run(word_addrs, 0, active, merge, out);
+        let scratch = &mut BankScratch::default();
+        self.run(word_addrs, 0, active, self.merge(), scratch, out);
     }
 
     /// Cost and grid of a shared-memory atomic (MODEL.md section 7: atomics serialise per
@@ -312,22 +391,46 @@ impl SharedBanks {
 
     /// As [`SharedBanks::atomic`], reusing `out`'s buffers.
     pub fn atomic_into(&self, byte_addrs: &[u64], active: u64, out: &mut BankConflict) {
-        self.run(byte_addrs, self.width_shift, active, Merge::None, out);
+        self.atomic_with(byte_addrs, active, &mut BankScratch::default(), out);
     }
 
-    fn run(&self, addrs: &[u64], shift: u32, active: u64, merge: Merge, out: &mut BankConflict) {
-        let n = addrs.len().min(MAX_LANES);
-        let active = if n == MAX_LANES {
-            active
-        } else {
-            active & ((1u64 << n) - 1)
-        };
-        let mut s = Scratch::new();
-        for (lane, &a) in addrs[..n].iter().enumerate() {
-            let w = a >> shift;
-            s.word[lane] = w;
-            s.bank[lane] = self.function.bank(w);
+    /// As [`SharedBanks::atomic_into`], with working memory `scratch` kept by the caller.
+    pub fn atomic_with(
+        &self,
+        byte_addrs: &[u64],
+        active: u64,
+        scratch: &mut BankScratch,
+        out: &mut BankConflict,
+    ) {
+        self.run(
+            byte_addrs,
+            self.width_shift,
+            active,
+            Merge::None,
+            scratch,
+            out,
+        );
+    }
+
+    /// How a load's or store's same-word lanes merge under the broadcast rule.
+    fn merge(&self) -> Merge {
+        match self.broadcast {
+            Broadcast::Full => Merge::All,
+            Broadcast::Limited => Merge::Limited,
         }
+    }
+
+    fn run(
+        &self,
+        addrs: &[u64],
+        shift: u32,
+        active: u64,
+        merge: Merge,
+        s: &mut BankScratch,
+        out: &mut BankConflict,
+    ) {
+        let n = addrs.len().min(MAX_LANES);
+        let active = active & span(0, n);
         out.atomic = merge == Merge::None;
         out.degree = 0;
         out.cycles = 0;
@@ -339,50 +442,142 @@ impl SharedBanks {
         for part in 0..parts {
             let lo = (part * size).min(n);
             let hi = ((part + 1) * size).min(n);
-            let cost = sub_warp(&mut s, lo, hi, active, merge);
-            for lane in (lo..hi).filter(|&l| active >> l & 1 == 1) {
-                out.lanes.push(LaneAccess {
-                    lane: lane as u32,
-                    sub_warp: part as u32,
-                    word: s.word[lane],
-                    bank: s.bank[lane],
-                    pass: out.cycles + s.pass[lane],
-                    merged: s.merged[lane],
-                });
-            }
+            let lanes = active & span(lo, hi);
+            let cost = self.sub_warp(s, addrs, shift, lanes, part as u32, merge, out);
             out.sub_warp_cycles.push(cost);
             out.degree = out.degree.max(cost);
             out.cycles += cost;
             out.extra_cycles += cost.saturating_sub(1);
         }
     }
-}
 
-/// Assigns passes to the active lanes `lo..hi` of one sub-warp; returns its pass count.
-fn sub_warp(s: &mut Scratch, lo: usize, hi: usize, active: u64, merge: Merge) -> u32 {
-    let lanes = active & span(lo, hi);
-    let broadcast_word = group_words(s, lanes);
-    let merge_word = |w: u64| match merge {
-        Merge::All => true,
-        Merge::Limited => broadcast_word == Some(w),
-        Merge::None => false,
-    };
-    let mut cost = 0;
-    for i in bits(lanes) {
-        let first = s.group[i] as usize;
-        if first != i && merge_word(s.word[i]) {
-            s.pass[i] = s.pass[first];
-            s.merged[i] = true;
-            s.merged[first] = true;
-            continue;
+    /// The usual, conflict-free case of [`Self::sub_warp`]: when no two of the `lanes` share a
+    /// bank, appends each with the sub-warp's one pass and returns true; otherwise adds nothing
+    /// and returns false (and always with more than 64 banks).
+    fn distinct_banks(
+        &self,
+        addrs: &[u64],
+        shift: u32,
+        lanes: u64,
+        part: u32,
+        out: &mut BankConflict,
+    ) -> bool {
+        if self.function.banks() > 64 {
+            return false;
         }
-        let h = s.slot[i] as usize;
-        s.pass[i] = s.entries[h];
-        s.entries[h] += 1;
-        cost = cost.max(s.entries[h]);
+        let start = out.lanes.len();
+        let mut seen = 0u64;
+        for lane in bits(lanes) {
+            let word = addrs[lane] >> shift;
+            let bank = self.function.bank(word);
+            if seen >> bank & 1 == 1 {
+                out.lanes.truncate(start);
+                return false;
+            }
+            seen |= 1 << bank;
+            out.lanes.push(LaneAccess {
+                lane: lane as u32,
+                sub_warp: part,
+                word,
+                bank,
+                pass: out.cycles,
+                merged: false,
+            });
+        }
+        true
     }
-    s.clear_table();
-    cost
+
+    /// Appends the active `lanes` of sub-warp `part` to `out.lanes`, each with its pass (counted
+    /// from `out.cycles`, the passes of the sub-warps before); returns the sub-warp's passes.
+    ///
+    /// The lanes are taken in ascending order. A lane reading the same word as an earlier lane
+    /// of its bank joins that lane's pass when the word merges; otherwise it takes its bank's
+    /// next pass. Limited broadcast must see every word before it knows which one merges, so it
+    /// hands out the passes in a second walk over the lanes.
+    #[allow(clippy::too_many_arguments)]
+    fn sub_warp(
+        &self,
+        s: &mut BankScratch,
+        addrs: &[u64],
+        shift: u32,
+        lanes: u64,
+        part: u32,
+        merge: Merge,
+        out: &mut BankConflict,
+    ) -> u32 {
+        if self.distinct_banks(addrs, shift, lanes, part, out) {
+            return u32::from(lanes != 0);
+        }
+        let base = out.cycles;
+        let start = out.lanes.len();
+        let mut cost = 0;
+        // The limited-broadcast word: of the words read by more than one lane, the one with the
+        // lowest (bank, word), as GPGPU-Sim's map order finds it.
+        let mut best: Option<(u32, u64)> = None;
+        for (k, lane) in bits(lanes).enumerate() {
+            let word = addrs[lane] >> shift;
+            let bank = self.function.bank(word);
+            let h = s.slot_of(bank);
+            let mut access = LaneAccess {
+                lane: lane as u32,
+                sub_warp: part,
+                word,
+                bank,
+                pass: 0,
+                merged: false,
+            };
+            // The earlier lane of this bank reading the same word (atomics never merge).
+            s.word[k] = word;
+            let same = match merge {
+                Merge::None => None,
+                _ => s.first_reader(h, word),
+            };
+            match (same, merge) {
+                (Some(j), Merge::All) => {
+                    access.pass = out.lanes[start + j].pass;
+                    access.merged = true;
+                    out.lanes[start + j].merged = true;
+                }
+                (Some(j), _) => {
+                    s.group[k] = j as u8;
+                    if best.map_or(true, |b| (bank, word) < b) {
+                        best = Some((bank, word));
+                    }
+                }
+                (None, _) => {
+                    s.group[k] = k as u8;
+                    if merge != Merge::None {
+                        s.add_first(h, k);
+                    }
+                    if merge != Merge::Limited {
+                        access.pass = base + s.entries[h];
+                        s.entries[h] += 1;
+                        cost = cost.max(s.entries[h]);
+                    }
+                }
+            }
+            s.slot[k] = h as u8;
+            out.lanes.push(access);
+        }
+        if merge == Merge::Limited {
+            let broadcast_word = best.map(|(_, w)| w);
+            for k in 0..out.lanes.len() - start {
+                let first = s.group[k] as usize;
+                if first != k && broadcast_word == Some(out.lanes[start + k].word) {
+                    out.lanes[start + k].pass = out.lanes[start + first].pass;
+                    out.lanes[start + k].merged = true;
+                    out.lanes[start + first].merged = true;
+                    continue;
+                }
+                let h = s.slot[k] as usize;
+                out.lanes[start + k].pass = base + s.entries[h];
+                s.entries[h] += 1;
+                cost = cost.max(s.entries[h]);
+            }
+        }
+        s.clear_table(out.lanes.len() - start);
+        cost
+    }
 }
 
 /// Lanes `lo..hi` as a mask.
@@ -402,29 +597,33 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Groups the lanes by word (`group`, `slot`, `merged` reset) and returns GPGPU-Sim's
-/// limited-broadcast word: of the words read by more than one lane, the one with the lowest
-/// (bank, word).
-fn group_words(s: &mut Scratch, lanes: u64) -> Option<u64> {
-    let mut best: Option<(u32, u64)> = None;
-    for i in bits(lanes) {
-        let h = s.slot_of(s.bank[i]);
-        s.slot[i] = h as u8;
-        s.merged[i] = false;
-        let same = bits(s.firsts[h]).find(|&j| s.word[j] == s.word[i]);
-        match same {
-            Some(j) => {
-                s.group[i] = j as u8;
-                let key = (s.bank[i], s.word[i]);
-                if best.map_or(true, |b| key < b) {
-                    best = Some(key);
-                }
-            }
-            None => {
-                s.group[i] = i as u8;
-                s.firsts[h] |= 1 << i;
-            }
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::BankHash;
+
+    fn banks(broadcast: Broadcast) -> SharedBanks {
+        SharedBanks::new(32, 4, &BankHash::Mod, broadcast, 1).unwrap()
     }
-    best.map(|(_, w)| w)
+
+    #[test]
+    fn many_words_in_one_bank_are_told_apart_by_the_word_table() {
+        // Lane l reads word 32 * (l % 12): twelve words of bank 0, each read by two or three
+        // lanes, more than SCAN, so the later lanes find their word in the word table.
+        let addrs: Vec<u64> = (0..32).map(|l| 4 * 32 * (l % 12)).collect();
+        let mut scratch = BankScratch::default();
+        let mut out = BankConflict::default();
+        banks(Broadcast::Full).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!((out.degree, out.cycles), (12, 12));
+        assert!(out.lanes.iter().all(|l| l.pass == l.lane % 12 && l.merged));
+        // Limited: only word 0 (lanes 0, 12, 24) is broadcast; every other lane has its pass.
+        banks(Broadcast::Limited).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!(out.cycles, 30);
+        // The scratch is clean again: the same access costs the same.
+        let again = banks(Broadcast::Limited).access(&addrs, u64::MAX);
+        assert_eq!(again, out);
+        // Atomics never merge: 32 passes.
+        banks(Broadcast::Full).atomic_with(&addrs, u64::MAX, &mut scratch, &mut out);
+        assert_eq!(out.cycles, 32);
+    }
 }
