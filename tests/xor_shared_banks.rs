@@ -1,6 +1,7 @@
 //! Tests for the shared-memory bank-conflict model (MODEL.md section 7, issue 5's bank
 //! arithmetic) and the XOR paper's access patterns (section 3.2, Eq. 10, Table 5).
 
+use warpstep::mem::shared_banks::BankScratch;
 use warpstep::mem::{BankConflict, BankHash, Broadcast, SharedBanks};
 
 const ALL: u64 = u64::MAX;
@@ -403,4 +404,26 @@ fn property_cycles_match_gpgpusim_transcription() {
             }
         }
     }
+}
+
+#[test]
+fn many_words_in_one_bank_are_told_apart_by_the_word_table() {
+    // Lane l reads word 32 * (l % 12): twelve words of bank 0, each read by two or three lanes,
+    // more than the scan limit (8), so the later lanes find their word in the word table.
+    let addrs: Vec<u64> = (0..32).map(|l| 4 * 32 * (l % 12)).collect();
+    let mut scratch = BankScratch::default();
+    let mut out = BankConflict::default();
+    let full = banks(32, 4, "mod", Broadcast::Full, 1);
+    let limited = banks(32, 4, "mod", Broadcast::Limited, 1);
+    full.access_with(&addrs, ALL, &mut scratch, &mut out);
+    assert_eq!((out.degree, out.cycles), (12, 12));
+    assert!(out.lanes.iter().all(|l| l.pass == l.lane % 12 && l.merged));
+    // Limited: only word 0 (lanes 0, 12, 24) is broadcast; every other lane has its pass.
+    limited.access_with(&addrs, ALL, &mut scratch, &mut out);
+    assert_eq!(out.cycles, 30);
+    // The scratch is clean again: the same access costs the same.
+    assert_eq!(limited.access(&addrs, ALL), out);
+    // Atomics never merge: 32 passes.
+    full.atomic_with(&addrs, ALL, &mut scratch, &mut out);
+    assert_eq!(out.cycles, 32);
 }

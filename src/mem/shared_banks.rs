@@ -596,34 +596,3 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
         })
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mem::BankHash;
-
-    fn banks(broadcast: Broadcast) -> SharedBanks {
-        SharedBanks::new(32, 4, &BankHash::Mod, broadcast, 1).unwrap()
-    }
-
-    #[test]
-    fn many_words_in_one_bank_are_told_apart_by_the_word_table() {
-        // Lane l reads word 32 * (l % 12): twelve words of bank 0, each read by two or three
-        // lanes, more than SCAN, so the later lanes find their word in the word table.
-        let addrs: Vec<u64> = (0..32).map(|l| 4 * 32 * (l % 12)).collect();
-        let mut scratch = BankScratch::default();
-        let mut out = BankConflict::default();
-        banks(Broadcast::Full).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
-        assert_eq!((out.degree, out.cycles), (12, 12));
-        assert!(out.lanes.iter().all(|l| l.pass == l.lane % 12 && l.merged));
-        // Limited: only word 0 (lanes 0, 12, 24) is broadcast; every other lane has its pass.
-        banks(Broadcast::Limited).access_with(&addrs, u64::MAX, &mut scratch, &mut out);
-        assert_eq!(out.cycles, 30);
-        // The scratch is clean again: the same access costs the same.
-        let again = banks(Broadcast::Limited).access(&addrs, u64::MAX);
-        assert_eq!(again, out);
-        // Atomics never merge: 32 passes.
-        banks(Broadcast::Full).atomic_with(&addrs, u64::MAX, &mut scratch, &mut out);
-        assert_eq!(out.cycles, 32);
-    }
-}
