@@ -52,6 +52,9 @@ pub struct Report {
     /// Timing runs: the instruction caches' counters (zero with a perfect instruction cache).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l1i: Option<crate::mem::L1dStats>,
+    /// Timing runs with a texture cache (`l1d.texture_cache`): its counters, as the L1D's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l1t: Option<crate::mem::L1dStats>,
     /// Timing runs: L2 accesses, hits, misses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l2: Option<crate::mem::l2::L2Stats>,
@@ -203,6 +206,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.l1d = Some(stats.l1d);
     report.l1c = Some(stats.l1c);
     report.l1i = Some(stats.l1i);
+    report.l1t = Some(stats.l1t).filter(|s| !s.is_unused());
     report.l2 = Some(stats.l2);
     report.dram = Some(stats.dram);
     report.icnt = Some(stats.icnt);
@@ -240,6 +244,7 @@ fn base_report(
         l1d: None,
         l1c: None,
         l1i: None,
+        l1t: None,
         l2: None,
         dram: None,
         icnt: None,

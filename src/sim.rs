@@ -64,6 +64,10 @@ pub struct SimStats {
     pub l1c: L1dStats,
     /// The SMs' instruction caches (`core.icache.model = cache`; zero when perfect).
     pub l1i: L1dStats,
+    /// The SMs' texture caches, for read-only global loads (`l1d.texture_cache`; left out of
+    /// the JSON when unused).
+    #[serde(skip_serializing_if = "L1dStats::is_unused")]
+    pub l1t: L1dStats,
     /// L2 slices, summed.
     pub l2: L2Stats,
     /// DRAM channels, summed.
@@ -659,6 +663,7 @@ impl Sim {
             l1d: memory.l1d,
             l1c: memory.l1c,
             l1i: memory.l1i,
+            l1t: memory.l1t,
             l2: memory.l2,
             dram: memory.dram,
             icnt: memory.icnt,

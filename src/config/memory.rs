@@ -84,6 +84,15 @@ pub struct L1dConfig {
     pub latency: u32,
     /// Coalescing granularity.
     pub coalescing: Coalescing,
+    /// GPGPU-Sim's texture cache string (`-gpgpu_tex_cache:l1`, the SM's `m_L1T`) for
+    /// read-only global loads (`ld.global.nc`, CUDA's `__ldg`, the texture path since sm_35),
+    /// or `none`: they go through the L1D like any global load. Hits take `latency`.
+    #[serde(default = "no_cache")]
+    pub texture_cache: String,
+}
+
+fn no_cache() -> String {
+    "none".to_string()
 }
 
 /// How `ld.const` and `ld.param` are timed (issue 5: "a constant cache or a fixed latency").

@@ -163,6 +163,12 @@ impl Config {
         }
     }
 
+    /// The texture cache read-only global loads go through: `l1d.texture_cache` parsed;
+    /// `None` for `none`.
+    pub fn texture_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
+        validate::cache_at("l1d.texture_cache", &self.l1d.texture_cache)
+    }
+
     /// The parsed cache string of one L2 slice; `None` for `none`.
     pub fn l2_cache(&self) -> Result<Option<CacheSpec>, ConfigError> {
         validate::cache_at("l2.config", &self.l2.config)

@@ -135,6 +135,8 @@ pub(super) fn fermi() -> Config {
             config: "N:32:128:4,L:L:m:N:H,S:64:8,8".to_string(),
             latency: 35,                     // -gpgpu_l1_latency
             coalescing: Coalescing::Segment, // -gpgpu_coalesce_arch 20
+            // ld.global.nc goes through the L1D, as GPGPU-Sim 4 does with Fermi's files.
+            texture_cache: "none".to_string(),
         },
         constant: ConstMemConfig {
             // GPGPU-Sim's L1C: parameter and constant loads miss to the L2 and DRAM.
@@ -412,6 +414,10 @@ pub(super) fn elastic_cf11() -> Config {
     c.shmem.latency = 4; // warpstep's choice: the 4 memory stages of Table 3
     c.constant.latency = 4; // warpstep's choice: as fast as a shared access
     c.l1d.config = "none".to_string(); // Table 3 lists no L1D (GT200 has none)
+                                       // GPGPU-Sim's default texture cache (-gpgpu_tex_cache:l1 8:128:5,L:R:m:N,F:128:4,128:2), the
+                                       // path of read-only loads (Manavski's AES fetches its round keys from a texture); warpstep
+                                       // has no texture-FIFO MSHR (F), so its 128 entries merging 4 are an associative one.
+    c.l1d.texture_cache = "N:8:128:5,L:R:m:N:L,A:128:4,128".to_string();
     c.l2.config = "none".to_string(); // nor an L2
     c.icnt.flit_bytes = 32; // Table 3: 32-byte flits
     c.constant.model = ConstModel::Fixed; // warpstep's choice: the paper times no constant cache

@@ -52,6 +52,7 @@ const UNBUILT_LETTERS: &[(&str, UsesLetter)] = &[
 fn used_caches(c: &Config) -> Vec<(&'static str, &str)> {
     let mut used = vec![
         ("l1d.config", c.l1d.config.as_str()),
+        ("l1d.texture_cache", c.l1d.texture_cache.as_str()),
         ("l2.config", c.l2.config.as_str()),
     ];
     if c.core.icache.model == ICacheModel::Cache {

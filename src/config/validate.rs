@@ -318,6 +318,7 @@ fn required_cache(key: &str, text: &str, used: bool) -> Result<(), ConfigError> 
 
 fn caches_parse(c: &Config) -> Result<(), ConfigError> {
     cache_at("l1d.config", &c.l1d.config)?;
+    cache_at("l1d.texture_cache", &c.l1d.texture_cache)?;
     let icache_used = c.core.icache.model == ICacheModel::Cache;
     required_cache("core.icache.config", &c.core.icache.config, icache_used)?;
     let const_used = c.constant.model == ConstModel::Cache;

@@ -99,6 +99,7 @@ mod tests {
             space: Some(space),
             access: Some(access),
             bytes: 4,
+            read_only: false,
             mask,
             addrs: (0..32).map(|l| l * 4).collect(),
             changed: false,

@@ -96,6 +96,8 @@ pub struct MemoryTiming {
     /// The constant cache's line size when `constant.model` is `cache` (its loads become
     /// requests to it), `None` for the fixed latency.
     const_line: Option<u32>,
+    /// Read-only global loads go to the texture cache (`l1d.texture_cache` is not `none`).
+    texture: bool,
     scratch: BankConflict,
     /// The bank model's working memory, kept from one shared access to the next.
     bank_scratch: BankScratch,
@@ -190,6 +192,7 @@ impl MemoryTiming {
             global_latency: config.l1d.latency,
             const_latency: config.constant.latency,
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
+            texture: config.texture_cache().ok().flatten().is_some(),
             scratch: BankConflict::default(),
             bank_scratch: BankScratch::default(),
             held: HeldAccesses::default(),
@@ -232,6 +235,9 @@ impl MemoryTiming {
                 },
             },
             Space::Local => self.global_cost(record, DataSpace::Local, warp_slot),
+            Space::Global | Space::Generic if record.read_only && self.texture => {
+                self.global_cost(record, DataSpace::Texture, warp_slot)
+            }
             Space::Global | Space::Generic => {
                 self.global_cost(record, DataSpace::Global, warp_slot)
             }

@@ -181,16 +181,19 @@ fn run(
             return Ok(Flow::Barrier(arrival));
         }
         Op::Bar { .. } | Op::BarWarpSync | Op::Membar { .. } | Op::Fence { .. } => {}
-        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => memory_ops::load(
-            env,
-            mem,
-            warp,
-            instr,
-            pc,
-            exec,
-            (space, ty, vec.lanes()),
-            record,
-        )?,
+        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
+            memory_ops::load(
+                env,
+                mem,
+                warp,
+                instr,
+                pc,
+                exec,
+                (space, ty, vec.lanes()),
+                record,
+            )?;
+            record.read_only = matches!(instr.op, Op::Ld { nc: true, .. });
+        }
         Op::St { space, ty, vec, .. } => memory_ops::store(
             env,
             mem,

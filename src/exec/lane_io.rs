@@ -78,6 +78,8 @@ pub struct AccessRecord {
     pub access: Option<MemAccess>,
     /// Bytes per lane (vector accesses: all elements).
     pub bytes: u32,
+    /// A read-only global load (`ld.global.nc`): the texture path when the SM has one.
+    pub read_only: bool,
     /// Lanes that accessed memory.
     pub mask: LaneMask,
     /// Address (within `space`) per lane; only lanes in `mask` are meaningful.
@@ -100,6 +102,7 @@ impl Clone for AccessRecord {
         self.valid = from.valid;
         self.space = from.space;
         self.access = from.access;
+        self.read_only = from.read_only;
         self.bytes = from.bytes;
         self.mask = from.mask;
         self.addrs.clone_from(&from.addrs);

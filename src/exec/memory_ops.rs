@@ -278,6 +278,7 @@ fn begin_record(
     record.valid = true;
     record.space = None;
     record.access = Some(access);
+    record.read_only = false;
     record.bytes = bytes;
     record.mask = exec;
     record.changed = false;

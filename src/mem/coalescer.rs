@@ -166,7 +166,10 @@ impl Coalescer {
     fn add_lane(&mut self, w: &WarpAccess, lane: u32, segment: u64, ones: u128) {
         let addr = w.addrs[lane as usize];
         match w.space {
-            DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => {
+            DataSpace::Global
+            | DataSpace::Constant
+            | DataSpace::Texture
+            | DataSpace::Instruction => {
                 self.add_piece(lane, addr, w.bytes.max(1), ones, segment, w.kind)
             }
             DataSpace::Local => {

@@ -497,7 +497,10 @@ impl<W: Copy> DataCache<W> {
             (WritePolicy::LocalWbGlobalWt, DataSpace::Local) => WritePolicy::WriteBack,
             (
                 WritePolicy::LocalWbGlobalWt,
-                DataSpace::Global | DataSpace::Constant | DataSpace::Instruction,
+                DataSpace::Global
+                | DataSpace::Constant
+                | DataSpace::Texture
+                | DataSpace::Instruction,
             ) => WritePolicy::WriteEvict,
             (p, _) => p,
         };

@@ -97,6 +97,11 @@ pub struct L1dStats {
 }
 
 impl L1dStats {
+    /// No access reached the cache (a cache the configuration does not have).
+    pub fn is_unused(&self) -> bool {
+        *self == L1dStats::default()
+    }
+
     fn from_cache(c: &CacheStats, bypass_fails: u64) -> L1dStats {
         L1dStats {
             accesses: c.accesses,
@@ -131,6 +136,7 @@ impl L1dStats {
 pub enum CacheName {
     L1d,
     Constant,
+    Texture,
 }
 
 /// An MSHR entry an instruction waits in ([`L1d::mshrs_of`]).
@@ -192,6 +198,9 @@ pub struct L1d {
     cache: Option<DataCache<u64>>,
     /// The SM's constant cache (`constant.model = cache`), beside the L1D behind the same port.
     constant: Option<DataCache<u64>>,
+    /// The SM's texture cache (`l1d.texture_cache`) for read-only global loads, beside the L1D
+    /// behind the same port.
+    texture: Option<DataCache<u64>>,
     /// The SM's instruction cache (`core.icache.model = cache`), behind the same port; its
     /// waiters are warp slots.
     instruction: Option<DataCache<u64>>,
@@ -220,6 +229,7 @@ impl L1d {
             sm,
             cache: spec.map(DataCache::new),
             constant: None,
+            texture: None,
             instruction: None,
             direct: VecDeque::new(),
             responses: VecDeque::new(),
@@ -247,6 +257,15 @@ impl L1d {
     /// `-gpgpu_const_cache:l1`); its misses leave through the same port to the interconnect.
     pub fn with_constant_cache(mut self, spec: CacheSpec) -> L1d {
         self.constant = Some(DataCache::new(spec));
+        self
+    }
+
+    /// Adds the SM's texture cache: read-only global loads (`ld.global.nc`, CUDA's `__ldg`,
+    /// `DataSpace::Texture`) go to it instead of the L1D (GPGPU-Sim's `m_L1T`, shaped by
+    /// `-gpgpu_tex_cache:l1`, which serves texture fetches; since sm_35 `__ldg` takes the same
+    /// path); its misses leave through the same port.
+    pub fn with_texture_cache(mut self, spec: CacheSpec) -> L1d {
+        self.texture = Some(DataCache::new(spec));
         self
     }
 
@@ -306,6 +325,7 @@ impl L1d {
         let caches = [
             self.cache.as_mut(),
             self.constant.as_mut(),
+            self.texture.as_mut(),
             self.instruction.as_mut(),
         ];
         for c in caches.into_iter().flatten() {
@@ -323,10 +343,17 @@ impl L1d {
     pub fn access_as(&mut self, a: &Access, tag: u64, owner: u64, now: u64) -> L1Outcome {
         let addr = match a.space {
             DataSpace::Local => a.addr + self.local_offset,
-            DataSpace::Global | DataSpace::Constant | DataSpace::Instruction => a.addr,
+            DataSpace::Global
+            | DataSpace::Constant
+            | DataSpace::Texture
+            | DataSpace::Instruction => a.addr,
         };
-        let constant = a.space == DataSpace::Constant && self.constant.is_some();
-        let bypass = !constant && (a.kind == AccessKind::Atomic || self.cache.is_none());
+        let side_cache = match a.space {
+            DataSpace::Constant => self.constant.is_some(),
+            DataSpace::Texture => self.texture.is_some(),
+            _ => false,
+        };
+        let bypass = !side_cache && (a.kind == AccessKind::Atomic || self.cache.is_none());
         let (outcome, raw) = if bypass {
             (self.bypass(a, addr, tag), None)
         } else {
@@ -467,10 +494,12 @@ impl L1d {
         }
         let logging = self.log.is_some();
         let mut answered = None;
-        'caches: for cache in [self.cache.as_mut(), self.constant.as_mut()]
-            .into_iter()
-            .flatten()
-        {
+        let caches = [
+            self.cache.as_mut(),
+            self.constant.as_mut(),
+            self.texture.as_mut(),
+        ];
+        'caches: for cache in caches.into_iter().flatten() {
             loop {
                 let key = if logging { cache.ready_key() } else { None };
                 let Some(w) = cache.next_ready() else { break };
@@ -510,6 +539,7 @@ impl L1d {
         }
         let cache = match fetch.space {
             DataSpace::Constant => self.constant.as_ref(),
+            DataSpace::Texture => self.texture.as_ref(),
             DataSpace::Instruction => None,
             DataSpace::Global | DataSpace::Local => self.cache.as_ref(),
         };
@@ -550,10 +580,14 @@ impl L1d {
     }
 
     /// The oldest request for the interconnect: the instruction cache's first, then the
-    /// constant cache's (their misses are few and hold warps at their first instructions), then
-    /// the L1D's.
+    /// constant cache's (their misses are few and hold warps at their first instructions), the
+    /// texture cache's, then the L1D's.
     pub fn outgoing(&self) -> Option<&Fetch> {
-        let first = [self.instruction.as_ref(), self.constant.as_ref()];
+        let first = [
+            self.instruction.as_ref(),
+            self.constant.as_ref(),
+            self.texture.as_ref(),
+        ];
         if let Some(f) = first.into_iter().flatten().find_map(DataCache::miss_front) {
             return Some(f);
         }
@@ -564,7 +598,11 @@ impl L1d {
     }
 
     pub fn pop_outgoing(&mut self) -> Option<Fetch> {
-        let first = [self.instruction.as_mut(), self.constant.as_mut()];
+        let first = [
+            self.instruction.as_mut(),
+            self.constant.as_mut(),
+            self.texture.as_mut(),
+        ];
         if let Some(f) = first.into_iter().flatten().find_map(DataCache::pop_miss) {
             return Some(f);
         }
@@ -582,6 +620,7 @@ impl L1d {
             && self.partial.is_empty()
             && self.cache.as_ref().map_or(true, |c| c.is_idle())
             && self.constant.as_ref().map_or(true, |c| c.is_idle())
+            && self.texture.as_ref().map_or(true, |c| c.is_idle())
             && self.instruction.as_ref().map_or(true, |c| c.is_idle())
     }
 
@@ -593,6 +632,11 @@ impl L1d {
     /// The constant cache's counters (zero without one).
     pub fn constant_stats(&self) -> L1dStats {
         counters(self.constant.as_ref(), 0)
+    }
+
+    /// The texture cache's counters (zero without one).
+    pub fn texture_stats(&self) -> L1dStats {
+        counters(self.texture.as_ref(), 0)
     }
 
     /// Reservation failures of the current cycle, with the failing requests' addresses.
@@ -609,6 +653,7 @@ impl L1d {
     fn cache_for(&mut self, space: DataSpace) -> Option<&mut DataCache<u64>> {
         match space {
             DataSpace::Constant => self.constant.as_mut(),
+            DataSpace::Texture => self.texture.as_mut(),
             DataSpace::Instruction => self.instruction.as_mut(),
             DataSpace::Global | DataSpace::Local => self.cache.as_mut(),
         }
@@ -638,6 +683,7 @@ impl L1d {
         let caches = [
             (CacheName::L1d, self.cache.as_ref()),
             (CacheName::Constant, self.constant.as_ref()),
+            (CacheName::Texture, self.texture.as_ref()),
         ];
         let mut waits = Vec::new();
         for (cache, c) in caches {

@@ -42,6 +42,9 @@ pub struct MemoryStats {
     pub l1c: L1dStats,
     /// The instruction caches (`core.icache.model = cache`; zero otherwise).
     pub l1i: L1dStats,
+    /// The texture caches (`l1d.texture_cache`; zero and left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "L1dStats::is_unused")]
+    pub l1t: L1dStats,
     pub l2: L2Stats,
     pub dram: DramStats,
     pub icnt: IcntStats,
@@ -98,8 +101,10 @@ impl MemorySystem {
         let l1 = config.l1d_cache().map_err(|e| e.to_string())?;
         let l2 = config.l2_cache().map_err(|e| e.to_string())?;
         let constant = config.constant_cache().map_err(|e| e.to_string())?;
+        let texture = config.texture_cache().map_err(|e| e.to_string())?;
         check_size("l1d.config", l1.as_ref())?;
         check_size("constant.cache", constant.as_ref())?;
+        check_size("l1d.texture_cache", texture.as_ref())?;
         let instruction = config.icache().map_err(|e| e.to_string())?;
         check_size("core.icache.config", instruction.as_ref())?;
         check_size("l2.config", l2.as_ref())?;
@@ -125,6 +130,9 @@ impl MemorySystem {
                     let mut l = L1d::new(sm, l1, &local);
                     if let Some(spec) = constant {
                         l = l.with_constant_cache(spec);
+                    }
+                    if let Some(spec) = texture {
+                        l = l.with_texture_cache(spec);
                     }
                     if let Some(spec) = instruction {
                         l = l.with_instruction_cache(spec);
@@ -470,6 +478,7 @@ impl MemorySystem {
             s.l1d.add(&l.stats());
             s.l1c.add(&l.constant_stats());
             s.l1i.add(&l.instruction_stats());
+            s.l1t.add(&l.texture_stats());
         }
         for sl in &self.slices {
             s.l2.add(&sl.stats());

@@ -30,6 +30,9 @@ pub enum DataSpace {
     Global,
     Local,
     Constant,
+    /// A read-only global load (`ld.global.nc`) through the SM's texture cache
+    /// (`l1d.texture_cache`); its addresses are global ones.
+    Texture,
     /// An instruction fetch through the SM's instruction cache (`core.icache.model = cache`;
     /// GPGPU-Sim's `INST_ACC_R`).
     Instruction,

@@ -1,7 +1,7 @@
 //! The elastic pipeline paper's experiment (Gou and Gaydadjiev, "Elastic pipeline: addressing
 //! GPU on-chip shared memory bank conflicts", CF'11; `/work/shared/seeds/000_c7838771cbb2ca52.txt`)
 //! on our kernels (`tests/data/kernels/elastic.cu`, `docs/elastic-kernels.md`), all on the
-//! `elastic-cf11` preset (Table 3, one core): Table 4's intensity, degree and theoretic bound
+//! `elastic-cf11` preset with Table 3's 16 cores (or one, the `--one-sm` ablation): Table 4's intensity, degree and theoretic bound
 //! measured on the baseline, Fig. 8's stall breakdown (§5.1), Fig. 9's speedups (§5.2) and
 //! Fig. 10's unpadded kernels on the enhanced GPU against the padded (hand-optimised) ones on
 //! the baseline.
@@ -9,7 +9,7 @@
 //! [`plan`] lists the runs (each un-padded kernel in every [`Setup`], each padded one on the
 //! baseline); the caller runs them and hands them to [`Report::new`].
 
-use super::{geomean, Case, FromStats, Measured, Run, Suite};
+use super::{geomean, Case, FromStats, Machine, Measured, Run, Suite};
 use crate::core::conflict_history::HistoryStats;
 use crate::sim::SimStats;
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,9 @@ pub use super::elastic_kernels::{select, Kernel, Launches, PaperRow, Size, KERNE
 
 /// Every run is on Table 3's configuration.
 pub const PRESET: &str = "elastic-cf11";
+
+/// Table 3's "Number of Cores": the paper's machine (the preset has one core).
+pub const PAPER_CORES: u32 = 16;
 
 /// The paper's headline (abstract, §5.1-5.2): averages over its eight kernels (Table 4; we
 /// have six: DCT_short and IDCT_short are not written).
@@ -99,27 +102,30 @@ impl Setup {
     }
 }
 
-/// The run of `case` in `setup`.
-fn run_of(case: Case, setup: Setup) -> Run {
+/// The run of `case` in `setup` on `machine`.
+fn run_of(case: Case, setup: Setup, machine: Machine) -> Run {
+    let mut sets = vec![machine.set(PAPER_CORES)];
+    sets.extend(setup.sets().iter().map(|s| s.to_string()));
     Run {
         case,
         preset: PRESET,
-        sets: setup.sets().iter().map(|s| s.to_string()).collect(),
+        sets,
     }
 }
 
 /// Every simulation the experiment needs: each of `kernels` in every [`Setup`] (§5.1-5.2), then
-/// each padded version on the baseline (Fig. 10). Errors name a run whose `--set`s do not apply.
-pub fn plan(kernels: &[Kernel], size: Size) -> Result<Vec<Run>, String> {
+/// each padded version on the baseline (Fig. 10), all on `machine`. Errors name a run whose
+/// `--set`s do not apply.
+pub fn plan(kernels: &[Kernel], size: Size, machine: Machine) -> Result<Vec<Run>, String> {
     let mut runs: Vec<Run> = kernels
         .iter()
-        .flat_map(|k| Setup::ALL.map(|s| run_of(k.case(size), s)))
+        .flat_map(|k| Setup::ALL.map(|s| run_of(k.case(size), s, machine)))
         .collect();
     runs.extend(
         kernels
             .iter()
             .filter_map(|k| k.padded_case(size))
-            .map(|c| run_of(c, Setup::Baseline)),
+            .map(|c| run_of(c, Setup::Baseline, machine)),
     );
     for run in &runs {
         run.config()?;
@@ -397,6 +403,10 @@ pub struct Report {
     pub warpstep_version: &'static str,
     pub paper: &'static str,
     pub preset: &'static str,
+    /// Table 3's 16 cores, or the one-core ablation.
+    pub machine: Machine,
+    /// The cores simulated.
+    pub cores: u32,
     /// `--quick`: smaller grids (the tests').
     pub quick: bool,
     /// Each setup's `--set`s.
@@ -414,27 +424,29 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report of `kernels` from the runs of [`plan`]`(kernels, size)` and their
+    /// The report of `kernels` from the runs of [`plan`]`(kernels, size, machine)` and their
     /// measurements, in the same order. An error names a run the report needs that is missing.
     pub fn new(
         kernels: &[Kernel],
         size: Size,
+        machine: Machine,
         runs: &[Run],
         measured: &[Measured],
     ) -> Result<Report, String> {
         let outcomes: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
-        Report::of_outcomes(kernels, size, runs, &outcomes)
+        Report::of_outcomes(kernels, size, machine, runs, &outcomes)
     }
 
     /// The report from each run's [`Outcome`] (what a shard records), as [`Report::new`].
     pub fn of_outcomes(
         kernels: &[Kernel],
         size: Size,
+        machine: Machine,
         runs: &[Run],
         outcomes: &[Outcome],
     ) -> Result<Report, String> {
         let find = |case: Case, setup: Setup| -> Result<Outcome, String> {
-            let want = run_of(case, setup);
+            let want = run_of(case, setup, machine);
             runs.iter()
                 .zip(outcomes)
                 .find(|(r, _)| r.case.name() == case.name() && r.sets == want.sets)
@@ -468,6 +480,8 @@ impl Report {
             paper:
                 "Elastic pipeline (Gou, Gaydadjiev, CF'11), Sections 5.1-5.2, Table 4, Figs. 8-10",
             preset: PRESET,
+            machine,
+            cores: machine.sms(PAPER_CORES),
             quick: size == Size::Quick,
             setups: Setup::ALL
                 .iter()

@@ -17,11 +17,12 @@ impl PaperReport for Report {
             .map(|s| format!("{} = {}", s.setup.label(), s.sets.join(" ")))
             .collect();
         format!(
-            "warpstep {}: {}, on our kernels, preset {} (Table 3, one core){}. Setups (--set): {}. \
+            "warpstep {}: {}, on our kernels, preset {} on {}{}. Setups (--set): {}. \
              {} simulations.\n",
             self.warpstep_version,
             self.paper,
             self.preset,
+            self.machine.label(super::elastic::PAPER_CORES),
             if self.quick { ", --quick grids" } else { "" },
             setups.join("; "),
             self.runs

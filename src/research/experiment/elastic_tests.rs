@@ -1,9 +1,11 @@
 //! The elastic pipeline experiment's kernels, plan, report and tables, with the quick transpose
 //! simulated in every setup (CF'11 §5.1-5.2, Figs. 8-10).
 
-use super::elastic::{plan, select, speedup, Report, Setup, Size, KERNELS, PAPER, PRESET};
+use super::elastic::{
+    plan, select, speedup, Report, Setup, Size, KERNELS, PAPER, PAPER_CORES, PRESET,
+};
 use super::table::{markdown, text};
-use super::{Measured, Run};
+use super::{Machine, Measured, Run};
 use crate::config::Config;
 use crate::launch::LaunchFlags;
 
@@ -39,15 +41,23 @@ fn every_kernel_launches_an_entry_of_its_ptx_at_both_sizes() {
 
 #[test]
 fn the_plan_runs_every_setup_and_the_padded_kernels_on_the_baseline() {
-    let runs = plan(&KERNELS, Size::Full).unwrap();
+    let runs = plan(&KERNELS, Size::Full, Machine::Paper).unwrap();
     assert_eq!(runs.len(), 6 * Setup::ALL.len() + 3);
     for run in &runs {
         assert_eq!(run.preset, PRESET);
         let config = run.config().unwrap();
         assert!(config.check_supported().is_ok(), "{}", run.title());
+        // Table 3: 16 cores.
+        assert_eq!(config.num_sms, 16, "{}", run.title());
     }
-    // The baseline restates the preset: Table 3's baseline GPU is elastic-cf11 itself.
-    let preset = Config::preset(PRESET).unwrap();
+    assert_eq!(PAPER_CORES, 16);
+    // The baseline restates the preset but for the core count: Table 3's baseline GPU is
+    // elastic-cf11 itself, whose one core is the ablation.
+    let mut preset = Config::preset(PRESET).unwrap();
+    assert_eq!(preset.num_sms, 1);
+    let one_sm = plan(&KERNELS, Size::Full, Machine::OneSm).unwrap();
+    assert_eq!(one_sm[0].config().unwrap(), preset, "{}", one_sm[0].title());
+    preset.num_sms = 16;
     assert_eq!(runs[0].config().unwrap(), preset, "{}", runs[0].title());
     for (run, setup) in runs.iter().zip(Setup::ALL) {
         let c = run.config().unwrap();
@@ -55,7 +65,7 @@ fn the_plan_runs_every_setup_and_the_padded_kernels_on_the_baseline() {
         assert_eq!(c.elastic.enabled, elastic, "{}", run.title());
     }
     let one = select(&["transpose16".to_string()]).unwrap();
-    assert_eq!(plan(&one, Size::Quick).unwrap().len(), 6);
+    assert_eq!(plan(&one, Size::Quick, Machine::Paper).unwrap().len(), 6);
     let bad = select(&["sgemm".to_string()]).unwrap_err();
     assert!(bad.starts_with("--kernel sgemm:"), "{bad}");
 }
@@ -82,8 +92,15 @@ fn measure_one(run: &Run) -> Measured {
 #[test]
 fn the_quick_transpose_loses_its_bank_conflict_stalls_on_the_elastic_pipeline() {
     let kernels = select(&["transpose16".to_string()]).unwrap();
-    let runs = plan(&kernels, Size::Quick).unwrap();
-    let report = Report::new(&kernels, Size::Quick, &runs, &measure(&runs)).unwrap();
+    let runs = plan(&kernels, Size::Quick, Machine::OneSm).unwrap();
+    let report = Report::new(
+        &kernels,
+        Size::Quick,
+        Machine::OneSm,
+        &runs,
+        &measure(&runs),
+    )
+    .unwrap();
     assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
     assert!(report.quick);
     let k = report.kernel("transpose16").unwrap();

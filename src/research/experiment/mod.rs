@@ -78,6 +78,48 @@ pub enum Size {
     Quick,
 }
 
+/// The machine an experiment simulates (issue 33): its paper's (the core count its
+/// methodology gives, on the preset's memory system), or one SM with the same memory system,
+/// kept as a labelled ablation (`--one-sm`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Machine {
+    #[default]
+    Paper,
+    OneSm,
+}
+
+impl Machine {
+    /// `--one-sm` given or not.
+    pub fn of_flag(one_sm: bool) -> Machine {
+        match one_sm {
+            true => Machine::OneSm,
+            false => Machine::Paper,
+        }
+    }
+
+    /// The SMs it simulates, when the paper's machine has `paper_sms`.
+    pub fn sms(self, paper_sms: u32) -> u32 {
+        match self {
+            Machine::Paper => paper_sms,
+            Machine::OneSm => 1,
+        }
+    }
+
+    /// The `--set` that gives a preset the machine's SM count.
+    pub fn set(self, paper_sms: u32) -> String {
+        format!("num_sms={}", self.sms(paper_sms))
+    }
+
+    /// How reports name it: "16 SMs (the paper's machine)" or "1 SM (ablation)".
+    pub fn label(self, paper_sms: u32) -> String {
+        match self {
+            Machine::Paper => format!("{paper_sms} SMs (the paper's machine)"),
+            Machine::OneSm => "1 SM (ablation: the paper's memory system behind one SM)".into(),
+        }
+    }
+}
+
 /// One kernel and its launch (name, PTX and flags as a [`BenchCase`]), and its suite.
 #[derive(Debug, Clone, Copy)]
 pub struct Case {

@@ -114,16 +114,44 @@ fn geomean_table(report: &Report) -> Table {
         .geomeans
         .iter()
         .map(|g| {
+            let cell = |r: Option<f64>| r.map_or("-".to_string(), |r| times(r, 2));
+            let with_unwritten = match g.unwritten.is_empty() {
+                true => "-".to_string(),
+                false => format!(
+                    "{} (+ {} at ×1)",
+                    cell(g.per_program_with_unwritten),
+                    g.unwritten.join(", ")
+                ),
+            };
             vec![
                 g.suite.name().to_string(),
                 g.baseline.to_string(),
-                g.cases.to_string(),
-                g.warpstep.map_or("-".to_string(), |r| times(r, 2)),
+                format!(
+                    "{} ({} launch{})",
+                    g.programs,
+                    g.cases,
+                    if g.cases == 1 { "" } else { "es" }
+                ),
+                cell(g.per_program),
+                with_unwritten,
+                cell(g.warpstep),
                 times(g.paper, 2),
             ]
         })
         .collect();
-    Table::new(&["suite", "config", "cases", "warpstep", "paper"], rows, 2)
+    Table::new(
+        &[
+            "suite",
+            "config",
+            "programs",
+            "warpstep per program (the paper's mean)",
+            "with the unwritten programs",
+            "per kernel launch",
+            "paper (per program)",
+        ],
+        rows,
+        2,
+    )
 }
 
 /// One row per sweep setting, one column per design case: "10.530 (1.626)", the best of each

@@ -16,6 +16,7 @@
 //! back with Rust's correctly rounded parser, so that a merged report is byte for byte the
 //! single run's (serde_json's default float parsing may be one unit in the last place off).
 
+use super::Machine;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
@@ -67,6 +68,16 @@ pub struct Options {
     pub experiment: String,
     pub selection: Vec<String>,
     pub quick: bool,
+    /// The paper's machine or the one-SM ablation (`--one-sm`).
+    #[serde(default)]
+    pub machine: Machine,
+}
+
+impl Options {
+    /// These options on `machine`.
+    pub fn on(self, machine: Machine) -> Options {
+        Options { machine, ..self }
+    }
 }
 
 impl fmt::Display for Options {
@@ -77,6 +88,9 @@ impl fmt::Display for Options {
         }
         if self.quick {
             write!(f, " --quick")?;
+        }
+        if self.machine == Machine::OneSm {
+            write!(f, " --one-sm")?;
         }
         Ok(())
     }
@@ -329,6 +343,7 @@ mod tests {
             experiment: "mrpb".to_string(),
             selection: vec!["atax_1".to_string()],
             quick: false,
+            machine: Machine::Paper,
         };
         let p = Part::new(options, Shard::parse("1/1").unwrap(), &titles, &[&outcome]).unwrap();
         let text = serde_json::to_string(&p).unwrap();
@@ -342,6 +357,7 @@ mod tests {
             experiment: "elastic".to_string(),
             selection: Vec::new(),
             quick,
+            machine: Machine::Paper,
         };
         let titles: Vec<String> = (0..5).map(|i| format!("run {i}")).collect();
         let shard = Shard::parse(shard).unwrap();

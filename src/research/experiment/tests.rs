@@ -156,7 +156,14 @@ fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
 
     let md = markdown(&report);
     assert!(md.contains("| atax_1 | PolyBench | Base-S |"), "{md}");
-    assert!(md.contains("| PolyBench | Base-L | 1 |"), "{md}");
+    assert!(md.contains("| PolyBench | Base-L | 1 (1 launch) |"), "{md}");
+    // One launch of one program: per program is the launch's own ratio (to rounding).
+    let g = &report.geomeans[0];
+    assert_eq!(g.programs, 1);
+    assert!(
+        (g.per_program.unwrap() - g.warpstep.unwrap()).abs() < 1e-9,
+        "{g:?}"
+    );
     assert!(md.contains("paper: fixed order best"), "{md}");
     let txt = text(&report);
     assert!(txt.contains("drain (§5.2, Fig. 9)"), "{txt}");

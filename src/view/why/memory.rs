@@ -51,6 +51,7 @@ impl Ctx<'_> {
             let cache = match wait.cache {
                 CacheName::L1d => "L1D",
                 CacheName::Constant => "constant cache",
+                CacheName::Texture => "texture cache",
             };
             let text = if wait.filled {
                 format!(

@@ -273,14 +273,16 @@ __device__ __forceinline__ void aes_block(unsigned *out, const unsigned *in, con
   t3[tx] = rotl8(entry, 3);
   __syncthreads();
 
-  stage2[tx] = stage1[tx] ^ rk[c];  // AddRoundKey
+  // The round keys are read through the read-only (texture) path, as Manavski's kernel fetches
+  // them from a texture (tex1Dfetch): cached on chip, not read from DRAM by every warp.
+  stage2[tx] = stage1[tx] ^ __ldg(rk + c);  // AddRoundKey
   __syncthreads();
 
 #pragma unroll
   for (int round = 1; round < 10; round++) {
     unsigned *src = (round & 1) ? stage2 : stage1;
     unsigned *dst = (round & 1) ? stage1 : stage2;
-    aes_round<SHIFT>(dst, src, t0, t1, t2, t3, rk[4 * round + c], tx, base, c);
+    aes_round<SHIFT>(dst, src, t0, t1, t2, t3, __ldg(rk + 4 * round + c), tx, base, c);
     __syncthreads();
   }
 
@@ -289,7 +291,7 @@ __device__ __forceinline__ void aes_block(unsigned *out, const unsigned *in, con
   unsigned b1 = byte_of(stage1, base + ((c + SHIFT * 1) & 3), 1);
   unsigned b2 = byte_of(stage1, base + ((c + SHIFT * 2) & 3), 2);
   unsigned b3 = byte_of(stage1, base + ((c + SHIFT * 3) & 3), 3);
-  unsigned key = rk[40 + c];
+  unsigned key = __ldg(rk + 40 + c);
   // volatile: four byte stores, as the original (the compiler would merge them into one).
   volatile unsigned char *o = reinterpret_cast<unsigned char *>(stage2 + tx);
   if (!DECRYPT) {

@@ -27,7 +27,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, table, unified, Measured, Outcome, Run, Size};
+use warpstep::experiment::{elastic, table, unified, Machine, Measured, Outcome, Run, Size};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -94,6 +94,9 @@ pub struct ElasticArgs {
     /// Smaller grids (the tests'): reduction 64 blocks, AES 17, transpose 8 x 8, DCT 8 x 16.
     #[arg(long)]
     quick: bool,
+    /// One core instead of Table 3's 16 (an ablation: the same memory system behind one core).
+    #[arg(long)]
+    one_sm: bool,
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -152,19 +155,20 @@ fn mrpb(args: &MrpbArgs) -> Result<bool, String> {
 fn elastic(args: &ElasticArgs) -> Result<bool, String> {
     let kernels = elastic::select(&args.kernels)?;
     let size = size(args.quick);
+    let machine = Machine::of_flag(args.one_sm);
     if let Some(shard) = args.shard.get(&args.output)? {
-        let runs = elastic::plan(&kernels, size)?;
+        let runs = elastic::plan(&kernels, size, machine)?;
         let measured = run_timed(&picked(&runs, shard), args.jobs)?;
         let records: Vec<elastic::Outcome> = measured.iter().map(elastic::Outcome::of).collect();
-        let opts = options("elastic", &args.kernels, args.quick);
+        let opts = options("elastic", &args.kernels, args.quick).on(machine);
         args.shard
             .write(opts, shard, &titles_of(&runs, Run::title), &records)?;
         return Ok(true);
     }
     args.output.check()?;
-    let runs = elastic::plan(&kernels, size)?;
+    let runs = elastic::plan(&kernels, size, machine)?;
     let measured = run_timed(&runs, args.jobs)?;
-    let report = elastic::Report::new(&kernels, size, &runs, &measured)?;
+    let report = elastic::Report::new(&kernels, size, machine, &runs, &measured)?;
     args.output.emit(
         &report,
         table::markdown,

@@ -75,13 +75,15 @@ fn geomean_panel(report: &Report) -> Panel {
         })
         .collect();
     Panel {
-        title: "Geometric mean IPC on / off".to_string(),
+        title: "Geometric mean IPC on / off, per program".to_string(),
         groups,
         series: vec![
             ("warpstep".to_string(), COLOURS[1]),
+            ("warpstep per kernel launch".to_string(), COLOURS[2]),
             ("paper".to_string(), PAPER_GREY),
         ],
         values: vec![
+            report.geomeans.iter().map(|g| g.per_program).collect(),
             report.geomeans.iter().map(|g| g.warpstep).collect(),
             report.geomeans.iter().map(|g| Some(g.paper)).collect(),
         ],

@@ -10,7 +10,7 @@ use super::{experiment_elastic_plot, experiment_plot, experiment_unified_plot};
 use clap::Args;
 use serde::Serialize;
 use warpstep::experiment::shard::{self, Options, Part, Shard};
-use warpstep::experiment::{elastic, mrpb, table, unified, Outcome, Size};
+use warpstep::experiment::{elastic, mrpb, table, unified, Machine, Outcome, Size};
 
 /// `--shard I/N` and `--out FILE`, on every experiment.
 #[derive(Args)]
@@ -77,6 +77,7 @@ pub fn options(experiment: &str, selection: &[String], quick: bool) -> Options {
         experiment: experiment.to_string(),
         selection: selection.to_vec(),
         quick,
+        machine: Machine::Paper,
     }
 }
 
@@ -130,10 +131,11 @@ pub fn merge(args: &MergeArgs) -> Result<bool, String> {
         }
         "elastic" => {
             let kernels = elastic::select(&options.selection)?;
-            let runs = elastic::plan(&kernels, size)?;
+            let runs = elastic::plan(&kernels, size, options.machine)?;
             let records: Vec<elastic::Outcome> =
                 shard::join(&parts, &titles_of(&runs, |r| r.title()))?;
-            let report = elastic::Report::of_outcomes(&kernels, size, &runs, &records)?;
+            let report =
+                elastic::Report::of_outcomes(&kernels, size, options.machine, &runs, &records)?;
             args.output.emit(
                 &report,
                 table::markdown,
