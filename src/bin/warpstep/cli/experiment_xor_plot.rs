@@ -13,17 +13,19 @@ const TOP_HEIGHT: u32 = 480;
 pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
     page(path, SIZE, TOP_HEIGHT, |top, bottom| {
         let kernels = kernel_panel(report);
-        draw_bars(top, &kernels, y_range(&kernels))?;
+        draw_bars(top, &kernels, y_range(&kernels, 2.0))?;
         let averages = average_panel(report);
-        draw_bars(bottom, &averages, y_range(&averages))
+        draw_bars(bottom, &averages, y_range(&averages, 1.35))
     })
 }
 
-fn y_range(panel: &Panel) -> Range<f64> {
+/// A log y range from below the lowest bar, `above` times the highest bar at the top (room for
+/// the legend over the tallest group).
+fn y_range(panel: &Panel, above: f64) -> Range<f64> {
     LogAxis {
         below: 1.05,
-        floor: 0.9,
-        above: 1.35,
+        floor: 0.8,
+        above,
         ceiling: 1.3,
         clip: None,
     }
