@@ -745,7 +745,7 @@ fn imbalance_of(
 /// Whether `term` is linearly independent over GF(2) of the bank bits `chosen` so far: the rank
 /// guard of both heuristics. A dependent bank bit (e.g. `7` after `6` and `6^7`) leaves the
 /// function rank-deficient, so it cannot reach every bank and some banks take twice the words
-/// (XOR Table 5's hist64 and MRI-grid-2 GH bitwise-XOR rows are such functions). The
+/// (XOR Table 5's hist64, MRI-grid-2 and reduction GH bitwise-XOR rows are such functions). The
 /// heuristics skip those candidates; single bits always leave an independent one.
 pub fn independent(chosen: &[XorTerm], term: XorTerm) -> bool {
     let mut rows: Vec<u64> = chosen.iter().map(|t| t.mask()).collect();

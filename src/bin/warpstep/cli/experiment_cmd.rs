@@ -5,13 +5,13 @@
 //! each kernel in five setups on `elastic-cf11`. `warpstep experiment unified`: the unified
 //! memory paper's (MICRO'12 §6.2-6.4; `warpstep::experiment::unified`). `warpstep experiment
 //! xor`: the XOR bank-hashing paper's (IEEE TC §6-7.1; `warpstep::experiment::xor`): each
-//! kernel's searches on a training trace, then its launch with every function. The runs go to `--jobs`
-//! threads (one per core by default) with a progress line each on stderr; every report takes
-//! the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`, and
-//! `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
+//! kernel's searches on a training trace, then its launch with every function. The runs go to
+//! `--jobs` threads (one per core by default) with a progress line each on stderr; every report
+//! takes the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`,
+//! and `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
 //! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`,
-//! `experiment_xor_plot.rs`). Wall time
-//! is measured here, around each simulation's run, as the model has no clock.
+//! `experiment_xor_plot.rs`). Wall time is measured here, around each simulation's run, as the
+//! model has no clock.
 //!
 //! `--shard I/N` runs part of a plan and `warpstep experiment merge` joins the parts
 //! (`experiment_shard.rs`).
