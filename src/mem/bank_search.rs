@@ -317,7 +317,8 @@ pub struct GivargisCorrelation {
     pub per_set: Vec<f64>,
 }
 
-/// One Minimum Imbalance selection: every free candidate's histograms and imbalance.
+/// One Minimum Imbalance selection: every free candidate's histograms and imbalance (free: not
+/// chosen and [`independent`] of the chosen bits).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ImbalanceStep {
     /// Bank bit being chosen (`n` in Eq. 14; 0 first).
