@@ -135,6 +135,31 @@ fn three_shards_of_the_unified_experiment_merge_to_the_single_runs_report() {
 }
 
 #[test]
+fn three_shards_of_the_xor_experiment_merge_to_the_single_runs_report() {
+    // Each shard trains the kernels again; the run keys name the functions they chose.
+    let dir = scratch("xor");
+    let options = ["--quick", "--kernel", "transpose16", "--kernel", "scan512"];
+    let mut args = vec!["experiment", "xor"];
+    args.extend_from_slice(&options);
+    let text = ok(&args, 0);
+    args.push("--markdown");
+    let markdown = ok(&args, 0);
+    args.pop();
+    args.push("--json");
+    let single_json = ok(&args, 0);
+    let parts = shard3(&dir, "xor", &options);
+    let mut merge = vec!["experiment", "merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    assert_eq!(ok(&merge, 0), text);
+    merge.push("--markdown");
+    assert_eq!(ok(&merge, 0), markdown);
+    merge.pop();
+    merge.push("--json");
+    assert_eq!(json(&ok(&merge, 0)), json(&single_json));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn merge_refuses_parts_that_do_not_make_one_plan() {
     let dir = scratch("refuse");
     let a = shard3(&dir, "elastic", &["--quick", "--kernel", "transpose16"]);

@@ -2,8 +2,8 @@
 //! 2016), named after the figure, table or section each value comes from.
 
 use warpstep::mem::bank_search::{
-    bitwise_candidates, conflict_cost, exhaustive_bvxor, givargis, min_imbalance, search,
-    AccessSet, Family, Method, SearchError, SearchSpace, SearchStep,
+    bitwise_candidates, conflict_cost, exhaustive_bvxor, givargis, independent, min_imbalance,
+    search, AccessSet, Family, Method, SearchError, SearchSpace, SearchStep,
 };
 use warpstep::mem::{BankHash, XorTerm};
 
@@ -431,5 +431,72 @@ fn property_mih_single_stride_removes_conflicts() {
         .unwrap();
         assert_eq!(r.cost_after, 0, "stride {s}: {}", r.hash);
         assert!(r.cost_after <= r.cost_before);
+    }
+}
+
+// ---- The rank guard: no search returns a function that cannot reach every bank --------------
+
+#[test]
+fn gh_bitwise_xor_refuses_a_dependent_bank_bit() {
+    // Eight lanes at words 0-7: only bits 0-2 vary, and every candidate that reads one of
+    // them an odd number of times is balanced over the lanes (Eq. 11: Q = 1). GH takes 0,
+    // then 0^1 (Q(0^1) x C(0, 0^1) = Q(0^1) x Q(1) = 1), then 0^2. At step 3 the Eqs. leave `1`
+    // at quality Q(1) x C(0,1) x C(0^1,1) x C(0^2,1) = Q(1) Q(0^1) Q(0) Q(0^1^2) = 1, the
+    // highest there is, and `1` comes before `1^3` (also 1) in Table 3's order: the unguarded
+    // heuristic picks `1 = 0 ^ (0^1)`, a bank function of rank 4 that leaves half the banks
+    // unused (as Table 5's hist64 GH row (6)(6^7)(6^8)(7)(7^8) has rank 3). The guard does not
+    // offer `1` (nor `2`, `1^2`), so `1^3` is chosen.
+    let set = AccessSet::from_words((0..8).collect()).unwrap();
+    let chosen = [XorTerm::Bit(0), XorTerm::Pair(0, 1), XorTerm::Pair(0, 2)];
+    for dependent in [XorTerm::Bit(1), XorTerm::Bit(2), XorTerm::Pair(1, 2)] {
+        assert!(!independent(&chosen, dependent), "{dependent}");
+    }
+    assert!(independent(&chosen, XorTerm::Pair(1, 3)));
+    let gh = givargis(std::slice::from_ref(&set), fermi(), Family::BwXor).unwrap();
+    let BankHash::BwXor(terms) = &gh.hash else {
+        panic!("expected bwxor, got {}", gh.hash)
+    };
+    assert_eq!(terms[..3], chosen);
+    let SearchStep::Givargis(step3) = &gh.steps[3] else {
+        panic!("expected a Givargis step")
+    };
+    assert!(step3.quality.iter().all(|q| independent(&chosen, q.term)));
+    assert_eq!(step3.chosen, XorTerm::Pair(1, 3));
+    let best = step3.quality.iter().map(|q| q.combined).fold(0.0, f64::max);
+    assert_eq!(best, 1.0);
+    let f = gh.hash.compile(32).unwrap();
+    assert_eq!(f.rank(), 5, "{}", gh.hash);
+    assert_eq!(gh.cost_after, 0);
+    // The refused kind of function, for comparison: Table 5's hist64 GH row.
+    let hist64: BankHash = "bwxor:6,6^7,6^8,7,7^8".parse().unwrap();
+    assert_eq!(hist64.compile(32).unwrap().rank(), 3);
+}
+
+#[test]
+fn every_search_returns_a_full_rank_function_on_sets_that_tempt_dependent_bits() {
+    // Sets whose varying bits are few (3 or 4 of 14) leave many balanced dependent pairs.
+    let sets: Vec<AccessSet> = [
+        (0..8).collect::<Vec<u64>>(),
+        (0..16).map(|w| w * 8).collect(),
+    ]
+    .into_iter()
+    .map(|w| AccessSet::from_words(w).unwrap())
+    .collect();
+    for (method, family) in [
+        (Method::Exhaustive, Family::BvXor),
+        (Method::Givargis, Family::BwPerm),
+        (Method::Givargis, Family::BwXor),
+        (Method::MinImbalance, Family::BwPerm),
+        (Method::MinImbalance, Family::BwXor),
+    ] {
+        for one in sets.chunks(1).chain([&sets[..]]) {
+            let r = search(method, family, one, fermi()).unwrap();
+            assert_eq!(
+                r.hash.compile(32).unwrap().rank(),
+                5,
+                "{method} {family}: {}",
+                r.hash
+            );
+        }
     }
 }

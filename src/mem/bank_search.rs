@@ -12,7 +12,7 @@
 //! Each search returns a [`SearchResult`] with a `steps` record of every decision so the app can
 //! replay it. The model does no I/O; the `hash-search` command prints the result.
 
-use super::bank_hash::{bank_bits, BankFunction, BankHash, XorTerm, WORD_ADDR_BITS};
+use super::bank_hash::{bank_bits, gf2_rank, BankFunction, BankHash, XorTerm, WORD_ADDR_BITS};
 use super::shared_banks::{BankConflict, Broadcast, SharedBanks, MAX_LANES};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -289,7 +289,7 @@ pub enum SearchStep {
 pub struct GivargisStep {
     /// Bank bit being chosen (0 first).
     pub step: u32,
-    /// Every unselected candidate's quality, in candidate order.
+    /// Every unselected candidate independent of the chosen bits ([`independent`]), in order.
     pub quality: Vec<GivargisQuality>,
     /// The candidate with the highest combined quality (ties: the earlier candidate).
     pub chosen: XorTerm,
@@ -317,12 +317,13 @@ pub struct GivargisCorrelation {
     pub per_set: Vec<f64>,
 }
 
-/// One Minimum Imbalance selection: every free candidate's histograms and imbalance.
+/// One Minimum Imbalance selection: every free candidate's histograms and imbalance (free: not
+/// chosen and [`independent`] of the chosen bits).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ImbalanceStep {
     /// Bank bit being chosen (`n` in Eq. 14; 0 first).
     pub step: u32,
-    /// Every unselected candidate, in candidate order.
+    /// Every unselected candidate independent of the chosen bits ([`independent`]), in order.
     pub candidates: Vec<ImbalanceCandidate>,
     /// The candidate with the lowest total imbalance (ties: the earlier candidate).
     pub chosen: XorTerm,
@@ -407,6 +408,9 @@ fn cost_of(sets: &[AccessSet], hash: &BankHash, banks: u32) -> u64 {
 /// * `k2` runs over `[min k, max MSB]` without `k1`, where a set's MSB is its highest varying
 ///   address bit (for lane `t` at `t * S`, exactly the paper's `floor(log2((t-1) * S))`);
 /// * `mask` only uses bits `i` with `k2 + i <= max MSB`.
+/// * a candidate that cannot reach every bank (GF(2) rank below `m`) is skipped, the rank guard
+///   of every search ([`independent`]); with `k2 != k1` a bit-vector XOR always has full rank
+///   (each row's lowest or highest bit is its own), so the guard never fires here today.
 ///
 /// Strides 4 and 6 (32 lanes) give 2 x 94 = 188 candidates. When every set is strided and all
 /// share one `k`, the paper selects `k1 = k`, `mask = 0` directly (printed `bvxor:k,0,0`, as
@@ -456,7 +460,13 @@ pub fn exhaustive_bvxor(
                     continue;
                 }
                 let hash = BankHash::BvXor { k1, k2, mask };
-                let cost = cost_of(sets, &hash, space.banks);
+                let f = hash
+                    .compile(space.banks)
+                    .expect("search candidates fit the bank count");
+                if f.rank() < m {
+                    continue;
+                }
+                let cost = conflict_cost(sets, &f);
                 let better = best.as_ref().map_or(true, |(_, c)| cost < *c);
                 if better {
                     best = Some((hash, cost));
@@ -578,7 +588,7 @@ pub fn givargis(
     let mut steps = Vec::new();
     for step in 0..m {
         let quality: Vec<GivargisQuality> = (0..cands.len())
-            .filter(|&i| !selected[i])
+            .filter(|&i| !selected[i] && independent(&chosen, cands[i]))
             .map(|i| {
                 let per_set: Vec<f64> = q.iter().map(|qs| qs[i]).collect();
                 let combined = per_set.iter().sum();
@@ -679,7 +689,7 @@ pub fn min_imbalance(
     let mut steps = Vec::new();
     for step in 0..m {
         let candidates: Vec<ImbalanceCandidate> = (0..cands.len())
-            .filter(|&i| !selected[i])
+            .filter(|&i| !selected[i] && independent(&chosen, cands[i]))
             .map(|i| imbalance_of(&values, &prefix, i, step, cands[i]))
             .collect();
         let b = pick(&cands, &candidates, |c| c.term, |c| c.total, false);
@@ -731,6 +741,17 @@ fn imbalance_of(
         imbalances,
         total,
     }
+}
+
+/// Whether `term` is linearly independent over GF(2) of the bank bits `chosen` so far: the rank
+/// guard of both heuristics. A dependent bank bit (e.g. `7` after `6` and `6^7`) leaves the
+/// function rank-deficient, so it cannot reach every bank and some banks take twice the words
+/// (XOR Table 5's hist64, MRI-grid-2 and reduction GH bitwise-XOR rows are such functions). The
+/// heuristics skip those candidates; single bits always leave an independent one.
+pub fn independent(chosen: &[XorTerm], term: XorTerm) -> bool {
+    let mut rows: Vec<u64> = chosen.iter().map(|t| t.mask()).collect();
+    rows.push(term.mask());
+    gf2_rank(&rows) == rows.len() as u32
 }
 
 fn finish(

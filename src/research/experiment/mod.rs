@@ -2,19 +2,21 @@
 //! numbers beside ours. [`mrpb`] is the MRPB paper's (Jia, Shaw and Martonosi, HPCA 2014),
 //! Sections 4 and 5; [`elastic`] the elastic pipeline paper's (Gou and Gaydadjiev, CF'11),
 //! Sections 5.1-5.2; [`unified`] the unified memory paper's (Gebhart et al., MICRO'12), §6.2-6.4,
-//! whose programs launch several kernels on a [`host::Device`].
+//! whose programs launch several kernels on a [`host::Device`]; [`xor`] the XOR bank-hashing
+//! paper's (van den Braak et al., IEEE TC), §6-7.1, whose functions are searched on a
+//! training trace first.
 //!
 //! The library says what to run (a [`Run`]: a [`Case`] on a preset with `--set` overrides) and
 //! what the results mean; the caller runs the simulations (the CLI in threads, timing each one:
 //! the model has no clock and no threads) and hands back one [`Measured`] per run. Every report
 //! takes one path out: [`table`] lays it out as text or Markdown from the sections its
-//! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`]),
-//! and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
+//! experiment's table module says it has ([`mrpb_table`], [`elastic_table`], [`unified_table`],
+//! [`xor_table`]), and the CLI draws its charts with one chart helper (`experiment_chart.rs`).
 //! A plan can also run in shards on several machines: [`shard`] splits it, writes each shard's
-//! per-run records (an [`Outcome`] per run, or the unified experiment's own `Measured`) and
+//! per-run records (an [`Outcome`] per run, or the unified and XOR experiments' own `Measured`) and
 //! joins the parts back in plan order for the same report (`Report::of_outcomes`).
 //!
-//! A fourth experiment writes only what is its paper's: a module with its cases, its `plan`
+//! A fifth experiment writes only what is its paper's: a module with its cases, its `plan`
 //! (the [`Run`]s) and its `Report` (the numbers, built from the [`Measured`] runs with
 //! [`Outcome`], [`ipc_ratio`], [`geomean`] and [`incomplete`]); a `*_table.rs` that implements
 //! [`table::PaperReport`] (its intro and its sections' rows, with [`table`]'s cells); and in
@@ -34,6 +36,10 @@ pub mod table;
 pub mod unified;
 pub mod unified_table;
 mod unified_workloads;
+pub mod xor;
+mod xor_kernels;
+mod xor_reference;
+pub mod xor_table;
 
 use crate::bench::{self, BenchCase};
 use crate::config::Config;

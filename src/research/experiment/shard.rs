@@ -8,7 +8,9 @@
 //! selection and size that fix the plan), the split, the plan's length, and for each run its
 //! plan index, its title (the run key) and its record: the per-run result the report reads
 //! (an [`Outcome`](super::Outcome) for `mrpb` and `elastic`, a
-//! [`unified::Measured`](super::unified::Measured) for `unified`). [`join`] refuses parts of
+//! [`unified::Measured`](super::unified::Measured) for `unified`, an
+//! [`xor::Measured`](super::xor::Measured) for `xor`, whose plan each shard rebuilds by training
+//! again). [`join`] refuses parts of
 //! another experiment, other options or another split, runs given twice, runs the plan does
 //! not have and runs no part has, naming the file.
 //!

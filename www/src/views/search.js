@@ -155,7 +155,8 @@ function drawSummary(canvas, ctx, width, state, app) {
   if (state.stale) text(ctx, '(searched on the kernel or configuration loaded before; Search again for this one)', 8, 44, { font: FONT_SMALL, colour: OKABE.orange, maxWidth: width - 16 });
 }
 
-// A heuristic step: every free candidate's measure as a bar, the chosen one marked.
+// A heuristic step: every free candidate's measure as a bar (free: not chosen, and independent of
+// the chosen bits, the searches' rank guard), the chosen one marked.
 function drawSelect(canvas, ctx, width, s, r) {
   const best = s.measure === 'quality' ? 'highest combined quality (Eqs. 11-12)' : 'lowest total imbalance (Eqs. 13-15)';
   const before = s.selected.length ? `; chosen before: ${s.selected.join(', ')}` : '';
@@ -164,7 +165,7 @@ function drawSelect(canvas, ctx, width, s, r) {
   const h = 96;
   const max = Math.max(1e-9, ...s.candidates.map((c) => c.value));
   const bw = Math.max(2, Math.min(28, (width - 70) / s.candidates.length));
-  text(ctx, `${s.measure} of each free candidate (${s.measure === 'quality' ? 'higher' : 'lower'} is better; yellow: chosen)`, 60, top - 6, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 70 });
+  text(ctx, `${s.measure} of each free candidate, independent of those chosen (${s.measure === 'quality' ? 'higher' : 'lower'} is better; yellow: chosen)`, 60, top - 6, { font: FONT_SMALL, colour: UI.muted, maxWidth: width - 70 });
   s.candidates.forEach((c, i) => {
     const x = 60 + i * bw;
     const bh = Math.max(1, (h * c.value) / max);

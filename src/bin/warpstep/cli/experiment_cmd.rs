@@ -3,12 +3,15 @@
 //! and the design space of Table 4 on Base-S. `warpstep experiment elastic`: the elastic
 //! pipeline paper's (CF'11, §5.1-5.2, Table 4, Figs. 8-10; `warpstep::experiment::elastic`):
 //! each kernel in five setups on `elastic-cf11`. `warpstep experiment unified`: the unified
-//! memory paper's (MICRO'12 §6.2-6.4; `warpstep::experiment::unified`). The runs go to `--jobs`
-//! threads (one per core by default) with a progress line each on stderr; every report takes
-//! the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`, and
-//! `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
-//! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`). Wall time
-//! is measured here, around each simulation's run, as the model has no clock.
+//! memory paper's (MICRO'12 §6.2-6.4; `warpstep::experiment::unified`). `warpstep experiment
+//! xor`: the XOR bank-hashing paper's (IEEE TC §6-7.1; `warpstep::experiment::xor`): each
+//! kernel's searches on a training trace, then its launch with every function. The runs go to
+//! `--jobs` threads (one per core by default) with a progress line each on stderr; every report
+//! takes the same way out: text or `--markdown` from `warpstep::experiment::table`, or `--json`,
+//! and `--plot FILE.svg` draws its charts with `experiment_chart.rs` (what to plot is in
+//! `experiment_plot.rs`, `experiment_elastic_plot.rs`, `experiment_unified_plot.rs`,
+//! `experiment_xor_plot.rs`). Wall time is measured here, around each simulation's run, as the
+//! model has no clock.
 //!
 //! `--shard I/N` runs part of a plan and `warpstep experiment merge` joins the parts
 //! (`experiment_shard.rs`).
@@ -19,7 +22,9 @@
 use super::experiment_shard::{self, options, picked, titles_of, MergeArgs, ShardArgs};
 use super::report_out::Output;
 use super::EXIT_BAD_INPUT;
-use super::{experiment_elastic_plot, experiment_plot, experiment_unified_plot};
+use super::{
+    experiment_elastic_plot, experiment_plot, experiment_unified_plot, experiment_xor_plot,
+};
 use clap::{Args, Subcommand};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,7 +32,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
 use warpstep::experiment::mrpb::{plan, select, Report};
-use warpstep::experiment::{elastic, table, unified, Machine, Measured, Outcome, Run, Size};
+use warpstep::experiment::{elastic, table, unified, xor, Machine, Measured, Outcome, Run, Size};
 use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
@@ -46,6 +51,11 @@ pub enum ExperimentCommand {
     /// 256 and 384 KB and the Fermi-like 384 KB: performance, DRAM traffic and energy beside
     /// Table 6.
     Unified(UnifiedArgs),
+    /// XOR bank hashing (IEEE TC) §6-7.1: each kernel's shared access trace on a training
+    /// input configures the bit-vector XOR (exhaustive search) and the bitwise permutation and
+    /// XOR (Givargis, Minimum Imbalance); each function, the fixed XOR and mod then run the
+    /// kernel on fermi: conflicts removed (Table 6) and speedups (Fig. 9) beside the paper's.
+    Xor(XorArgs),
     /// Join the part files of `<experiment> --shard I/N --out FILE` into the report, table and
     /// plot one run with the same options gives (README: "Sweeps past one machine").
     Merge(MergeArgs),
@@ -58,6 +68,24 @@ pub struct UnifiedArgs {
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Smaller inputs (the tests').
+    #[arg(long)]
+    quick: bool,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    shard: ShardArgs,
+    #[command(flatten)]
+    output: Output,
+}
+
+#[derive(Args)]
+pub struct XorArgs {
+    /// Run only this kernel (repeatable): aes_encrypt, aes_decrypt, reduce_interleaved,
+    /// transpose16, dct8x8, idct8x8, fwt1024, scan512, conv_cols.
+    #[arg(long = "kernel", value_name = "NAME")]
+    kernels: Vec<String>,
+    /// Smaller launches (the tests').
     #[arg(long)]
     quick: bool,
     /// Simulations run at once (default: one per core).
@@ -111,6 +139,7 @@ pub fn run(command: ExperimentCommand) -> ExitCode {
         ExperimentCommand::Mrpb(args) => mrpb(&args),
         ExperimentCommand::Elastic(args) => elastic(&args),
         ExperimentCommand::Unified(args) => unified(&args),
+        ExperimentCommand::Xor(args) => xor_experiment(&args),
         ExperimentCommand::Merge(args) => experiment_shard::merge(&args),
     };
     match result {
@@ -207,6 +236,65 @@ fn unified(args: &UnifiedArgs) -> Result<bool, String> {
         experiment_unified_plot::write_svg,
     )?;
     Ok(report.incomplete.is_empty())
+}
+
+/// Checks the flags, trains every kernel's functions, runs the plan, prints the report and
+/// writes the plot (or runs and writes one shard); `Ok(false)` when a run did not complete or
+/// computed a wrong answer, `Err` is bad input.
+fn xor_experiment(args: &XorArgs) -> Result<bool, String> {
+    let kernels = xor::select(&args.kernels)?;
+    let size = size(args.quick);
+    if let Some(shard) = args.shard.get(&args.output)? {
+        let (_, runs) = xor::plan(&kernels, size)?;
+        let measured = xor_timed(&picked(&runs, shard), args.jobs);
+        let opts = options("xor", &args.kernels, args.quick);
+        args.shard.write(
+            opts,
+            shard,
+            &titles_of(&runs, xor::XorRun::title),
+            &measured,
+        )?;
+        return Ok(true);
+    }
+    args.output.check()?;
+    let started = Instant::now();
+    let (trainings, runs) = xor::plan(&kernels, size)?;
+    eprintln!(
+        "trained {} kernels in {}",
+        trainings.len(),
+        seconds_text(started.elapsed().as_secs_f64())
+    );
+    let measured = xor_timed(&runs, args.jobs);
+    let report = xor::Report::new(&trainings, size, &runs, &measured)?;
+    args.output.emit(
+        &report,
+        table::markdown,
+        table::text,
+        experiment_xor_plot::write_svg,
+    )?;
+    Ok(report.incomplete.is_empty())
+}
+
+/// Runs every simulation of the XOR experiment's `runs` (on `jobs` threads), timing each, and
+/// returns their results in `runs`' order.
+fn xor_timed(runs: &[xor::XorRun], jobs: Option<usize>) -> Vec<xor::Measured> {
+    timed(runs, jobs, "simulations", |run| {
+        let started = Instant::now();
+        let mut m = run.execute();
+        m.wall_seconds = started.elapsed().as_secs_f64();
+        let ended = m
+            .error
+            .as_ref()
+            .map_or(String::new(), |e| format!(" (did not complete: {e})"));
+        let line = format!(
+            "{}: {} cycles, {} conflict cycles, {}{ended}",
+            run.title(),
+            warpstep::correlate::table::thousands(m.counters.cycles),
+            warpstep::correlate::table::thousands(m.counters.bank_conflict_cycles),
+            seconds_text(m.wall_seconds)
+        );
+        (m, line)
+    })
 }
 
 /// Runs every program of `runs` (on `jobs` threads, one per core by default), timing each,

@@ -6,11 +6,13 @@
 //! README.md's "Sweeps past one machine" and `scripts/sweep-*.sh` run it on a cluster.
 
 use super::report_out::Output;
-use super::{experiment_elastic_plot, experiment_plot, experiment_unified_plot};
+use super::{
+    experiment_elastic_plot, experiment_plot, experiment_unified_plot, experiment_xor_plot,
+};
 use clap::Args;
 use serde::Serialize;
 use warpstep::experiment::shard::{self, Options, Part, Shard};
-use warpstep::experiment::{elastic, mrpb, table, unified, Machine, Outcome, Size};
+use warpstep::experiment::{elastic, mrpb, table, unified, xor, Machine, Outcome, Size};
 
 /// `--shard I/N` and `--out FILE`, on every experiment.
 #[derive(Args)]
@@ -155,6 +157,20 @@ pub fn merge(args: &MergeArgs) -> Result<bool, String> {
                 table::markdown,
                 table::text,
                 experiment_unified_plot::write_svg,
+            )?;
+            Ok(report.incomplete.is_empty())
+        }
+        "xor" => {
+            let kernels = xor::select(&options.selection)?;
+            let (trainings, runs) = xor::plan(&kernels, size)?;
+            let records: Vec<xor::Measured> =
+                shard::join(&parts, &titles_of(&runs, |r| r.title()))?;
+            let report = xor::Report::new(&trainings, size, &runs, &records)?;
+            args.output.emit(
+                &report,
+                table::markdown,
+                table::text,
+                experiment_xor_plot::write_svg,
             )?;
             Ok(report.incomplete.is_empty())
         }

@@ -12,6 +12,7 @@ mod experiment_elastic_plot;
 mod experiment_plot;
 mod experiment_shard;
 mod experiment_unified_plot;
+mod experiment_xor_plot;
 mod hash_search_cmd;
 mod occupancy_cmd;
 mod ptx_cmd;

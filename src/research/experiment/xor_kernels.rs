@@ -1,0 +1,227 @@
+//! The kernels of the XOR experiment (van den Braak et al., IEEE TC; Table 5's benchmarks, or
+//! ours of their kind): the elastic set's AES, reduction, transpose and DCT/IDCT
+//! (`tests/data/kernels/elastic.cu`, nvcc's PTX) and the FWT, scan and column convolution of
+//! `tests/data/kernels/xor.cu` (warpstep's own PTX). Each has three launches: the training
+//! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
+//! the full run ([`Size::Full`]) and the tests' smaller one ([`Size::Quick`]); and a host
+//! reference its output is checked against (`xor_reference.rs`).
+
+use super::xor_reference as reference;
+use super::{Case, Size, Suite};
+use crate::bench::BenchCase;
+use crate::sim::Sim;
+
+const ELASTIC_PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_52.ptx");
+const XOR_PTX: &str = include_str!("../../../tests/data/kernels/xor.sm_52.ptx");
+
+/// One kernel: its PTX entry, what it stands for in the paper, its launches and its check.
+#[derive(Debug, Clone, Copy)]
+pub struct Kernel {
+    /// The PTX entry.
+    pub name: &'static str,
+    pub about: &'static str,
+    /// The Table 5 benchmark(s) of its kind.
+    pub paper_kind: &'static str,
+    pub suite: Suite,
+    ptx: &'static str,
+    /// The launch the searches are trained on (other data, a smaller grid).
+    pub training: &'static [&'static str],
+    pub full: &'static [&'static str],
+    pub quick: &'static [&'static str],
+    /// Compares a finished run's output with the host's.
+    pub check: fn(&Sim) -> Result<(), String>,
+}
+
+impl Kernel {
+    fn case_of(&self, flags: &'static [&'static str]) -> Case {
+        Case {
+            suite: self.suite,
+            launch: BenchCase {
+                name: self.name,
+                about: self.about,
+                ptx: self.ptx,
+                flags,
+            },
+        }
+    }
+
+    /// The run at `size`.
+    pub fn case(&self, size: Size) -> Case {
+        self.case_of(match size {
+            Size::Full => self.full,
+            Size::Quick => self.quick,
+        })
+    }
+
+    /// The training launch.
+    pub fn training_case(&self) -> Case {
+        self.case_of(self.training)
+    }
+}
+
+/// FIPS-197's key expanded for encryption and for the equivalent inverse cipher (as the
+/// elastic experiment launches them, docs/elastic-kernels.md).
+const ENCRYPT_KEYS: &str = "u32[44]=list:370507307,2798825000,2283141035,1011863305,402586272,2972472456,960078627,91647018,4069901042,1136236154,2055222617,2146851187,2101837885,1056839239,1149117214,998799981,1101350127,2136691368,992309686,11340763,4173779412,2275246972,3166237386,3155556625,2057537645,4248701713,1099364827,4254269642,251089998,4090060639,2991564420,1339860558,561238762,3535441333,1626680113,791252351,4083578796,568130073,1093259560,1845517399,2834896080,2300964553,3356245985,2785829814";
+const DECRYPT_KEYS: &str = "u32[44]=list:2834896080,2300964553,3356245985,2785829814,1666874124,4276754707,2424846768,3036367974,1519549919,2645582367,1851924643,611546582,1198964754,3340902336,4090643132,1242649973,1993931886,2153045970,888167804,3116570569,4228555630,4136379324,3030680238,2368948917,323258512,176586962,1109958930,966248475,4145225596,432146498,1219371456,2076141833,3943003596,4006680382,1366043010,856770761,2802333483,97805042,3216850620,1652384075,370507307,2798825000,2283141035,1011863305";
+
+#[rustfmt::skip]
+macro_rules! encrypt {
+    ($blocks:literal, $words:literal, $seed:literal) => {
+        &[
+            "--kernel", "aes_encrypt", "--grid", $blocks, "--block", "256",
+            "--arg", concat!("u32[", $words, "]=0"),
+            "--arg", concat!("u32[", $words, "]=rand:", $seed),
+            "--arg", ENCRYPT_KEYS,
+        ]
+    };
+}
+
+#[rustfmt::skip]
+macro_rules! decrypt {
+    ($blocks:literal, $words:literal, $seed:literal) => {
+        &[
+            "--kernel", "aes_decrypt", "--grid", $blocks, "--block", "256",
+            "--arg", concat!("u32[", $words, "]=0"),
+            "--arg", concat!("u32[", $words, "]=rand:", $seed),
+            "--arg", DECRYPT_KEYS,
+        ]
+    };
+}
+
+#[rustfmt::skip]
+macro_rules! reduce {
+    ($blocks:literal, $n:literal, $seed:literal) => {
+        &[
+            "--kernel", "reduce_interleaved", "--grid", $blocks, "--block", "256",
+            "--arg", concat!("s32[", $n, "]=rand:", $seed, ":0:1000"),
+            "--arg", concat!("s32[", $blocks, "]=0"),
+            "--arg", $n,
+        ]
+    };
+}
+
+/// A square `$n` x `$n` image kernel (`transpose16`, `dct8x8`, `idct8x8`) on grid `$grid`.
+#[rustfmt::skip]
+macro_rules! transpose {
+    ($grid:literal, $n:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "transpose16", "--grid", $grid, "--block", "16,16",
+            "--arg", concat!("f32[", $elems, "]=0"),
+            "--arg", concat!("f32[", $elems, "]=rand:", $seed),
+            "--arg", $n, "--arg", $n,
+        ]
+    };
+}
+
+#[rustfmt::skip]
+macro_rules! dct {
+    ($kernel:literal, $grid:literal, $n:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $grid, "--block", "8,4,2",
+            "--arg", concat!("f32[", $elems, "]=0"),
+            "--arg", concat!("f32[", $elems, "]=rand:", $seed),
+            "--arg", $n,
+        ]
+    };
+}
+
+/// `fwt1024` (blocks of 1,024) or `scan512` (blocks of 512), 256 threads a block.
+#[rustfmt::skip]
+macro_rules! blocks {
+    ($kernel:literal, $blocks:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $blocks, "--block", "256",
+            "--arg", concat!("s32[", $elems, "]=0"),
+            "--arg", concat!("s32[", $elems, "]=rand:", $seed, ":-1000:1000"),
+        ]
+    };
+}
+
+#[rustfmt::skip]
+macro_rules! conv {
+    ($grid:literal, $n:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "conv_cols", "--grid", $grid, "--block", "16,8",
+            "--arg", concat!("s32[", $elems, "]=0"),
+            "--arg", concat!("s32[", $elems, "]=rand:", $seed, ":-100:100"),
+            "--arg", "s32[17]=list:1,2,3,4,5,6,7,8,9,8,7,6,5,4,3,2,1",
+            "--arg", $n, "--arg", $n,
+        ]
+    };
+}
+
+/// The kernels, data-dependent (AES: the histograms' kind) first. Training launches use seeds
+/// the full and quick runs do not.
+#[rustfmt::skip]
+pub const KERNELS: [Kernel; 9] = [
+    Kernel {
+        name: "aes_encrypt", about: "AES-128 encryption, T-tables in shared memory (data-dependent lookups)",
+        paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
+        training: encrypt!("2", "512", "7"), full: encrypt!("64", "16384", "1"),
+        quick: encrypt!("4", "1024", "1"), check: |s| reference::aes(s, false),
+    },
+    Kernel {
+        name: "aes_decrypt", about: "AES-128 decryption (equivalent inverse cipher), T-tables in shared memory",
+        paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
+        training: decrypt!("2", "512", "7"), full: decrypt!("64", "16384", "1"),
+        quick: decrypt!("4", "1024", "1"), check: |s| reference::aes(s, true),
+    },
+    Kernel {
+        name: "reduce_interleaved", about: "the SDK's interleaved-addressing reduction, strided index",
+        paper_kind: "reduction", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
+        training: reduce!("2", "512", "7"), full: reduce!("256", "65536", "1"),
+        quick: reduce!("8", "2048", "1"), check: reference::reduction,
+    },
+    Kernel {
+        name: "transpose16", about: "16 x 16 tile transpose without padding, column reads conflicting",
+        paper_kind: "transpose", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
+        training: transpose!("2,2", "32", "1024", "7"), full: transpose!("16,16", "256", "65536", "1"),
+        quick: transpose!("2,2", "32", "1024", "1"), check: reference::transpose,
+    },
+    Kernel {
+        name: "dct8x8", about: "the SDK's 8 x 8 DCT without padding, row pass conflicting",
+        paper_kind: "dct8x8-1/-2", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
+        training: dct!("dct8x8", "1,2", "32", "1024", "7"), full: dct!("dct8x8", "8,16", "256", "65536", "2"),
+        quick: dct!("dct8x8", "1,2", "32", "1024", "2"), check: |s| reference::dct(s, false),
+    },
+    Kernel {
+        name: "idct8x8", about: "the SDK's 8 x 8 inverse DCT, as dct8x8",
+        paper_kind: "dct8x8-1/-2", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
+        training: dct!("idct8x8", "1,2", "32", "1024", "7"), full: dct!("idct8x8", "8,16", "256", "65536", "2"),
+        quick: dct!("idct8x8", "1,2", "32", "1024", "2"), check: |s| reference::dct(s, true),
+    },
+    Kernel {
+        name: "fwt1024", about: "the SDK's fast Walsh transform, radix-4 butterflies in shared memory",
+        paper_kind: "FWT", suite: Suite::CudaSdk, ptx: XOR_PTX,
+        training: blocks!("fwt1024", "1", "1024", "7"), full: blocks!("fwt1024", "64", "65536", "1"),
+        quick: blocks!("fwt1024", "2", "2048", "1"), check: reference::fwt,
+    },
+    Kernel {
+        name: "scan512", about: "work-efficient (Blelloch) exclusive scan without conflict-free offsets",
+        paper_kind: "matrix scan", suite: Suite::CudaSdk, ptx: XOR_PTX,
+        training: blocks!("scan512", "1", "512", "7"), full: blocks!("scan512", "128", "65536", "1"),
+        quick: blocks!("scan512", "2", "1024", "1"), check: reference::scan,
+    },
+    Kernel {
+        name: "conv_cols", about: "the SDK's column convolution (17 taps) without its +1 padding",
+        paper_kind: "conv-1/-2", suite: Suite::CudaSdk, ptx: XOR_PTX,
+        training: conv!("2,1", "32", "1024", "7"), full: conv!("16,8", "256", "65536", "1"),
+        quick: conv!("2,1", "32", "1024", "1"), check: reference::conv_cols,
+    },
+];
+
+/// The kernels named `names` (all when empty), in [`KERNELS`] order; an error names a bad one.
+pub fn select(names: &[String]) -> Result<Vec<Kernel>, String> {
+    if let Some(bad) = names.iter().find(|n| !KERNELS.iter().any(|k| k.name == *n)) {
+        let known: Vec<&str> = KERNELS.iter().map(|k| k.name).collect();
+        return Err(format!(
+            "--kernel {bad}: no such kernel (one of: {})",
+            known.join(", ")
+        ));
+    }
+    Ok(KERNELS
+        .iter()
+        .filter(|k| names.is_empty() || names.iter().any(|n| n == k.name))
+        .copied()
+        .collect())
+}
