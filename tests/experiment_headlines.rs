@@ -7,6 +7,10 @@
 //! To move a band: rerun the experiment at full size, update README.md and the paper's doc
 //! with the new numbers and their explanation, then set the band's centre to the value printed
 //! by the failing assertion.
+//!
+//! The elastic pipeline's band is here; the others sit in the tests that already run their
+//! experiment's small plan: MRPB's in `src/research/experiment/tests.rs` (the tiny atax, per
+//! program), the XOR paper's in `tests/xor_experiment.rs` (conflicts removed and speedups).
 
 use warpstep::experiment::elastic::{plan, speedup, Outcome, Setup, Size, KERNELS};
 use warpstep::experiment::{Machine, Measured, Run};
@@ -34,7 +38,7 @@ fn measure_one(run: &Run) -> Measured {
 
 /// `value` within 15% of `centre` (both gains or reductions).
 fn assert_in_band(what: &str, value: f64, centre: f64) {
-    let (low, high) = (centre * 0.85, centre * 1.15);
+    let (low, high) = (centre - centre.abs() * 0.15, centre + centre.abs() * 0.15);
     assert!(
         (low..=high).contains(&value),
         "{what}: {value:.6} is outside the band {low:.6}..{high:.6} around {centre:.6}"
