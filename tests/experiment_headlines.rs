@@ -13,28 +13,7 @@
 //! program), the XOR paper's in `tests/xor_experiment.rs` (conflicts removed and speedups).
 
 use warpstep::experiment::elastic::{plan, speedup, Outcome, Setup, Size, KERNELS};
-use warpstep::experiment::{Machine, Measured, Run};
-
-/// Every run of `runs`, two at a time (each thread builds its own simulations).
-fn measure(runs: &[Run]) -> Vec<Measured> {
-    let chunks: Vec<Vec<Measured>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .chunks(runs.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(measure_one).collect()))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    chunks.into_iter().flatten().collect()
-}
-
-fn measure_one(run: &Run) -> Measured {
-    let mut sim = run
-        .simulation()
-        .unwrap_or_else(|e| panic!("{}: {e}", run.title()));
-    sim.set_record_warp_states(false);
-    sim.run(50_000_000);
-    Measured::of(&sim, 0.0)
-}
+use warpstep::experiment::{measure_untimed, Machine, Run};
 
 /// `value` within 15% of `centre` (both gains or reductions).
 fn assert_in_band(what: &str, value: f64, centre: f64) {
@@ -64,7 +43,8 @@ fn elastic_headline_on_the_papers_16_cores_stays_in_its_band() {
     for run in &runs {
         assert_eq!(run.config().unwrap().num_sms, 16, "{}", run.title());
     }
-    let outcomes: Vec<Outcome> = measure(&runs).iter().map(Outcome::of).collect();
+    let measured = measure_untimed(&runs).unwrap();
+    let outcomes: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
     let per_kernel: Vec<&[Outcome]> = outcomes.chunks(setups.len()).collect();
     let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len() as f64;
     let gain = |setup: usize| {

@@ -5,7 +5,7 @@ use super::elastic::{
     plan, select, speedup, Report, Setup, Size, KERNELS, PAPER, PAPER_CORES, PRESET,
 };
 use super::table::{markdown, text};
-use super::{Machine, Measured, Run};
+use super::{measure_untimed, Machine};
 use crate::config::Config;
 use crate::launch::LaunchFlags;
 
@@ -70,25 +70,6 @@ fn the_plan_runs_every_setup_and_the_padded_kernels_on_the_baseline() {
     assert!(bad.starts_with("--kernel sgemm:"), "{bad}");
 }
 
-/// Every run of `runs`, two at a time (the model has no threads; each thread builds its own).
-fn measure(runs: &[Run]) -> Vec<Measured> {
-    let chunks: Vec<Vec<Measured>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .chunks(runs.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(measure_one).collect()))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    chunks.into_iter().flatten().collect()
-}
-
-fn measure_one(run: &Run) -> Measured {
-    let mut sim = run.simulation().unwrap();
-    sim.set_record_warp_states(false);
-    sim.run(50_000_000);
-    Measured::of(&sim, 0.0)
-}
-
 #[test]
 fn the_quick_transpose_loses_its_bank_conflict_stalls_on_the_elastic_pipeline() {
     let kernels = select(&["transpose16".to_string()]).unwrap();
@@ -98,7 +79,7 @@ fn the_quick_transpose_loses_its_bank_conflict_stalls_on_the_elastic_pipeline() 
         Size::Quick,
         Machine::OneSm,
         &runs,
-        &measure(&runs),
+        &measure_untimed(&runs).unwrap(),
     )
     .unwrap();
     assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);

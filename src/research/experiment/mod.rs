@@ -170,6 +170,35 @@ impl Run {
     }
 }
 
+/// Every run of `runs` to its end, untimed, on two threads (each builds its own simulations):
+/// the tests' way to run a plan (the CLI times each run on its own pool). An error names the
+/// first run that could not be built.
+pub fn measure_untimed(runs: &[Run]) -> Result<Vec<Measured>, String> {
+    let one = |run: &Run| -> Result<Measured, String> {
+        let mut sim = run
+            .simulation()
+            .map_err(|e| format!("{}: {e}", run.title()))?;
+        sim.set_record_warp_states(false);
+        sim.run(crate::run::DEFAULT_MAX_CYCLES);
+        Ok(Measured::of(&sim, 0.0))
+    };
+    let chunks: Vec<Result<Vec<Measured>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .chunks(runs.len().div_ceil(2).max(1))
+            .map(|chunk| scope.spawn(move || chunk.iter().map(one).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(runs.len());
+    for chunk in chunks {
+        all.extend(chunk?);
+    }
+    Ok(all)
+}
+
 /// The counters the experiments compare, from one run's statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Counters {

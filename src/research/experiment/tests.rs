@@ -87,23 +87,11 @@ const TINY_ATAX: Case = Case {
 const GAIN_S: f64 = 0.066658;
 const GAIN_L: f64 = -0.046755;
 
-/// Every run of the plan, untimed.
-fn measure(runs: &[Run]) -> Vec<Measured> {
-    runs.iter()
-        .map(|run| {
-            let mut sim = run.simulation().unwrap();
-            sim.set_record_warp_states(false);
-            sim.run(10_000_000);
-            Measured::of(&sim, 0.0)
-        })
-        .collect()
-}
-
 #[test]
 fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
     let cases = [TINY_ATAX];
     let runs = plan(&cases).unwrap();
-    let report = Report::new(&cases, &runs, &measure(&runs)).unwrap();
+    let report = Report::new(&cases, &runs, &measure_untimed(&runs).unwrap()).unwrap();
     assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
     assert_eq!(report.runs, runs.len());
 
