@@ -81,6 +81,10 @@ pub struct SimStats {
     /// (`unified.enabled`; left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unified: Option<UnifiedStats>,
+    /// The register file hierarchy's accesses, in warp registers, summed over SMs
+    /// (`regfile.hierarchy`; left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub register_file: Option<RegisterFileStats>,
     /// The run's energy so far by part (Unified §5.2; docs/energy.md). Always present in a
     /// simulation's statistics; left out of the JSON when `None`, as `trace_hash` clears it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,6 +114,19 @@ pub struct UnifiedStats {
     pub cache_assoc: u32,
     pub cache_line_bytes: u32,
     pub arbitration_conflicts: u64,
+}
+
+/// Warp-register reads and writes of the main register file (MRF, the banks) and of the
+/// register file hierarchy's operand register file (ORF) and last result file (LRF), summed over
+/// SMs (`regfile.hierarchy`; MICRO'11; `warpstep run --json`'s `register_file`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RegisterFileStats {
+    pub mrf_reads: u64,
+    pub mrf_writes: u64,
+    pub orf_reads: u64,
+    pub orf_writes: u64,
+    pub lrf_reads: u64,
+    pub lrf_writes: u64,
 }
 
 /// One SM's share of the statistics (`SimStats::per_sm`, `warpstep run --json`'s `per_sm`): how
@@ -272,7 +289,7 @@ impl Sim {
         if config.l2.fill_on_copy {
             memory.fill_l2_with_copies(&host_copies(&image));
         }
-        let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
+        let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units, &config.regfile).into();
         let reg_masks: Rc<[u64]> = register_masks(&image).into();
         let mut sim = Sim {
             total_ctas: image.grid.count(),
@@ -665,9 +682,29 @@ impl Sim {
             mrpb: self.mrpb_stats(),
             conflict_history: self.conflict_history_stats(),
             unified: self.unified_stats(),
+            register_file: self.register_file_stats(),
             energy: Some(self.energy()),
             per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// The register file's accesses by level, with `regfile.hierarchy`.
+    fn register_file_stats(&self) -> Option<RegisterFileStats> {
+        if !self.config.regfile.hierarchy {
+            return None;
+        }
+        let mut r = RegisterFileStats::default();
+        for sm in &self.sms {
+            let b = sm.register_banks();
+            let h = b.hierarchy_counts();
+            r.mrf_reads += b.register_reads();
+            r.mrf_writes += b.register_writes();
+            r.orf_reads += h.orf_reads;
+            r.orf_writes += h.orf_writes;
+            r.lrf_reads += h.lrf_reads;
+            r.lrf_writes += h.lrf_writes;
+        }
+        Some(r)
     }
 
     /// The partition and the SMs' arbitration conflicts, with `unified.enabled`.
@@ -710,6 +747,11 @@ impl Sim {
         for sm in &self.sms {
             c.rf_reads += sm.register_banks().register_reads() * per_register;
             c.rf_writes += sm.register_banks().register_writes() * per_register;
+            let h = sm.register_banks().hierarchy_counts();
+            c.orf_reads += h.orf_reads * per_register;
+            c.orf_writes += h.orf_writes * per_register;
+            c.lrf_reads += h.lrf_reads * per_register;
+            c.lrf_writes += h.lrf_writes * per_register;
             let shared = sm.memory().shared_stats();
             c.shared_reads += shared.row_reads;
             c.shared_writes += shared.row_writes;

@@ -443,6 +443,7 @@ fn print_timing(report: &Report) {
 fn energy_line(e: &warpstep::energy::EnergyReport) -> String {
     let names = [
         "register file",
+        "ORF/LRF",
         "shared memory",
         "L1D",
         "DRAM",
