@@ -9,10 +9,7 @@
 //!    collector units receive, writes the destinations results write back (predicates, which
 //!    live in their own file, excluded).
 //!    With `regfile.hierarchy` (MICRO'11; `core::register_hierarchy`) these are the main
-//!    register file's accesses only, and
-//! 1b. **register hierarchy**: the operand register file's and last result file's reads and
-//!    writes, 16 bytes at a time as above, at `orf_read_pj`/`orf_write_pj` and
-//!    `lrf_read_pj`/`lrf_write_pj` (docs/energy.md says where those numbers come from).
+//!    register file's accesses only, and part 8 holds the rest.
 //! 2. **shared memory**: 16-byte rows, counted per pass of each sub-warp (the distinct rows the
 //!    lanes served in that pass touch); reads and writes priced apart.
 //! 3. **L1D**: 16-byte data-array reads (a hit's data, a dirty victim read out) and writes (a
@@ -24,6 +21,10 @@
 //! 6. **SM dynamic**: W per SM x SMs x run time (Table 3: 1.9 W, constant across
 //!    configurations, §5.2).
 //! 7. **core leakage**: W per SM x SMs x run time (§5.2: 0.7 W of the SM's 0.9 W).
+//! 8. **register hierarchy** (listed second in [`EnergyReport::parts`]): the operand register
+//!    file's and last result file's reads and writes, 16 bytes at a time as for the register
+//!    file, at `orf_read_pj`/`orf_write_pj` and `lrf_read_pj`/`lrf_write_pj` (0 without
+//!    `regfile.hierarchy`; docs/energy.md says where those numbers come from).
 //!
 //! Run time is cycles / `energy.frequency_ghz` (Table 3: 1 GHz); mW x ns = pJ, W x ns = nJ.
 //!
