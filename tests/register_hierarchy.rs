@@ -248,3 +248,31 @@ fn needle_reads_about_sixty_percent_fewer_operands_from_the_mrf() {
         "every operand read from one level"
     );
 }
+
+/// `warpstep run` prints the hierarchy's counts on a line of their own and the ORF/LRF energy
+/// part, and `--json` has them as `register_file`.
+#[test]
+fn run_prints_the_counts() {
+    let file = format!(
+        "{}/tests/data/kernels/rfh_loop.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_warpstep"))
+            .args(["run", &file, "--set", "regfile.hierarchy=true"])
+            .args(extra)
+            .output()
+            .expect("warpstep");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let text = run(&[]);
+    assert!(
+        text.contains("MRF 11 reads, 10 writes; ORF 6 reads, 6 writes; LRF 9 reads, 9 writes"),
+        "{text}"
+    );
+    assert!(text.contains("ORF/LRF 0.5 nJ"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run(&["--json"])).expect("JSON");
+    assert_eq!(json["register_file"]["orf_reads"], 6);
+    assert_eq!(json["energy"]["counts"]["lrf_writes"], 72);
+}
