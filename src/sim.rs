@@ -15,6 +15,7 @@
 use crate::config::{Config, DivergenceMode};
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
+pub use crate::core::register_banks::RegisterFileStats;
 use crate::core::sm::{CommitEvent, ExecContext, IssueEvent, Sm, SmStats};
 use crate::core::sm_array;
 use crate::core::unified_partition::{self, Partition, StorageDemand};
@@ -114,19 +115,6 @@ pub struct UnifiedStats {
     pub cache_assoc: u32,
     pub cache_line_bytes: u32,
     pub arbitration_conflicts: u64,
-}
-
-/// Warp-register reads and writes of the main register file (MRF, the banks) and of the
-/// register file hierarchy's operand register file (ORF) and last result file (LRF), summed over
-/// SMs (`regfile.hierarchy`; MICRO'11; `warpstep run --json`'s `register_file`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct RegisterFileStats {
-    pub mrf_reads: u64,
-    pub mrf_writes: u64,
-    pub orf_reads: u64,
-    pub orf_writes: u64,
-    pub lrf_reads: u64,
-    pub lrf_writes: u64,
 }
 
 /// One SM's share of the statistics (`SimStats::per_sm`, `warpstep run --json`'s `per_sm`): how
@@ -690,21 +678,11 @@ impl Sim {
 
     /// The register file's accesses by level, with `regfile.hierarchy`.
     fn register_file_stats(&self) -> Option<RegisterFileStats> {
-        if !self.config.regfile.hierarchy {
-            return None;
-        }
         let mut r = RegisterFileStats::default();
         for sm in &self.sms {
-            let b = sm.register_banks();
-            let h = b.hierarchy_counts();
-            r.mrf_reads += b.register_reads();
-            r.mrf_writes += b.register_writes();
-            r.orf_reads += h.orf_reads;
-            r.orf_writes += h.orf_writes;
-            r.lrf_reads += h.lrf_reads;
-            r.lrf_writes += h.lrf_writes;
+            r.add(sm.register_banks());
         }
-        Some(r)
+        self.config.regfile.hierarchy.then_some(r)
     }
 
     /// The partition and the SMs' arbitration conflicts, with `unified.enabled`.

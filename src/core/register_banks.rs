@@ -120,6 +120,33 @@ pub struct RegisterBanks {
     hierarchy: HierarchyCounts,
 }
 
+/// Warp-register reads and writes of the main register file (MRF, the banks) and of the
+/// register file hierarchy's operand register file (ORF) and last result file (LRF), summed over
+/// SMs (`regfile.hierarchy`; MICRO'11; `warpstep run --json`'s `register_file`, re-exported as
+/// `crate::sim::RegisterFileStats`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RegisterFileStats {
+    pub mrf_reads: u64,
+    pub mrf_writes: u64,
+    pub orf_reads: u64,
+    pub orf_writes: u64,
+    pub lrf_reads: u64,
+    pub lrf_writes: u64,
+}
+
+impl RegisterFileStats {
+    /// Adds one SM's register file.
+    pub fn add(&mut self, banks: &RegisterBanks) {
+        let h = banks.hierarchy_counts();
+        self.mrf_reads += banks.register_reads();
+        self.mrf_writes += banks.register_writes();
+        self.orf_reads += h.orf_reads;
+        self.orf_writes += h.orf_writes;
+        self.lrf_reads += h.lrf_reads;
+        self.lrf_writes += h.lrf_writes;
+    }
+}
+
 /// Warp-register accesses of the register file hierarchy's small files (`regfile.hierarchy`,
 /// `super::register_hierarchy`; MICRO'11): operand register file and last result file reads
 /// and writes. The main register file's are [`RegisterBanks::register_reads`] and

@@ -223,7 +223,8 @@ fn strand(
 ) {
     out[s].strand_start = true;
     let mut candidates = Vec::new();
-    // Results of this strand: (reg, def pc, uses, live past the strand or merged).
+    // Results (def pc, reg) also written through to the MRF: live past the strand, or merged
+    // with by a later guarded write.
     let mut through: Vec<(usize, u32)> = Vec::new();
     for pc in s..e {
         let guarded = instrs[pc].guard.is_some();
