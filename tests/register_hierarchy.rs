@@ -180,8 +180,14 @@ fn with_the_switch_off_nothing_changes() {
         assert_eq!(d.mrf_reads, d.bank_reads);
         assert_eq!(d.mrf_dests, d.dests);
         assert_eq!(
-            (d.orf_reads, d.lrf_reads, d.orf_writes, d.lrf_writes),
-            (0, 0, 0, 0)
+            (
+                d.orf_reads,
+                d.lrf_reads,
+                d.orf_writes,
+                d.lrf_writes,
+                d.orf_fills
+            ),
+            (0, 0, 0, 0, 0)
         );
     }
     assert_eq!(off.stats().register_file, None);
@@ -275,4 +281,67 @@ fn run_prints_the_counts() {
     let json: serde_json::Value = serde_json::from_str(&run(&["--json"])).expect("JSON");
     assert_eq!(json["register_file"]["orf_reads"], 6);
     assert_eq!(json["energy"]["counts"]["lrf_writes"], 72);
+}
+
+/// Values from an earlier block read three times, first by a store (an instruction with no
+/// result): the store reads them from the MRF and fills the ORF at issue, the later reads come
+/// from the ORF. One thread: 2 MRF reads, 5 ORF reads, 3 ORF writes (2 fills and `%r2`).
+#[test]
+fn a_store_that_reads_a_value_first_fills_the_orf() {
+    let ptx = "
+.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry fill(.param .u64 out)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [out];
+	mov.u32 	%r1, 5;
+	bra.uni 	NEXT;
+NEXT:
+	st.global.u32 	[%rd1], %r1;
+	st.global.u32 	[%rd1+4], %r1;
+	add.s32 	%r2, %r1, 1;
+	st.global.u32 	[%rd1+8], %r2;
+	ret;
+}
+";
+    let flags = [
+        "--config",
+        "unified-micro12",
+        "--block",
+        "1",
+        "--arg",
+        "u32[3]=0",
+        "--set",
+        "regfile.hierarchy=true",
+    ];
+    let mut sim = prepare_flags(ptx, &flags).into_sim(&[]).expect("sim");
+    sim.run(100_000);
+    assert_eq!(sim.status(), &Status::Completed);
+    let func = sim.image().func();
+    let config = sim.config();
+    let p = allocate(
+        func,
+        &decode_kernel(func, &config.units, &config.regfile),
+        4,
+        1,
+    );
+    assert_eq!(p[3].orf_fills, 2, "the first store fills rd1 and r1");
+    let reads = reads_by_name(&sim, &p);
+    assert_eq!(reads[3], named(&[("%rd1", M), ("%r1", M)]));
+    assert_eq!(reads[4], named(&[("%rd1", O), ("%r1", O)]));
+    assert_eq!(reads[6], named(&[("%rd1", O), ("%r2", O)]));
+    assert_eq!(
+        sim.stats().register_file,
+        Some(RegisterFileStats {
+            mrf_reads: 2,
+            mrf_writes: 2,
+            orf_reads: 5,
+            orf_writes: 3,
+            lrf_reads: 0,
+            lrf_writes: 0,
+        })
+    );
 }

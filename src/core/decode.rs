@@ -49,11 +49,13 @@ pub struct Decoded {
     /// hierarchy the non-predicate results allocated to the MRF (or written through to it).
     pub mrf_dests: Regs,
     /// Register-file hierarchy accesses of one execution (0 with `regfile.hierarchy` off): ORF
-    /// and LRF reads, and ORF and LRF writes (ORF fills from MRF reads included).
+    /// and LRF reads (at issue), results written to the ORF and LRF (at writeback), and ORF
+    /// fills, MRF operands copied into the ORF as they are read (at issue).
     pub orf_reads: u8,
     pub lrf_reads: u8,
     pub orf_writes: u8,
     pub lrf_writes: u8,
+    pub orf_fills: u8,
     /// How many of `dests` live in the banked register file (predicates excluded): the
     /// register-file writes the energy model counts (`crate::energy`); with the hierarchy, the
     /// MRF writes (`mrf_dests`).
@@ -92,6 +94,7 @@ pub fn decode_kernel(
             d.lrf_reads = p.reads_from(Level::Lrf);
             d.orf_writes = p.writes_to(Level::Orf);
             d.lrf_writes = p.writes_to(Level::Lrf);
+            d.orf_fills = p.orf_fills;
         }
     }
     decoded
@@ -146,6 +149,7 @@ fn decode_plain(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 lrf_reads: 0,
                 orf_writes: 0,
                 lrf_writes: 0,
+                orf_fills: 0,
                 bank_writes: bank_writes.len,
                 long,
                 shared,

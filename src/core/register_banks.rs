@@ -216,7 +216,8 @@ impl RegisterBanks {
         self.hierarchy.lrf_reads += lrf;
     }
 
-    /// Counts a result's writes to the ORF and the LRF (no bank claimed).
+    /// Counts writes to the ORF and the LRF (no bank claimed): a result's at writeback, or an
+    /// issued instruction's ORF fills.
     pub fn count_hierarchy_writes(&mut self, orf: u64, lrf: u64) {
         self.hierarchy.orf_writes += orf;
         self.hierarchy.lrf_writes += lrf;

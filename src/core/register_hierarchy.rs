@@ -93,14 +93,9 @@ impl Placement {
         self.reads.iter().filter(|r| r.1 == level).count() as u8
     }
 
-    /// Writes to `level` (ORF fills included for the ORF).
+    /// Results written to `level` (the ORF's fills apart: [`Self::orf_fills`]).
     pub fn writes_to(&self, level: Level) -> u8 {
-        let n = self.writes.iter().filter(|w| w.1 == level).count() as u8;
-        if level == Level::Orf {
-            n + self.orf_fills
-        } else {
-            n
-        }
+        self.writes.iter().filter(|w| w.1 == level).count() as u8
     }
 }
 

@@ -289,6 +289,8 @@ impl Sm {
             .allocate(d.unit, slot, d.mrf_reads.as_slice(), tag);
         self.register_banks
             .count_hierarchy_reads(d.orf_reads.into(), d.lrf_reads.into());
+        self.register_banks
+            .count_hierarchy_writes(d.orf_fills.into(), 0);
         self.in_flight.push(InFlight {
             tag,
             warp: slot,
