@@ -2,12 +2,14 @@
 //! File Memories in a Throughput Processor", §5.2 "Energy Model", Tables 3-4; MODEL.md section
 //! 11; docs/energy.md), for every configuration, partitioned or unified.
 //!
-//! A run's energy has seven parts, each in picojoules:
+//! A run's energy has eight parts, each in picojoules:
 //! 1. **register file**: 16-byte bank reads and writes. A warp register is `warp_size` lanes of 4
 //!    bytes, so one read or write of it is `warp_size * 4 / 16` bank accesses (8 for 32 lanes),
 //!    whatever the active mask: the whole row is read or written. Reads are the operands the
 //!    collector units receive, writes the destinations results write back (predicates, which
 //!    live in their own file, excluded).
+//!    With `regfile.hierarchy` (MICRO'11; `core::register_hierarchy`) these are the main
+//!    register file's accesses only, and part 8 holds the rest.
 //! 2. **shared memory**: 16-byte rows, counted per pass of each sub-warp (the distinct rows the
 //!    lanes served in that pass touch); reads and writes priced apart.
 //! 3. **L1D**: 16-byte data-array reads (a hit's data, a dirty victim read out) and writes (a
@@ -19,6 +21,10 @@
 //! 6. **SM dynamic**: W per SM x SMs x run time (Table 3: 1.9 W, constant across
 //!    configurations, §5.2).
 //! 7. **core leakage**: W per SM x SMs x run time (§5.2: 0.7 W of the SM's 0.9 W).
+//! 8. **register hierarchy** (listed second in [`EnergyReport::parts`]): the operand register
+//!    file's and last result file's reads and writes, 16 bytes at a time as for the register
+//!    file, at `orf_read_pj`/`orf_write_pj` and `lrf_read_pj`/`lrf_write_pj` (0 without
+//!    `regfile.hierarchy`; docs/energy.md says where those numbers come from).
 //!
 //! Run time is cycles / `energy.frequency_ghz` (Table 3: 1 GHz); mW x ns = pJ, W x ns = nJ.
 //!
@@ -57,6 +63,21 @@ pub struct EnergyCounts {
     pub l1d_writes: u64,
     /// Bytes the DRAM data buses carried, read and written.
     pub dram_bytes: u64,
+    /// Register file hierarchy (`regfile.hierarchy`; MICRO'11): operand register file and last
+    /// result file 16-byte reads and writes, warp registers x [`register_accesses`]. Left out of
+    /// the JSON when 0, so runs without the hierarchy serialise as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub orf_reads: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub orf_writes: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lrf_reads: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lrf_writes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl EnergyCounts {
@@ -69,6 +90,10 @@ impl EnergyCounts {
         self.l1d_reads += other.l1d_reads;
         self.l1d_writes += other.l1d_writes;
         self.dram_bytes += other.dram_bytes;
+        self.orf_reads += other.orf_reads;
+        self.orf_writes += other.orf_writes;
+        self.lrf_reads += other.lrf_reads;
+        self.lrf_writes += other.lrf_writes;
     }
 }
 
@@ -78,6 +103,9 @@ impl EnergyCounts {
 pub struct EnergyReport {
     /// Register-file bank reads and writes.
     pub register_file_pj: f64,
+    /// Operand register file and last result file reads and writes (0 without
+    /// `regfile.hierarchy`).
+    pub register_hierarchy_pj: f64,
     /// Shared-memory bank reads and writes.
     pub shared_memory_pj: f64,
     /// L1D data-array reads and writes.
@@ -143,6 +171,10 @@ pub fn price(config: &Config, counts: &EnergyCounts, cycles: u64) -> EnergyRepor
     let c = counts;
     let f = |n: u64| n as f64;
     let register_file_pj = f(c.rf_reads) * rf_read + f(c.rf_writes) * rf_write;
+    let register_hierarchy_pj = f(c.orf_reads) * e.orf_read_pj
+        + f(c.orf_writes) * e.orf_write_pj
+        + f(c.lrf_reads) * e.lrf_read_pj
+        + f(c.lrf_writes) * e.lrf_write_pj;
     let shared_memory_pj = f(c.shared_reads) * mem_read + f(c.shared_writes) * mem_write;
     let l1d_pj = f(c.l1d_reads) * mem_read + f(c.l1d_writes) * mem_write;
     let dram_pj = f(c.dram_bytes) * 8.0 * e.dram_pj_per_bit;
@@ -154,6 +186,7 @@ pub fn price(config: &Config, counts: &EnergyCounts, cycles: u64) -> EnergyRepor
     let sm_dynamic_pj = e.sm_dynamic_w * 1000.0 * sms * time_ns;
     let core_leakage_pj = e.core_leakage_w * 1000.0 * sms * time_ns;
     let total_pj = register_file_pj
+        + register_hierarchy_pj
         + shared_memory_pj
         + l1d_pj
         + dram_pj
@@ -162,6 +195,7 @@ pub fn price(config: &Config, counts: &EnergyCounts, cycles: u64) -> EnergyRepor
         + core_leakage_pj;
     EnergyReport {
         register_file_pj,
+        register_hierarchy_pj,
         shared_memory_pj,
         l1d_pj,
         dram_pj,
@@ -179,9 +213,10 @@ pub fn price(config: &Config, counts: &EnergyCounts, cycles: u64) -> EnergyRepor
 impl EnergyReport {
     /// The parts in order, with their JSON names (for the CLI's summary line and the app's
     /// stacked bar).
-    pub fn parts(&self) -> [(&'static str, f64); 7] {
+    pub fn parts(&self) -> [(&'static str, f64); 8] {
         [
             ("register_file_pj", self.register_file_pj),
+            ("register_hierarchy_pj", self.register_hierarchy_pj),
             ("shared_memory_pj", self.shared_memory_pj),
             ("l1d_pj", self.l1d_pj),
             ("dram_pj", self.dram_pj),
@@ -218,6 +253,7 @@ mod tests {
             l1d_reads: 3,
             l1d_writes: 8,
             dram_bytes: 128,
+            ..EnergyCounts::default()
         }
     }
 

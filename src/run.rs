@@ -74,6 +74,9 @@ pub struct Report {
     /// Timing runs with `unified.enabled`: the pool's division and arbitration conflicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unified: Option<crate::sim::UnifiedStats>,
+    /// Timing runs with `regfile.hierarchy`: MRF, ORF and LRF reads and writes (MICRO'11).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub register_file: Option<crate::sim::RegisterFileStats>,
     /// Timing runs: the energy by part in picojoules, with the counts it was priced from
     /// (Unified §5.2; docs/energy.md).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,6 +216,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.mrpb = stats.mrpb;
     report.conflict_history = stats.conflict_history;
     report.unified = stats.unified;
+    report.register_file = stats.register_file;
     report.energy = stats.energy;
     report.per_sm = Some(stats.per_sm);
     report
@@ -251,6 +255,7 @@ fn base_report(
         mrpb: None,
         conflict_history: None,
         unified: None,
+        register_file: None,
         energy: None,
         per_sm: None,
     }

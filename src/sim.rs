@@ -15,6 +15,7 @@
 use crate::config::{Config, DivergenceMode};
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
+pub use crate::core::register_banks::RegisterFileStats;
 use crate::core::sm::{CommitEvent, ExecContext, IssueEvent, Sm, SmStats};
 use crate::core::sm_array;
 use crate::core::unified_partition::{self, Partition, StorageDemand};
@@ -85,6 +86,10 @@ pub struct SimStats {
     /// (`unified.enabled`; left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unified: Option<UnifiedStats>,
+    /// The register file hierarchy's accesses, in warp registers, summed over SMs
+    /// (`regfile.hierarchy`; left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub register_file: Option<RegisterFileStats>,
     /// The run's energy so far by part (Unified §5.2; docs/energy.md). Always present in a
     /// simulation's statistics; left out of the JSON when `None`, as `trace_hash` clears it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -276,7 +281,7 @@ impl Sim {
         if config.l2.fill_on_copy {
             memory.fill_l2_with_copies(&host_copies(&image));
         }
-        let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units).into();
+        let decoded: Rc<[Decoded]> = decode_kernel(func, &config.units, &config.regfile).into();
         let reg_masks: Rc<[u64]> = register_masks(&image).into();
         let mut sim = Sim {
             total_ctas: image.grid.count(),
@@ -670,9 +675,19 @@ impl Sim {
             mrpb: self.mrpb_stats(),
             conflict_history: self.conflict_history_stats(),
             unified: self.unified_stats(),
+            register_file: self.register_file_stats(),
             energy: Some(self.energy()),
             per_sm: self.per_sm_stats(),
         }
+    }
+
+    /// The register file's accesses by level, with `regfile.hierarchy`.
+    fn register_file_stats(&self) -> Option<RegisterFileStats> {
+        let mut r = RegisterFileStats::default();
+        for sm in &self.sms {
+            r.add(sm.register_banks());
+        }
+        self.config.regfile.hierarchy.then_some(r)
     }
 
     /// The partition and the SMs' arbitration conflicts, with `unified.enabled`.
@@ -715,6 +730,11 @@ impl Sim {
         for sm in &self.sms {
             c.rf_reads += sm.register_banks().register_reads() * per_register;
             c.rf_writes += sm.register_banks().register_writes() * per_register;
+            let h = sm.register_banks().hierarchy_counts();
+            c.orf_reads += h.orf_reads * per_register;
+            c.orf_writes += h.orf_writes * per_register;
+            c.lrf_reads += h.lrf_reads * per_register;
+            c.lrf_writes += h.lrf_writes * per_register;
             let shared = sm.memory().shared_stats();
             c.shared_reads += shared.row_reads;
             c.shared_writes += shared.row_writes;

@@ -25,6 +25,10 @@ const COUNTS: EnergyCounts = EnergyCounts {
     l1d_reads: 8,
     l1d_writes: 8,
     dram_bytes: 256,
+    orf_reads: 0,
+    orf_writes: 0,
+    lrf_reads: 0,
+    lrf_writes: 0,
 };
 
 /// Equal to within a part in 10^12.

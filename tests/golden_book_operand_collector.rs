@@ -49,6 +49,9 @@ fn regfile(layout: RegLayout, sp: u32, others: u32, read_ports: u32) -> RegFileC
         writeback_width: 1,
         issue_latch: 0,
         dispatch_latency: 0,
+        hierarchy: false,
+        orf_entries: 4,
+        lrf_entries: 1,
     }
 }
 
@@ -336,6 +339,9 @@ fn random_config(rng: &mut XorShift) -> RegFileConfig {
         writeback_width: 1,
         issue_latch: 0,
         dispatch_latency: 0,
+        hierarchy: false,
+        orf_entries: 4,
+        lrf_entries: 1,
     }
 }
 

@@ -258,10 +258,14 @@ fn check(input: &[u8]) -> Result<(), String> {
         // Everything the simulator derives from a program when it launches it must cope too:
         // register pressure and the SM's decode table.
         if let Ok(program) = ptx::load(&text) {
-            let units = warpstep::config::Config::default().units;
+            let config = warpstep::config::Config::default();
+            let mut hierarchy = config.regfile.clone();
+            hierarchy.hierarchy = true;
             for func in program.functions.iter().filter(|f| f.defined) {
                 let _ = warpstep::ptx::liveness::max_live_registers(func);
-                let _ = warpstep::core::decode::decode_kernel(func, &units);
+                let _ = warpstep::core::decode::decode_kernel(func, &config.units, &config.regfile);
+                // And the register file hierarchy's allocation.
+                let _ = warpstep::core::decode::decode_kernel(func, &config.units, &hierarchy);
             }
         }
     }))

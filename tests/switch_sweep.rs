@@ -5,9 +5,10 @@
 //!
 //! Switches: MRPB; the elastic pipeline with the bank-conflict-aware scheduler; the in-order
 //! and split baselines; convergence barriers; the unified memory (on `unified-micro12`); an
-//! XOR bank hash; each warp scheduler. Every switch runs on every launch; pairs of switches
-//! that set different things are sampled with a fixed seed, a few per launch, so that every
-//! pair runs at least twice over the sweep. The base machine is `tesla-c2050-s`.
+//! XOR bank hash; the register file hierarchy; each warp scheduler. Every switch runs on every
+//! launch; pairs of switches that set different things are sampled with a fixed seed, a few per
+//! launch, so that every pair runs at least twice over the sweep. The base machine is
+//! `tesla-c2050-s`.
 
 mod common;
 
@@ -20,7 +21,7 @@ use warpstep::sim::Status;
 
 const BASE: &str = "tesla-c2050-s";
 /// Pairs of switches sampled for each launch.
-const PAIRS_PER_LAUNCH: usize = 3;
+const PAIRS_PER_LAUNCH: usize = 4;
 /// Test functions the launches are spread over (they run in parallel).
 const PARTS: usize = 4;
 
@@ -67,6 +68,11 @@ const SWITCHES: &[Switch] = &[
         sets_what: &["preset"],
     },
     switch("xor hash", &["shmem.hash=fixed-xor"], &["hash"]),
+    switch(
+        "register hierarchy",
+        &["regfile.hierarchy=true"],
+        &["register file"],
+    ),
     switch("lrr", &["core.scheduler=lrr"], &["scheduler"]),
     switch("gto", &["core.scheduler=gto"], &["scheduler"]),
     switch("two_level", &["core.scheduler=two_level"], &["scheduler"]),

@@ -20,8 +20,14 @@ fn the_plan_runs_every_workload_in_every_design_on_valid_configurations() {
             .and_then(|c| c.with_overrides(&run.design.sets()))
             .unwrap_or_else(|e| panic!("{}: {e}", run.title()));
         config.check_supported().unwrap();
-        let pooled = run.design != Design::Partitioned;
+        let pooled = run.design != run.design.baseline();
         assert_eq!(config.unified.enabled, pooled, "{}", run.title());
+        assert_eq!(
+            config.regfile.hierarchy,
+            run.design.hierarchy(),
+            "{}",
+            run.title()
+        );
     }
     let sets = Design::Unified256.sets();
     assert!(sets.contains(&"unified.capacity_bytes=262144".to_string()));
@@ -103,6 +109,8 @@ fn the_report_normalises_to_the_partitioned_run_and_prices_sm_dynamic_energy_at_
     assert_eq!(base.performance, 1.0);
     assert_eq!(base.energy_ratio, 1.0);
     for r in &w.designs {
+        // Each design over the partitioned one with the same register file.
+        let base = w.result(r.design.baseline()).unwrap();
         let want = base.totals.cycles as f64 / r.totals.cycles as f64;
         assert!((r.performance - want).abs() < 1e-12, "{:?}", r.design);
         // §5.2: the SM's dynamic energy is the partitioned run's in every design.
@@ -128,6 +136,13 @@ fn the_report_normalises_to_the_partitioned_run_and_prices_sm_dynamic_energy_at_
     assert_eq!(threads(Design::Unified128), 384);
     let off = w.result(Design::Unified384NoArbitration).unwrap();
     assert_eq!(off.totals.arbitration_conflicts, 0);
+    // The register file hierarchy: fewer MRF reads, ORF and LRF reads priced, fewer conflicts.
+    let rfh = w.result(Design::Unified384Hierarchy).unwrap();
+    let plain = w.result(Design::Unified384).unwrap();
+    assert!(rfh.totals.energy_counts.rf_reads < plain.totals.energy_counts.rf_reads);
+    assert!(rfh.energy.register_hierarchy_pj > 0.0);
+    assert_eq!(plain.energy.register_hierarchy_pj, 0.0);
+    assert!(rfh.totals.arbitration_conflicts < plain.totals.arbitration_conflicts);
     assert!(
         w.result(Design::Unified384)
             .unwrap()

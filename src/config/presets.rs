@@ -119,6 +119,9 @@ pub(super) fn fermi() -> Config {
             writeback_width: 2,          // EX_WB width in -gpgpu_pipeline_widths
             issue_latch: 1,              // the ID_OC_* pipeline registers
             dispatch_latency: 2,         // dispatch_ready_cu a step later, then OC_EX_*
+            hierarchy: false,
+            orf_entries: 4,
+            lrf_entries: 1,
         },
         units: fermi_units(),
         shmem: SharedMemConfig {
@@ -331,6 +334,12 @@ fn energy_defaults() -> EnergyConfig {
         sm_dynamic_w: 1.9,   // Table 3, dynamic power per SM
         core_leakage_w: 0.7, // §5.2: 0.7 W of the 0.9 W leakage per SM is the core's
         frequency_ghz: 1.0,  // Table 3
+        // The register file hierarchy's small files (MICRO'11; docs/energy.md: recalled
+        // figures, about an eighth of an MRF read, configurable).
+        orf_read_pj: 1.2,
+        orf_write_pj: 4.4,
+        lrf_read_pj: 0.7,
+        lrf_write_pj: 2.0,
     }
 }
 
@@ -585,6 +594,9 @@ pub(super) fn teaching() -> Config {
         // read, written back the cycle after the last stage.
         issue_latch: 0,
         dispatch_latency: 0,
+        hierarchy: false,
+        orf_entries: 4,
+        lrf_entries: 1,
     };
     c.units = teaching_units();
     c.shmem.size_bytes = 4096;

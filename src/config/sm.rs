@@ -226,6 +226,26 @@ pub struct RegFileConfig {
     /// book's Fig. 3.17: w1 reads its last operand in cycle 2 and executes in cycle 3).
     #[serde(default)]
     pub dispatch_latency: u32,
+    /// The software-controlled register file hierarchy of Gebhart et al. (MICRO'11; MICRO'12
+    /// §2.1, §4.3): an operand register file and a last result file in front of this banked
+    /// (main) register file, allocated per instruction at kernel load
+    /// (`core::register_hierarchy`). Operands read from them claim no bank. Off in every preset.
+    #[serde(default)]
+    pub hierarchy: bool,
+    /// ORF entries per thread with `hierarchy` on (MICRO'12 §2.1: 4).
+    #[serde(default = "default_orf_entries")]
+    pub orf_entries: u32,
+    /// LRF entries per thread with `hierarchy` on, 0 or 1 (MICRO'12 §2.1: 1).
+    #[serde(default = "default_lrf_entries")]
+    pub lrf_entries: u32,
+}
+
+fn default_orf_entries() -> u32 {
+    4
+}
+
+fn default_lrf_entries() -> u32 {
+    1
 }
 
 /// Latency and initiation interval of one opcode class (MODEL.md section 6).

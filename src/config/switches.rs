@@ -206,6 +206,35 @@ pub struct EnergyConfig {
     /// presets' core clocks time the memory system of other GPUs (docs/energy.md).
     #[serde(default = "default_frequency_ghz")]
     pub frequency_ghz: f64,
+    /// Operand register file (4 entries a thread), pJ per 16-byte read, with
+    /// `regfile.hierarchy` (docs/energy.md: MICRO'11's ORF figures, recalled, scaled to 16 bytes).
+    #[serde(default = "default_orf_read_pj")]
+    pub orf_read_pj: f64,
+    /// Operand register file, pJ per 16-byte write.
+    #[serde(default = "default_orf_write_pj")]
+    pub orf_write_pj: f64,
+    /// Last result file (1 entry a thread), pJ per 16-byte read.
+    #[serde(default = "default_lrf_read_pj")]
+    pub lrf_read_pj: f64,
+    /// Last result file, pJ per 16-byte write.
+    #[serde(default = "default_lrf_write_pj")]
+    pub lrf_write_pj: f64,
+}
+
+fn default_orf_read_pj() -> f64 {
+    1.2
+}
+
+fn default_orf_write_pj() -> f64 {
+    4.4
+}
+
+fn default_lrf_read_pj() -> f64 {
+    0.7
+}
+
+fn default_lrf_write_pj() -> f64 {
+    2.0
 }
 
 fn default_sm_dynamic_w() -> f64 {

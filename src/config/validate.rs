@@ -45,6 +45,8 @@ const RULES: &[(&str, Rule)] = &[
     ("regfile.writeback_width", Range(1, 8)),
     ("regfile.issue_latch", Range(0, 8)),
     ("regfile.dispatch_latency", Range(0, 8)),
+    ("regfile.orf_entries", Range(0, 16)),
+    ("regfile.lrf_entries", Range(0, 1)),
     ("units.result_latch", Range(0, 8)),
     ("units.dp_units", Range(0, 8)),
     ("units.ldst_units", Range(1, 4)),

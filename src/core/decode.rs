@@ -3,8 +3,9 @@
 //! writes (for the scoreboard), and whether its result comes from a long-latency load. Computed
 //! once per kernel, indexed by PC, so issue looks nothing up by name.
 
+use super::register_hierarchy::{allocate, Level};
 use super::units::{timing_of, UnitKind};
-use crate::config::{OpTiming, UnitsConfig};
+use crate::config::{OpTiming, RegFileConfig, UnitsConfig};
 use crate::ptx::{Function, MemAccess, Op, OpClass, RegId, Space};
 
 /// Up to 8 registers, inline.
@@ -15,7 +16,8 @@ pub struct Regs {
 }
 
 impl Regs {
-    fn push(&mut self, r: u32) {
+    /// Adds `r` unless present or full.
+    pub(crate) fn push(&mut self, r: u32) {
         if (self.len as usize) < self.regs.len() && !self.as_slice().contains(&r) {
             self.regs[self.len as usize] = r;
             self.len += 1;
@@ -39,8 +41,24 @@ pub struct Decoded {
     pub bank_reads: Regs,
     /// Registers written.
     pub dests: Regs,
+    /// The registers the operand collector reads from the main register file's banks:
+    /// `bank_reads`, less the operands the register file hierarchy (`regfile.hierarchy`,
+    /// `super::register_hierarchy`) serves from its ORF or LRF.
+    pub mrf_reads: Regs,
+    /// The registers whose writeback claims a main register file bank: `dests`, or with the
+    /// hierarchy the non-predicate results allocated to the MRF (or written through to it).
+    pub mrf_dests: Regs,
+    /// Register-file hierarchy accesses of one execution (0 with `regfile.hierarchy` off): ORF
+    /// and LRF reads (at issue), results written to the ORF and LRF (at writeback), and ORF
+    /// fills, MRF operands copied into the ORF as they are read (at issue).
+    pub orf_reads: u8,
+    pub lrf_reads: u8,
+    pub orf_writes: u8,
+    pub lrf_writes: u8,
+    pub orf_fills: u8,
     /// How many of `dests` live in the banked register file (predicates excluded): the
-    /// register-file writes the energy model counts (`crate::energy`).
+    /// register-file writes the energy model counts (`crate::energy`); with the hierarchy, the
+    /// MRF writes (`mrf_dests`).
     pub bank_writes: u8,
     /// A global/local load or atomic: its destination is a long-latency result.
     pub long: bool,
@@ -58,8 +76,32 @@ pub struct Decoded {
     pub orders_memory: bool,
 }
 
-/// Decodes every instruction of `func`.
-pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
+/// Decodes every instruction of `func`; with `regfile.hierarchy` on, places each operand in
+/// the register file hierarchy (`super::register_hierarchy::allocate`).
+pub fn decode_kernel(
+    func: &Function,
+    units: &UnitsConfig,
+    regfile: &RegFileConfig,
+) -> Vec<Decoded> {
+    let mut decoded = decode_plain(func, units);
+    if regfile.hierarchy {
+        let placements = allocate(func, &decoded, regfile.orf_entries, regfile.lrf_entries);
+        for (d, p) in decoded.iter_mut().zip(&placements) {
+            d.mrf_reads = p.mrf_reads();
+            d.mrf_dests = p.mrf_writes();
+            d.bank_writes = d.mrf_dests.len;
+            d.orf_reads = p.reads_from(Level::Orf);
+            d.lrf_reads = p.reads_from(Level::Lrf);
+            d.orf_writes = p.writes_to(Level::Orf);
+            d.lrf_writes = p.writes_to(Level::Lrf);
+            d.orf_fills = p.orf_fills;
+        }
+    }
+    decoded
+}
+
+/// Every instruction of `func` with all its operands in the main register file.
+fn decode_plain(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
     func.instrs
         .iter()
         .map(|instr| {
@@ -101,6 +143,13 @@ pub fn decode_kernel(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 sources,
                 bank_reads,
                 dests,
+                mrf_reads: bank_reads,
+                mrf_dests: dests,
+                orf_reads: 0,
+                lrf_reads: 0,
+                orf_writes: 0,
+                lrf_writes: 0,
+                orf_fills: 0,
                 bank_writes: bank_writes.len,
                 long,
                 shared,

@@ -18,6 +18,7 @@ pub mod operand_collector;
 pub mod pipeline_mode;
 pub mod premem;
 pub mod register_banks;
+pub mod register_hierarchy;
 pub mod request_log;
 pub mod scheduler;
 pub mod scoreboard;

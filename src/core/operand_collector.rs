@@ -365,6 +365,9 @@ mod tests {
             writeback_width: 1,
             issue_latch: 0,
             dispatch_latency: 0,
+            hierarchy: false,
+            orf_entries: 4,
+            lrf_entries: 1,
         }
     }
 

@@ -116,6 +116,47 @@ pub struct RegisterBanks {
     /// Warp registers written by results so far, predicates excluded (see
     /// [`Self::count_result_writes`]).
     register_writes: u64,
+    /// The register file hierarchy's accesses so far (`regfile.hierarchy`; all 0 when off).
+    hierarchy: HierarchyCounts,
+}
+
+/// Warp-register reads and writes of the main register file (MRF, the banks) and of the
+/// register file hierarchy's operand register file (ORF) and last result file (LRF), summed over
+/// SMs (`regfile.hierarchy`; MICRO'11; `warpstep run --json`'s `register_file`, re-exported as
+/// `crate::sim::RegisterFileStats`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RegisterFileStats {
+    pub mrf_reads: u64,
+    pub mrf_writes: u64,
+    pub orf_reads: u64,
+    pub orf_writes: u64,
+    pub lrf_reads: u64,
+    pub lrf_writes: u64,
+}
+
+impl RegisterFileStats {
+    /// Adds one SM's register file.
+    pub fn add(&mut self, banks: &RegisterBanks) {
+        let h = banks.hierarchy_counts();
+        self.mrf_reads += banks.register_reads();
+        self.mrf_writes += banks.register_writes();
+        self.orf_reads += h.orf_reads;
+        self.orf_writes += h.orf_writes;
+        self.lrf_reads += h.lrf_reads;
+        self.lrf_writes += h.lrf_writes;
+    }
+}
+
+/// Warp-register accesses of the register file hierarchy's small files (`regfile.hierarchy`,
+/// `super::register_hierarchy`; MICRO'11): operand register file and last result file reads
+/// and writes. The main register file's are [`RegisterBanks::register_reads`] and
+/// [`RegisterBanks::register_writes`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct HierarchyCounts {
+    pub orf_reads: u64,
+    pub orf_writes: u64,
+    pub lrf_reads: u64,
+    pub lrf_writes: u64,
 }
 
 impl RegisterBanks {
@@ -127,6 +168,7 @@ impl RegisterBanks {
             phase: Phase::Writes,
             register_reads: 0,
             register_writes: 0,
+            hierarchy: HierarchyCounts::default(),
         }
     }
 
@@ -166,6 +208,24 @@ impl RegisterBanks {
     /// no timing: [`Self::write`] claims the banks).
     pub fn count_result_writes(&mut self, registers: u64) {
         self.register_writes += registers;
+    }
+
+    /// Counts an issued instruction's operands served by the ORF and the LRF (no bank claimed).
+    pub fn count_hierarchy_reads(&mut self, orf: u64, lrf: u64) {
+        self.hierarchy.orf_reads += orf;
+        self.hierarchy.lrf_reads += lrf;
+    }
+
+    /// Counts writes to the ORF and the LRF (no bank claimed): a result's at writeback, or an
+    /// issued instruction's ORF fills.
+    pub fn count_hierarchy_writes(&mut self, orf: u64, lrf: u64) {
+        self.hierarchy.orf_writes += orf;
+        self.hierarchy.lrf_writes += lrf;
+    }
+
+    /// The ORF's and LRF's accesses so far.
+    pub fn hierarchy_counts(&self) -> HierarchyCounts {
+        self.hierarchy
     }
 
     /// Register `reg` of warp `warp`, in `bank`, read into collector unit `unit` if the bank is
@@ -266,6 +326,9 @@ mod tests {
             writeback_width: 1,
             issue_latch: 0,
             dispatch_latency: 0,
+            hierarchy: false,
+            orf_entries: 4,
+            lrf_entries: 1,
         }
     }
 

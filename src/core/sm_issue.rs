@@ -286,7 +286,11 @@ impl Sm {
     /// the cycle's record, the warp's count of instructions in flight and the scoreboard.
     fn occupy_back_end(&mut self, slot: u32, pc: Pc, tag: u64, d: &Decoded, now: u64) {
         self.collector
-            .allocate(d.unit, slot, d.bank_reads.as_slice(), tag);
+            .allocate(d.unit, slot, d.mrf_reads.as_slice(), tag);
+        self.register_banks
+            .count_hierarchy_reads(d.orf_reads.into(), d.lrf_reads.into());
+        self.register_banks
+            .count_hierarchy_writes(d.orf_fills.into(), 0);
         self.in_flight.push(InFlight {
             tag,
             warp: slot,

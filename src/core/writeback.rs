@@ -90,8 +90,8 @@ impl Writeback {
                 continue;
             };
             let d = &decoded[f.pc as usize];
-            let dests = d.dests.as_slice();
-            if !dests.is_empty() {
+            let dests = d.mrf_dests.as_slice();
+            if !d.dests.as_slice().is_empty() {
                 let banks_free = dests.iter().all(|&r| banks.can_write(f.warp, r));
                 if ports == 0 || !banks_free {
                     if let Some(w) = warps[f.warp as usize].as_mut() {
@@ -113,6 +113,7 @@ impl Writeback {
                     let _ = banks.write(f.warp, r);
                 }
                 banks.count_result_writes(u64::from(d.bank_writes));
+                banks.count_hierarchy_writes(d.orf_writes.into(), d.lrf_writes.into());
             }
             self.done.push(tag);
             self.committed.push((f.warp, f.pc));

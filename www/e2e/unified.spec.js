@@ -205,7 +205,7 @@ test('energy view: the stacked bar is the snapshot\'s energy and grows as the ke
   expect(a.totalPj).toBe(ea.total_pj);
   expect(a.unified).toBe(true);
   for (const [k, v] of Object.entries(a.parts)) expect(v).toBe(ea[k]);
-  expect(Object.keys(a.parts)).toEqual(['register_file_pj', 'shared_memory_pj', 'l1d_pj', 'dram_pj', 'sram_leakage_pj', 'sm_dynamic_pj', 'core_leakage_pj']);
+  expect(Object.keys(a.parts)).toEqual(['register_file_pj', 'register_hierarchy_pj', 'shared_memory_pj', 'l1d_pj', 'dram_pj', 'sram_leakage_pj', 'sm_dynamic_pj', 'core_leakage_pj']);
   expect(a.scalePj).toBeGreaterThanOrEqual(a.totalPj);
   expect(a.label).toBe(`${(ea.total_pj / 1e6).toFixed(3)} µJ`);
 

@@ -40,6 +40,14 @@ struct EnergyCountsDef {
     l1d_reads: u64,
     l1d_writes: u64,
     dram_bytes: u64,
+    #[serde(default)]
+    orf_reads: u64,
+    #[serde(default)]
+    orf_writes: u64,
+    #[serde(default)]
+    lrf_reads: u64,
+    #[serde(default)]
+    lrf_writes: u64,
 }
 
 /// [`UnifiedStats`]' fields.

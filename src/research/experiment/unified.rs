@@ -5,7 +5,10 @@
 //! unified design at 128, 256 and 384 KB (Table 6), and on the Fermi-like limited unification
 //! of §6.3 (Fig. 10); performance, DRAM traffic and energy normalised to the partitioned run.
 //! One more design is an ablation: 384 KB with the register file's accesses off the pool's
-//! banks, the most the paper's register file hierarchy (not modelled) could give.
+//! banks, the most the paper's register file hierarchy could give. And the paper's own
+//! premise (§2.1, §4.3, ref. [9]): the partitioned and the three unified designs again with
+//! the software-controlled register file hierarchy (`regfile.hierarchy`,
+//! `crate::core::register_hierarchy`), each normalised to the partitioned design with it.
 //!
 //! Energy follows §5.2: each design's bank accesses, DRAM bits, SRAM and core leakage over its
 //! own run time, and the SM's dynamic energy priced at the partitioned run's time for every
@@ -44,21 +47,58 @@ pub enum Design {
     /// = false`): what the paper's register file hierarchy, which warpstep does not model,
     /// would give at best (§6.1).
     Unified384NoArbitration,
+    /// The designs above with the register file hierarchy of §2.1 ([9]: ORF and LRF in front
+    /// of the MRF, `regfile.hierarchy = true`), as the paper evaluates both designs.
+    PartitionedHierarchy,
+    Unified128Hierarchy,
+    Unified256Hierarchy,
+    Unified384Hierarchy,
 }
 
 impl Design {
     /// Every design, the baseline first.
-    pub const ALL: [Design; 6] = [
+    pub const ALL: [Design; 10] = [
         Design::Partitioned,
         Design::Unified128,
         Design::Unified256,
         Design::Unified384,
         Design::FermiLike,
         Design::Unified384NoArbitration,
+        Design::PartitionedHierarchy,
+        Design::Unified128Hierarchy,
+        Design::Unified256Hierarchy,
+        Design::Unified384Hierarchy,
     ];
 
     /// Table 6's three capacities.
     pub const UNIFIED: [Design; 3] = [Design::Unified128, Design::Unified256, Design::Unified384];
+
+    /// Table 6's three capacities with the register file hierarchy.
+    pub const HIERARCHY: [Design; 3] = [
+        Design::Unified128Hierarchy,
+        Design::Unified256Hierarchy,
+        Design::Unified384Hierarchy,
+    ];
+
+    /// True for the designs with the register file hierarchy.
+    pub fn hierarchy(self) -> bool {
+        matches!(
+            self,
+            Design::PartitionedHierarchy
+                | Design::Unified128Hierarchy
+                | Design::Unified256Hierarchy
+                | Design::Unified384Hierarchy
+        )
+    }
+
+    /// The partitioned design this one is normalised to: the one with the same register file.
+    pub fn baseline(self) -> Design {
+        if self.hierarchy() {
+            Design::PartitionedHierarchy
+        } else {
+            Design::Partitioned
+        }
+    }
 
     /// The `--set`s on top of [`PRESET`].
     pub fn sets(self) -> Vec<String> {
@@ -68,8 +108,16 @@ impl Design {
                 format!("unified.capacity_bytes={}", kb * 1024),
             ]
         };
+        let hierarchy = |mut sets: Vec<String>| {
+            sets.push("regfile.hierarchy=true".to_string());
+            sets
+        };
         match self {
             Design::Partitioned => Vec::new(),
+            Design::PartitionedHierarchy => hierarchy(Vec::new()),
+            Design::Unified128Hierarchy => hierarchy(unified(128)),
+            Design::Unified256Hierarchy => hierarchy(unified(256)),
+            Design::Unified384Hierarchy => hierarchy(unified(384)),
             Design::Unified128 => unified(128),
             Design::Unified256 => unified(256),
             Design::Unified384 => unified(384),
@@ -95,6 +143,10 @@ impl Design {
             Design::Unified384 => "unified 384 KB",
             Design::FermiLike => "Fermi-like 384 KB",
             Design::Unified384NoArbitration => "384 KB, no arbitration",
+            Design::PartitionedHierarchy => "partitioned + RF hierarchy",
+            Design::Unified128Hierarchy => "unified 128 KB + RF hierarchy",
+            Design::Unified256Hierarchy => "unified 256 KB + RF hierarchy",
+            Design::Unified384Hierarchy => "unified 384 KB + RF hierarchy",
         }
     }
 }
@@ -204,6 +256,9 @@ pub struct Report {
     pub average_energy: [Option<f64>; 3],
     /// The same means for 384 KB without arbitration (performance, energy).
     pub average_no_arbitration: [Option<f64>; 2],
+    /// The same means with the register file hierarchy, over the partitioned design with it.
+    pub average_hierarchy_performance: [Option<f64>; 3],
+    pub average_hierarchy_energy: [Option<f64>; 3],
     pub paper_average: PaperRow,
     pub runs: usize,
     pub simulated_cycles: u64,
@@ -240,10 +295,9 @@ impl Report {
                     .map(|(_, m)| m)
                     .ok_or_else(|| format!("no run of {} in {}", workload.name(), design.label()))
             };
-            let base = of(Design::Partitioned)?;
             let designs = Design::ALL
                 .iter()
-                .map(|&d| of(d).map(|m| normalise(d, m, base)))
+                .map(|&d| Ok(normalise(d, of(d)?, of(d.baseline())?)))
                 .collect::<Result<Vec<_>, String>>()?;
             reports.push(WorkloadReport {
                 workload,
@@ -276,6 +330,8 @@ impl Report {
                 mean(Design::Unified384NoArbitration, |r| r.performance),
                 mean(Design::Unified384NoArbitration, |r| r.energy_ratio),
             ],
+            average_hierarchy_performance: Design::HIERARCHY.map(|d| mean(d, |r| r.performance)),
+            average_hierarchy_energy: Design::HIERARCHY.map(|d| mean(d, |r| r.energy_ratio)),
             paper_average: PAPER_AVERAGE,
             runs: runs.len(),
             simulated_cycles: measured.iter().map(|m| m.totals.cycles).sum(),
@@ -285,7 +341,8 @@ impl Report {
     }
 }
 
-/// `m`'s result against the partitioned run `base`: SM dynamic energy at the base's time.
+/// `m`'s result against the partitioned run `base` (with the same register file): SM dynamic
+/// energy at the base's time.
 fn normalise(design: Design, m: &Measured, base: &Measured) -> DesignResult {
     let price = |m: &Measured| {
         m.config

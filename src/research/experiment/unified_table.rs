@@ -33,10 +33,22 @@ impl PaperReport for Report {
                 "Performance and energy over partitioned, ours (Table 6)",
                 table6(self),
             ),
+            Section::table(
+                "With the register file hierarchy, over partitioned with it (Table 6)",
+                hierarchy_table(self),
+            ),
+            Section::table(
+                "Register file and arbitration (384 KB; MRF reads in millions of warp registers)",
+                counters_table(self),
+            ),
             Section::table("DRAM traffic and L1D hit rate", dram_table(self)),
             Section::table(
                 "Energy by part, µJ (partitioned / unified 384 KB)",
-                energy_table(self),
+                energy_table(self, [Design::Partitioned, Design::Unified384]),
+            ),
+            Section::table(
+                "Energy by part with the register file hierarchy, µJ (partitioned / unified 384 KB)",
+                energy_table(self, [Design::PartitionedHierarchy, Design::Unified384Hierarchy]),
             ),
         ]
     }
@@ -86,7 +98,7 @@ fn cycles_table(report: &Report) -> Table {
     let cell = |w: &WorkloadReport, d: Design| {
         w.result(d).map_or("-".to_string(), |r| {
             let cycles = thousands(r.totals.cycles);
-            if d == Design::Partitioned {
+            if d == d.baseline() {
                 format!("{cycles} ({} launches)", r.totals.launches)
             } else {
                 format!("{cycles} ({})", times(r.performance, 2))
@@ -149,12 +161,105 @@ fn table6(report: &Report) -> Table {
     Table::new(&header, rows, 1)
 }
 
+fn hierarchy_table(report: &Report) -> Table {
+    let mut rows = Vec::new();
+    for w in &report.workloads {
+        let mut row = vec![w.workload.name().to_string()];
+        for (i, &d) in Design::HIERARCHY.iter().enumerate() {
+            let paper = w.paper.map(|p| p.performance[i]);
+            row.push(beside(w.result(d).map(|r| r.performance), paper, 2));
+        }
+        for (i, &d) in Design::HIERARCHY.iter().enumerate() {
+            let paper = w.paper.map(|p| p.energy[i]);
+            row.push(beside(w.result(d).map(|r| r.energy_ratio), paper, 2));
+        }
+        rows.push(row);
+    }
+    let mut average = vec!["average (needle, bfs, dgemm)".to_string()];
+    for i in 0..3 {
+        average.push(beside(
+            report.average_hierarchy_performance[i],
+            Some(report.paper_average.performance[i]),
+            2,
+        ));
+    }
+    for i in 0..3 {
+        average.push(beside(
+            report.average_hierarchy_energy[i],
+            Some(report.paper_average.energy[i]),
+            2,
+        ));
+    }
+    rows.push(average);
+    let header = [
+        "program",
+        "perf 128 KB",
+        "perf 256 KB",
+        "perf 384 KB",
+        "energy 128 KB",
+        "energy 256 KB",
+        "energy 384 KB",
+    ];
+    Table::new(&header, rows, 1)
+}
+
+/// MRF reads (the operand collector's bank reads, in warp registers) without and with the
+/// hierarchy, and the unified 384 KB design's arbitration conflicts without and with it.
+fn counters_table(report: &Report) -> Table {
+    let per_register = crate::energy::register_accesses(32) as f64;
+    let rows = report
+        .workloads
+        .iter()
+        .map(|w| {
+            let reads = |d: Design| {
+                w.result(d)
+                    .map(|r| r.totals.energy_counts.rf_reads as f64 / per_register)
+            };
+            let conflicts = |d: Design| {
+                w.result(d).map_or("-".to_string(), |r| {
+                    thousands(r.totals.arbitration_conflicts)
+                })
+            };
+            let m = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.2}", v / 1e6));
+            let (off, on) = (
+                reads(Design::Unified384),
+                reads(Design::Unified384Hierarchy),
+            );
+            let cut = match (off, on) {
+                (Some(a), Some(b)) if a > 0.0 => format!("{:.0}%", 100.0 * (1.0 - b / a)),
+                _ => "-".to_string(),
+            };
+            vec![
+                w.workload.name().to_string(),
+                m(reads(Design::Partitioned)),
+                m(reads(Design::PartitionedHierarchy)),
+                m(off),
+                m(on),
+                cut,
+                conflicts(Design::Unified384),
+                conflicts(Design::Unified384Hierarchy),
+            ]
+        })
+        .collect();
+    let header = [
+        "program",
+        "MRF reads, partitioned",
+        "partitioned + RFH",
+        "unified 384 KB",
+        "unified 384 KB + RFH",
+        "MRF reads cut",
+        "arbitration conflicts, 384 KB",
+        "384 KB + RFH",
+    ];
+    Table::new(&header, rows, 1)
+}
+
 fn dram_table(report: &Report) -> Table {
     let cell = |w: &WorkloadReport, d: Design| {
         w.result(d).map_or("-".to_string(), |r| {
             let kb = r.totals.dram_bytes as f64 / 1024.0;
             let hits = percent(Some(r.totals.l1d_hit_rate()));
-            if d == Design::Partitioned {
+            if d == d.baseline() {
                 format!("{kb:.0} KB, {hits} hits")
             } else {
                 format!("{}, {hits} hits", times(r.dram_ratio, 2))
@@ -164,9 +269,10 @@ fn dram_table(report: &Report) -> Table {
     by_design(report, cell)
 }
 
-fn energy_table(report: &Report) -> Table {
+fn energy_table(report: &Report, designs: [Design; 2]) -> Table {
     let parts = [
         "register_file_pj",
+        "register_hierarchy_pj",
         "shared_memory_pj",
         "l1d_pj",
         "dram_pj",
@@ -180,7 +286,7 @@ fn energy_table(report: &Report) -> Table {
         .iter()
         .map(|w| {
             let mut row = vec![w.workload.name().to_string()];
-            let both = [Design::Partitioned, Design::Unified384].map(|d| w.result(d));
+            let both = designs.map(|d| w.result(d));
             for (name, _) in both[0].map_or(Vec::new(), |r| r.energy.parts().to_vec()) {
                 let value = |r: Option<&DesignResult>| {
                     r.and_then(|r| {

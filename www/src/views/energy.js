@@ -1,5 +1,5 @@
 // Energy view (issue 16; Unified MICRO'12 §5.2, Tables 3-4; docs/energy.md): the run's energy so
-// far as one stacked horizontal bar of its seven parts, with a legend naming each part and its
+// far as one stacked horizontal bar of its eight parts, with a legend naming each part and its
 // share. Every number is the snapshot's `stats.energy` (priced by the model, src/energy.rs):
 // nothing is recomputed here. The bar's full width is a 1-2-5 step at or above the total, so the
 // bar grows as the kernel runs and the scale steps up when the total passes it.
@@ -10,6 +10,7 @@ import { GLOSSARY } from '../glossary.js';
 // The parts in src/energy.rs's order (EnergyReport::parts), with a name and a colour each.
 export const ENERGY_PARTS = [
   { key: 'register_file_pj', name: 'register file', colour: OKABE.sky, tip: 'energy_register_file' },
+  { key: 'register_hierarchy_pj', name: 'ORF/LRF', colour: OKABE.orange, tip: 'energy_register_hierarchy' },
   { key: 'shared_memory_pj', name: 'shared memory', colour: OKABE.green, tip: 'energy_shared_memory' },
   { key: 'l1d_pj', name: 'L1D', colour: OKABE.yellow, tip: 'energy_l1d' },
   { key: 'dram_pj', name: 'DRAM', colour: OKABE.vermillion, tip: 'energy_dram' },

@@ -433,6 +433,12 @@ fn print_timing(report: &Report) {
             u.capacity_kb, u.threads, u.registers_kb, u.shared_kb, u.cache_kb, u.cache_sets, u.arbitration_conflicts
         );
     }
+    if let Some(r) = &report.register_file {
+        println!(
+            "register file hierarchy (warp registers): MRF {} reads, {} writes; ORF {} reads, {} writes; LRF {} reads, {} writes",
+            r.mrf_reads, r.mrf_writes, r.orf_reads, r.orf_writes, r.lrf_reads, r.lrf_writes
+        );
+    }
     if let Some(energy) = &report.energy {
         println!("{}", energy_line(energy));
     }
@@ -443,6 +449,7 @@ fn print_timing(report: &Report) {
 fn energy_line(e: &warpstep::energy::EnergyReport) -> String {
     let names = [
         "register file",
+        "ORF/LRF",
         "shared memory",
         "L1D",
         "DRAM",
