@@ -541,3 +541,23 @@ extern \"C\" __global__ void k(P p) { p.x[threadIdx.x] = p.n; }
         .to_string();
     assert!(e.contains("pass its fields as struct:TYPE=VALUE"), "{e}");
 }
+
+#[test]
+fn ldg_loads_through_the_read_only_path_and_refuses_narrow_types() {
+    let src = "extern \"C\" __global__ void k(int *o, const int *in) {\n  o[threadIdx.x] = __ldg(in + threadIdx.x) + __ldg(&in[0]);\n}\n";
+    let ptx = compile(src, "ldg.cu").unwrap().ptx;
+    assert_eq!(ptx.matches("ld.global.nc").count(), 2, "{ptx}");
+    let p = run_ok(
+        &ptx,
+        &tokens("--kernel k --block 32 --arg s32[32]=0 --arg s32[32]=iota"),
+    );
+    let out = common::i32s(&p, 0);
+    assert_eq!(out, (0..32).collect::<Vec<i32>>());
+    let e = compile(
+        "__global__ void k(char *o, const char *in) {\n  o[0] = __ldg(in);\n}\n",
+        "bad.cu",
+    )
+    .expect_err("must not compile")
+    .to_string();
+    assert!(e.starts_with("bad.cu:2:10: `__ldg` on this type"), "{e}");
+}

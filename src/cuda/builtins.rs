@@ -97,6 +97,10 @@ impl Lower<'_> {
         }
         Ok(match name {
             _ if ATOMICS.contains(&name) => arg(0)?.elem().cloned().unwrap_or(INT),
+            "__ldg" => match arg(0)?.elem() {
+                Some(t) => t.clone(),
+                None => return err(pos, "`__ldg` needs a pointer argument"),
+            },
             "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
                 arg(1)?.promote()
             }
@@ -186,6 +190,7 @@ impl Lower<'_> {
                 self.body.ins("bar.sync \t0".into());
                 Ok(void)
             }
+            "__ldg" => self.read_only_load(args, pos),
             "__syncwarp" => {
                 let m = if args.is_empty() {
                     Val::int(-1, UINT)
@@ -349,6 +354,32 @@ impl Lower<'_> {
             _ if ATOMICS.contains(&name) => self.atomic(name, args, &ty, pos),
             _ => self.math(name, args, &ty, pos),
         }
+    }
+
+    /// `__ldg(p)`: a load through the read-only (texture) path, `ld.global.nc` (CUDA
+    /// Programming Guide, "Read-Only Data Cache Load Function"); a pointer into another space
+    /// loads as usual.
+    fn read_only_load(&mut self, args: &[Expr], pos: Pos) -> Res<Val> {
+        let Some(p) = args.first() else {
+            return err(pos, "`__ldg` needs a pointer argument");
+        };
+        let (addr, el, _) = self.ptr(p)?;
+        if !(el.is_int() || el.is_float()) || el == CType::Bool || el.size() < 4 {
+            return err(
+                pos,
+                "`__ldg` on this type is not supported (32- and 64-bit scalars)",
+            );
+        }
+        if addr.space != crate::cuda::types::Space::Global {
+            return self.load(&addr, &el, false);
+        }
+        let r = self.body.reg_for(&el);
+        self.body.ins(format!(
+            "ld.global.nc.{} \t{r}, {}",
+            el.mem_ptx(),
+            addr.text()
+        ));
+        Ok(Val::reg(r, el))
     }
 
     fn atomic(&mut self, name: &str, args: &[Expr], ty: &CType, pos: Pos) -> Res<Val> {
