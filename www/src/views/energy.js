@@ -3,7 +3,7 @@
 // share. Every number is the snapshot's `stats.energy` (priced by the model, src/energy.rs):
 // nothing is recomputed here. The bar's full width is a 1-2-5 step at or above the total, so the
 // bar grows as the kernel runs and the scale steps up when the total passes it.
-import { prepare, region, box, text, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
+import { prepare, region, box, text, textWidth, FONT_BOLD, FONT_SMALL, setModel } from '../canvas.js';
 import { OKABE, inkOn, UI } from '../palette.js';
 import { GLOSSARY } from '../glossary.js';
 
@@ -63,13 +63,15 @@ export function createEnergyView(el) {
     ctx.fillRect(8 + barW / 2, BAR_Y + BAR_H, 1, 4);
     // Legend: two columns of colour, name, energy and share.
     const colW = Math.floor((width - 16) / 2);
+    // The value column starts after the widest name as drawn (fonts grow with the view's zoom).
+    const nameW = Math.min(Math.max(...ENERGY_PARTS.map((p) => textWidth(ctx, p.name, FONT_SMALL))), colW / 2 - 20);
     ENERGY_PARTS.forEach((p, i) => {
       const lx = 8 + (i % 2) * colW;
       const ly = LEGEND_Y + Math.floor(i / 2) * LEGEND_ROW;
       box(ctx, lx, ly - 7, 14, 14, { fill: p.colour, stroke: '#0b0f14' });
       const v = e[p.key];
-      text(ctx, `${p.name}`, lx + 20, ly, { font: FONT_SMALL, colour: UI.text, maxWidth: 120 });
-      text(ctx, `${nj(v)} · ${pct(v, total)}`, lx + 134, ly, { font: FONT_SMALL, colour: UI.muted, maxWidth: colW - 140 });
+      text(ctx, `${p.name}`, lx + 20, ly, { font: FONT_SMALL, colour: UI.text, maxWidth: nameW });
+      text(ctx, `${nj(v)} · ${pct(v, total)}`, lx + 32 + nameW, ly, { font: FONT_SMALL, colour: UI.muted, maxWidth: colW - 40 - nameW });
       region(canvas, lx, ly - 9, colW, LEGEND_ROW, `${GLOSSARY[p.tip]}\n\n${p.name}: ${nj(v)}.`);
     });
     setModel(canvas, {
