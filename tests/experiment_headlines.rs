@@ -55,8 +55,8 @@ fn elastic_headline_on_the_papers_16_cores_stays_in_its_band() {
                 .collect(),
         )
     };
-    assert_in_band("elastic + scheduler, mean gain", gain(2), 0.072172);
-    assert_in_band("pure elastic, mean gain", gain(1), 0.018139);
+    assert_in_band("elastic + scheduler, mean gain", gain(2), 0.079007);
+    assert_in_band("pure elastic, mean gain", gain(1), 0.020843);
     let reduction = mean(
         per_kernel
             .iter()
@@ -66,7 +66,7 @@ fn elastic_headline_on_the_papers_16_cores_stays_in_its_band() {
             })
             .collect(),
     );
-    assert_in_band("stall reduction, mean", reduction, 0.225125);
+    assert_in_band("stall reduction, mean", reduction, 0.256251);
     // The direction per kernel: the enhanced GPU is never slower than the baseline.
     for (k, kernel) in per_kernel.iter().zip(&KERNELS) {
         let s = speedup(&k[2], &k[0]).unwrap();

@@ -23,7 +23,7 @@ pub const PRESET: &str = "elastic-cf11";
 pub const PAPER_CORES: u32 = 16;
 
 /// The paper's headline (abstract, §5.1-5.2): averages over its eight kernels (Table 4; we
-/// have six: DCT_short and IDCT_short are not written).
+/// run the same eight).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Headline {
     /// Pure elastic pipeline (round robin) over the baseline, average (§5.2, Fig. 9).

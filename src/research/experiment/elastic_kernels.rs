@@ -112,6 +112,19 @@ macro_rules! dct {
     };
 }
 
+/// A short (16-bit) DCT kernel on an image of row pitch `$pitch` shorts (`$elems` in all), in
+/// place: pixels 0-255, or coefficients -256..255 for the inverse (`$init`).
+#[rustfmt::skip]
+macro_rules! dct_short {
+    ($kernel:literal, $grid:literal, $pitch:literal, $elems:literal, $init:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $grid, "--block", "8,4,4",
+            "--arg", concat!("s16[", $elems, "]=", $init),
+            "--arg", $pitch,
+        ]
+    };
+}
+
 /// An AES kernel on `$words` words (4 threads an AES block), with the round keys `$keys`.
 #[rustfmt::skip]
 macro_rules! aes {
@@ -138,11 +151,11 @@ macro_rules! decrypt_keys {
     };
 }
 
-/// Table 4's kernels in its order (DCT_short and IDCT_short are not written). Quick sizes: the
-/// reduction 64 blocks, AES 17 blocks, transpose 8 x 8 blocks (128 x 128), DCT and IDCT 8 x 16
-/// blocks (256 x 256).
+/// Table 4's kernels in its order. Quick sizes: the reduction 64 blocks, AES 17 blocks,
+/// transpose 8 x 8 blocks (128 x 128), DCT and IDCT 8 x 16 blocks (256 x 256), the short DCT
+/// and IDCT 8 x 8 blocks (256 x 256).
 #[rustfmt::skip]
-pub const KERNELS: [Kernel; 6] = [
+pub const KERNELS: [Kernel; 8] = [
     Kernel {
         name: "aes_encrypt",
         about: "AES-128 encryption with T-tables in shared memory (Manavski, the paper's Fig. 2)",
@@ -207,6 +220,34 @@ pub const KERNELS: [Kernel; 6] = [
         quick: Launches {
             flags: dct!("idct8x8", "8,16", "256", "65536"),
             padded: Some(("idct8x8_padded", dct!("idct8x8_padded", "8,16", "256", "65536"))),
+        },
+    },
+    Kernel {
+        name: "dct_short",
+        about: "the SDK's 16-bit 8 x 8 DCT, 32 x 32 tile, row pass 8-way conflicting",
+        source: Suite::CudaSdk,
+        paper: PaperRow { name: "DCT_short*", intensity: 0.103, degree: 2.75, theoretic_speedup: 1.18 },
+        full: Launches {
+            flags: dct_short!("dct_short", "16,16", "512", "262144", "rand:3:0:255"),
+            padded: Some(("dct_short_padded", dct_short!("dct_short_padded", "16,16", "512", "262144", "rand:3:0:255"))),
+        },
+        quick: Launches {
+            flags: dct_short!("dct_short", "8,8", "256", "65536", "rand:3:0:255"),
+            padded: Some(("dct_short_padded", dct_short!("dct_short_padded", "8,8", "256", "65536", "rand:3:0:255"))),
+        },
+    },
+    Kernel {
+        name: "idct_short",
+        about: "the SDK's 16-bit 8 x 8 inverse DCT, as dct_short",
+        source: Suite::CudaSdk,
+        paper: PaperRow { name: "IDCT_short*", intensity: 0.103, degree: 2.75, theoretic_speedup: 1.18 },
+        full: Launches {
+            flags: dct_short!("idct_short", "16,16", "512", "262144", "rand:4:-256:255"),
+            padded: Some(("idct_short_padded", dct_short!("idct_short_padded", "16,16", "512", "262144", "rand:4:-256:255"))),
+        },
+        quick: Launches {
+            flags: dct_short!("idct_short", "8,8", "256", "65536", "rand:4:-256:255"),
+            padded: Some(("idct_short_padded", dct_short!("idct_short_padded", "8,8", "256", "65536", "rand:4:-256:255"))),
         },
     },
 ];

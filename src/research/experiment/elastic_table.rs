@@ -63,8 +63,8 @@ impl PaperReport for Report {
 
 const NOTES: &str = "\
 - Speedup = baseline cycles / cycles (same instructions). The paper's averages are arithmetic \
-means over its eight kernels (Table 4); ours over the kernels above (DCT_short and IDCT_short \
-are not written); the geometric mean is beside it.
+means over its eight kernels (Table 4); ours over the same eight; the geometric mean is \
+beside it.
 - Intensity = shared warp instructions / warp instructions, degree = (sub-warp accesses + bank \
 conflict cycles) / sub-warp accesses, bound = 1 + intensity x (degree - 1), all from the \
 baseline run (docs/elastic-kernels.md); the paper's intensity counts lanes.

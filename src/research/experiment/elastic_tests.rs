@@ -35,14 +35,20 @@ fn every_kernel_launches_an_entry_of_its_ptx_at_both_sizes() {
         .collect();
     assert_eq!(
         padded,
-        ["transpose16_padded", "dct8x8_padded", "idct8x8_padded"]
+        [
+            "transpose16_padded",
+            "dct8x8_padded",
+            "idct8x8_padded",
+            "dct_short_padded",
+            "idct_short_padded"
+        ]
     );
 }
 
 #[test]
 fn the_plan_runs_every_setup_and_the_padded_kernels_on_the_baseline() {
     let runs = plan(&KERNELS, Size::Full, Machine::Paper).unwrap();
-    assert_eq!(runs.len(), 6 * Setup::ALL.len() + 3);
+    assert_eq!(runs.len(), 8 * Setup::ALL.len() + 5);
     for run in &runs {
         assert_eq!(run.preset, PRESET);
         let config = run.config().unwrap();

@@ -12,6 +12,7 @@
 //   transpose16, transpose16_padded   grid (16,16), block (16,16): a 256 x 256 matrix
 //   reduce_interleaved                grid (16384), block (256): one partial sum per block
 //   dct8x8, idct8x8 (and _padded)     grid (16,32), block (8,4,2): a 512 x 512 image
+//   dct_short, idct_short (_padded)   grid (16,16), block (8,4,4): a 512 x 512 image of shorts
 //   aes_encrypt, aes_decrypt          grid (257), block (256): AES-128, 4 threads per 16 bytes
 
 // ---------------------------------------------------------------------------------------------
@@ -161,6 +162,129 @@ extern "C" __global__ void dct8x8_padded(float *dst, const float *src, int pitch
 
 extern "C" __global__ void idct8x8_padded(float *dst, const float *src, int pitch) {
   dct_tile<DCT_TW + 1, true>(dst, src, pitch);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8 x 8 DCT and IDCT on 16-bit data (the SDK dct8x8's short kernels, Table 4's DCT_short and
+// IDCT_short): a block of (8,4,4) threads transforms a 32 x 32 tile of shorts in place, sixteen
+// 8 x 8 blocks. Lane = threadIdx.y * 8 + threadIdx.x (0-31), band = 8 threadIdx.z. Four phases,
+// 40 shared instructions a thread:
+//   load    lanes 0-15 copy two shorts (one word) of each of the band's 8 rows: 8 word stores;
+//   columns lane l transforms a column of the band: lanes 0-15 the even columns 2l, lanes 16-31
+//           the odd ones, so a sub-warp's 8 lanes touch 8 different words: 8 + 8 short accesses;
+//   rows    lane l transforms the 8 shorts of row l at column band as 4 words: 4 + 4 accesses;
+//   store   lanes 0-15 copy the band's rows back: 8 word loads.
+// With 32-short rows (16 words) the row pass's 8 lanes read words 16 apart: one bank, 8 passes,
+// the only conflicts; (2 x 8 + 4 x 16 + 4 x 8 x 8 + 2 x 8) / (2 x 8 + 4 x 16 + 4 x 8 + 2 x 8)
+// = 2.75 passes a sub-warp access, Table 4's degree. The SDK pads a row to 34 shorts.
+// Arithmetic is fixed point: the constants of dct8 times 2^14, each output rounded to nearest
+// ((x + 2^13) >> 14, an arithmetic shift) and kept in a short.
+
+#define DS_TILE 32
+#define DS_Q 14
+#define DS_C0 5793   // round(DCT_C0 * 2^14)
+#define DS_H1 8035
+#define DS_H2 7568
+#define DS_H3 6811
+#define DS_H5 4551
+#define DS_H6 3135
+#define DS_H7 1598
+
+__device__ __forceinline__ short ds_round(int x) { return (short)((x + (1 << (DS_Q - 1))) >> DS_Q); }
+
+// Transforms v[0..7] in place: the integer twin of dct8.
+template <bool INVERSE>
+__device__ __forceinline__ void dct8_short(int *v) {
+  if (!INVERSE) {
+    int a0 = v[0] + v[7], a1 = v[1] + v[6], a2 = v[2] + v[5], a3 = v[3] + v[4];
+    int b0 = v[0] - v[7], b1 = v[1] - v[6], b2 = v[2] - v[5], b3 = v[3] - v[4];
+    int e0 = a0 + a3, e1 = a1 + a2, d0 = a0 - a3, d1 = a1 - a2;
+    v[0] = ds_round(DS_C0 * (e0 + e1));
+    v[4] = ds_round(DS_C0 * (e0 - e1));
+    v[2] = ds_round(DS_H2 * d0 + DS_H6 * d1);
+    v[6] = ds_round(DS_H6 * d0 - DS_H2 * d1);
+    v[1] = ds_round(DS_H1 * b0 + DS_H3 * b1 + DS_H5 * b2 + DS_H7 * b3);
+    v[3] = ds_round(DS_H3 * b0 - DS_H7 * b1 - DS_H1 * b2 - DS_H5 * b3);
+    v[5] = ds_round(DS_H5 * b0 - DS_H1 * b1 + DS_H7 * b2 + DS_H3 * b3);
+    v[7] = ds_round(DS_H7 * b0 - DS_H5 * b1 + DS_H3 * b2 - DS_H1 * b3);
+  } else {
+    int s = DS_C0 * (v[0] + v[4]), t = DS_C0 * (v[0] - v[4]);
+    int u = DS_H2 * v[2] + DS_H6 * v[6], w = DS_H6 * v[2] - DS_H2 * v[6];
+    int e0 = s + u, e3 = s - u, e1 = t + w, e2 = t - w;
+    int o0 = DS_H1 * v[1] + DS_H3 * v[3] + DS_H5 * v[5] + DS_H7 * v[7];
+    int o1 = DS_H3 * v[1] - DS_H7 * v[3] - DS_H1 * v[5] - DS_H5 * v[7];
+    int o2 = DS_H5 * v[1] - DS_H1 * v[3] + DS_H7 * v[5] + DS_H3 * v[7];
+    int o3 = DS_H7 * v[1] - DS_H5 * v[3] + DS_H3 * v[5] - DS_H1 * v[7];
+    v[0] = ds_round(e0 + o0);
+    v[7] = ds_round(e0 - o0);
+    v[1] = ds_round(e1 + o1);
+    v[6] = ds_round(e1 - o1);
+    v[2] = ds_round(e2 + o2);
+    v[5] = ds_round(e2 - o2);
+    v[3] = ds_round(e3 + o3);
+    v[4] = ds_round(e3 - o3);
+  }
+}
+
+// `img` is an image of `pitch` shorts a row (pitch even), transformed in place in 32 x 32
+// tiles; ROW is the tile's row in shorts (even).
+template <int ROW, bool INVERSE>
+__device__ __forceinline__ void dct_short_tile(short *img, int pitch) {
+  __shared__ unsigned words[DS_TILE * ROW / 2];
+  short *tile = (short *)words;
+  const int lane = threadIdx.y * 8 + threadIdx.x;
+  const int band = threadIdx.z * 8;
+  short *global = img + (blockIdx.y * DS_TILE + band) * pitch + blockIdx.x * DS_TILE + 2 * lane;
+  short *shared = tile + band * ROW + 2 * lane;
+  if (lane < DS_TILE / 2) {
+#pragma unroll
+    for (int i = 0; i < 8; i++) *(unsigned *)(shared + i * ROW) = *(const unsigned *)(global + i * pitch);
+  }
+  __syncthreads();
+  {
+    short *column = tile + band * ROW + (lane < 16 ? 2 * lane : 2 * (lane - 16) + 1);
+    int v[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) v[i] = column[i * ROW];
+    dct8_short<INVERSE>(v);
+#pragma unroll
+    for (int i = 0; i < 8; i++) column[i * ROW] = (short)v[i];
+  }
+  __syncthreads();
+  {
+    unsigned *row = (unsigned *)(tile + lane * ROW + band);
+    int v[8];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      unsigned w = row[j];
+      v[2 * j] = (short)(w & 0xffffu);
+      v[2 * j + 1] = (short)(w >> 16);
+    }
+    dct8_short<INVERSE>(v);
+#pragma unroll
+    for (int j = 0; j < 4; j++) row[j] = (unsigned)(unsigned short)v[2 * j] | ((unsigned)(unsigned short)v[2 * j + 1] << 16);
+  }
+  __syncthreads();
+  if (lane < DS_TILE / 2) {
+#pragma unroll
+    for (int i = 0; i < 8; i++) *(unsigned *)(global + i * pitch) = *(const unsigned *)(shared + i * ROW);
+  }
+}
+
+extern "C" __global__ void dct_short(short *img, int pitch) {
+  dct_short_tile<DS_TILE, false>(img, pitch);
+}
+
+extern "C" __global__ void idct_short(short *img, int pitch) {
+  dct_short_tile<DS_TILE, true>(img, pitch);
+}
+
+extern "C" __global__ void dct_short_padded(short *img, int pitch) {
+  dct_short_tile<DS_TILE + 2, false>(img, pitch);
+}
+
+extern "C" __global__ void idct_short_padded(short *img, int pitch) {
+  dct_short_tile<DS_TILE + 2, true>(img, pitch);
 }
 
 // ---------------------------------------------------------------------------------------------
