@@ -4,11 +4,11 @@
 //! ranks them. The numbers are the simulator's; nothing here is a recorded result.
 
 use warpstep::experiment::xor::{plan, select, Measured, Report, Scheme, KERNELS};
-use warpstep::experiment::Size;
+use warpstep::experiment::{Machine, Size};
 
 fn quick_report() -> Report {
     let kernels = select(&[]).unwrap();
-    let (trainings, runs) = plan(&kernels, Size::Quick).unwrap();
+    let (trainings, runs) = plan(&kernels, Size::Quick, Machine::Paper).unwrap();
     assert_eq!(runs.len(), KERNELS.len() * Scheme::ALL.len());
     let measured: Vec<Measured> = runs.iter().map(|r| r.execute()).collect();
     Report::new(&trainings, Size::Quick, &runs, &measured).unwrap()
@@ -69,7 +69,8 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
 
     // The headline held to a band (issue 33: drift fails a test; tests/experiment_headlines.rs
     // says how to move one): within 15% of the values at the quick sizes when it was set, the
-    // conflicts removed and the speedup's gain over mod.
+    // conflicts removed and the speedup's gain over mod, on the paper's 15 SMs (the quick
+    // grids' few blocks leave most SMs idle, so the gains are about a third of one SM's).
     let band = |what: &str, value: f64, centre: f64| {
         let (low, high) = (centre - centre.abs() * 0.15, centre + centre.abs() * 0.15);
         assert!(
@@ -80,9 +81,9 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
     band("bvxor removed", removed(Scheme::BvXor), 0.777055);
     band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.780372);
     band("fixed removed", removed(Scheme::FixedXor), 0.678505);
-    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.048388);
-    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.049464);
-    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.045960);
+    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.018417);
+    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.018519);
+    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.017235);
 }
 
 #[test]
@@ -90,7 +91,7 @@ fn the_reference_checks_catch_a_wrong_output() {
     // A run of one kernel checked against another's reference must fail: the checks compare
     // values, they do not just look at the run's status.
     let kernels = select(&["fwt1024".to_string(), "scan512".to_string()]).unwrap();
-    let (_, runs) = plan(&kernels, Size::Quick).unwrap();
+    let (_, runs) = plan(&kernels, Size::Quick, Machine::OneSm).unwrap();
     let mut fwt_as_scan = runs[0].clone();
     assert_eq!(fwt_as_scan.kernel.name, "fwt1024");
     let m = fwt_as_scan.execute();

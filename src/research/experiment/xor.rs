@@ -13,7 +13,7 @@
 //! [`plan`] trains and lists the runs; the caller runs each ([`XorRun::execute`], timing it) and
 //! hands the results to [`Report::new`].
 
-use super::{geomean, Size};
+use super::{geomean, Machine, Size};
 use crate::bench;
 use crate::config::Config;
 use crate::launch::LaunchFlags;
@@ -25,8 +25,12 @@ use serde::{Deserialize, Serialize};
 
 pub use super::xor_kernels::{select, Kernel, KERNELS};
 
-/// Every run is on the paper's GPU (GPGPU-Sim 3.2's GTX 480, §7), one SM.
+/// Every run is on the paper's GPU (GPGPU-Sim 3.2's GTX 480, §7): this preset's SM, and
+/// [`PAPER_SMS`] of them on the paper's machine (`--one-sm`: one, an ablation).
 pub const PRESET: &str = "fermi";
+
+/// The GTX 480's 15 SMs (the `gtx480` preset), the machine §7 simulates.
+pub const PAPER_SMS: u32 = 15;
 
 /// The most dynamic shared accesses a training trace keeps.
 pub const TRAINING_ACCESS_LIMIT: usize = 50_000;
@@ -219,6 +223,7 @@ pub struct XorRun {
     pub scheme: Scheme,
     pub hash: BankHash,
     pub size: Size,
+    pub machine: Machine,
 }
 
 /// The counters the report reads from one run.
@@ -258,7 +263,10 @@ pub struct Measured {
 impl XorRun {
     /// The `--set`s on top of [`PRESET`].
     pub fn sets(&self) -> Vec<String> {
-        vec![format!("shmem.hash={}", self.hash)]
+        vec![
+            self.machine.set(PAPER_SMS),
+            format!("shmem.hash={}", self.hash),
+        ]
     }
 
     /// "transpose16 with bvxor:0,4,14 (bit-vector XOR (exhaustive))": the run key, which names
@@ -275,7 +283,7 @@ impl XorRun {
     /// Runs the launch to the end and checks its output; the wall time is the caller's to
     /// measure.
     pub fn execute(&self) -> Measured {
-        let case = self.kernel.case(self.size);
+        let case = self.kernel.case(self.size, self.machine);
         let mut sim = match bench::simulation(&case.launch, PRESET, &self.sets()) {
             Ok(sim) => sim,
             Err(e) => {
@@ -303,9 +311,13 @@ impl XorRun {
     }
 }
 
-/// The trainings and the runs: each kernel trained, then run with every scheme's function in
-/// [`Scheme::ALL`] order. Errors name a kernel whose training cannot run.
-pub fn plan(kernels: &[Kernel], size: Size) -> Result<(Vec<Training>, Vec<XorRun>), String> {
+/// The trainings and the runs on `machine`: each kernel trained, then run with every scheme's
+/// function in [`Scheme::ALL`] order. Errors name a kernel whose training cannot run.
+pub fn plan(
+    kernels: &[Kernel],
+    size: Size,
+    machine: Machine,
+) -> Result<(Vec<Training>, Vec<XorRun>), String> {
     let mut trainings = Vec::new();
     let mut runs = Vec::new();
     for kernel in kernels {
@@ -316,6 +328,7 @@ pub fn plan(kernels: &[Kernel], size: Size) -> Result<(Vec<Training>, Vec<XorRun
                 scheme: t.scheme,
                 hash: t.hash.clone(),
                 size,
+                machine,
             });
         }
         trainings.push(training);
@@ -370,6 +383,9 @@ pub struct Average {
 pub struct Report {
     pub preset: &'static str,
     pub size: Size,
+    /// The paper's 15 SMs or the one-SM ablation, and how the report names it.
+    pub machine: Machine,
+    pub machine_label: String,
     pub kernels: Vec<KernelReport>,
     /// Every hashed scheme, in [`Scheme::ALL`] order.
     pub averages: Vec<Average>,
@@ -474,9 +490,12 @@ impl Report {
             .zip(measured)
             .filter_map(|(r, m)| m.error.as_ref().map(|e| format!("{}: {e}", r.title())))
             .collect();
+        let machine = runs.first().map_or(Machine::Paper, |r| r.machine);
         Ok(Report {
             preset: PRESET,
             size,
+            machine,
+            machine_label: machine.label(PAPER_SMS),
             kernels,
             averages,
             ranking,

@@ -3,11 +3,12 @@
 //! (`tests/data/kernels/elastic.cu`, nvcc's PTX) and the FWT, scan and column convolution of
 //! `tests/data/kernels/xor.cu` (warpstep's own PTX). Each has three launches: the training
 //! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
-//! the full run ([`Size::Full`]) and the tests' smaller one ([`Size::Quick`]); and a host
+//! the full run ([`Size::Full`]: on one SM, and 16 times its grid on the paper's 15 SMs) and
+//! the tests' smaller one ([`Size::Quick`]); and a host
 //! reference its output is checked against (`xor_reference.rs`).
 
 use super::xor_reference as reference;
-use super::{Case, Size, Suite};
+use super::{Case, Machine, Size, Suite};
 use crate::bench::BenchCase;
 use crate::sim::Sim;
 
@@ -26,7 +27,11 @@ pub struct Kernel {
     ptx: &'static str,
     /// The launch the searches are trained on (other data, a smaller grid).
     pub training: &'static [&'static str],
+    /// The full run on one SM (`--one-sm`).
     pub full: &'static [&'static str],
+    /// The full run on the paper's 15 SMs: `full`'s grid (and data) times 16, so each SM has
+    /// about the one-SM run's work.
+    pub chip: &'static [&'static str],
     pub quick: &'static [&'static str],
     /// Compares a finished run's output with the host's.
     pub check: fn(&Sim) -> Result<(), String>,
@@ -45,11 +50,12 @@ impl Kernel {
         }
     }
 
-    /// The run at `size`.
-    pub fn case(&self, size: Size) -> Case {
-        self.case_of(match size {
-            Size::Full => self.full,
-            Size::Quick => self.quick,
+    /// The run at `size` on `machine`.
+    pub fn case(&self, size: Size, machine: Machine) -> Case {
+        self.case_of(match (size, machine) {
+            (Size::Full, Machine::Paper) => self.chip,
+            (Size::Full, Machine::OneSm) => self.full,
+            (Size::Quick, _) => self.quick,
         })
     }
 
@@ -157,55 +163,61 @@ pub const KERNELS: [Kernel; 9] = [
     Kernel {
         name: "aes_encrypt", about: "AES-128 encryption, T-tables in shared memory (data-dependent lookups)",
         paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
-        training: encrypt!("2", "512", "7"), full: encrypt!("64", "16384", "1"),
+        training: encrypt!("2", "512", "7"), full: encrypt!("64", "16384", "1"), chip: encrypt!("1024", "262144", "1"),
         quick: encrypt!("4", "1024", "1"), check: |s| reference::aes(s, false),
     },
     Kernel {
         name: "aes_decrypt", about: "AES-128 decryption (equivalent inverse cipher), T-tables in shared memory",
         paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
-        training: decrypt!("2", "512", "7"), full: decrypt!("64", "16384", "1"),
+        training: decrypt!("2", "512", "7"), full: decrypt!("64", "16384", "1"), chip: decrypt!("1024", "262144", "1"),
         quick: decrypt!("4", "1024", "1"), check: |s| reference::aes(s, true),
     },
     Kernel {
         name: "reduce_interleaved", about: "the SDK's interleaved-addressing reduction, strided index",
         paper_kind: "reduction", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
-        training: reduce!("2", "512", "7"), full: reduce!("256", "65536", "1"),
+        training: reduce!("2", "512", "7"), full: reduce!("256", "65536", "1"), chip: reduce!("4096", "1048576", "1"),
         quick: reduce!("8", "2048", "1"), check: reference::reduction,
     },
     Kernel {
         name: "transpose16", about: "16 x 16 tile transpose without padding, column reads conflicting",
         paper_kind: "transpose", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
         training: transpose!("2,2", "32", "1024", "7"), full: transpose!("16,16", "256", "65536", "1"),
+        chip: transpose!("64,64", "1024", "1048576", "1"),
         quick: transpose!("2,2", "32", "1024", "1"), check: reference::transpose,
     },
     Kernel {
         name: "dct8x8", about: "the SDK's 8 x 8 DCT without padding, row pass conflicting",
         paper_kind: "dct8x8-1/-2", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
         training: dct!("dct8x8", "1,2", "32", "1024", "7"), full: dct!("dct8x8", "8,16", "256", "65536", "2"),
+        chip: dct!("dct8x8", "32,64", "1024", "1048576", "2"),
         quick: dct!("dct8x8", "1,2", "32", "1024", "2"), check: |s| reference::dct(s, false),
     },
     Kernel {
         name: "idct8x8", about: "the SDK's 8 x 8 inverse DCT, as dct8x8",
         paper_kind: "dct8x8-1/-2", suite: Suite::CudaSdk, ptx: ELASTIC_PTX,
         training: dct!("idct8x8", "1,2", "32", "1024", "7"), full: dct!("idct8x8", "8,16", "256", "65536", "2"),
+        chip: dct!("idct8x8", "32,64", "1024", "1048576", "2"),
         quick: dct!("idct8x8", "1,2", "32", "1024", "2"), check: |s| reference::dct(s, true),
     },
     Kernel {
         name: "fwt1024", about: "the SDK's fast Walsh transform, radix-4 butterflies in shared memory",
         paper_kind: "FWT", suite: Suite::CudaSdk, ptx: XOR_PTX,
         training: blocks!("fwt1024", "1", "1024", "7"), full: blocks!("fwt1024", "64", "65536", "1"),
+        chip: blocks!("fwt1024", "1024", "1048576", "1"),
         quick: blocks!("fwt1024", "2", "2048", "1"), check: reference::fwt,
     },
     Kernel {
         name: "scan512", about: "work-efficient (Blelloch) exclusive scan without conflict-free offsets",
         paper_kind: "matrix scan", suite: Suite::CudaSdk, ptx: XOR_PTX,
         training: blocks!("scan512", "1", "512", "7"), full: blocks!("scan512", "128", "65536", "1"),
+        chip: blocks!("scan512", "2048", "1048576", "1"),
         quick: blocks!("scan512", "2", "1024", "1"), check: reference::scan,
     },
     Kernel {
         name: "conv_cols", about: "the SDK's column convolution (17 taps) without its +1 padding",
         paper_kind: "conv-1/-2", suite: Suite::CudaSdk, ptx: XOR_PTX,
         training: conv!("2,1", "32", "1024", "7"), full: conv!("16,8", "256", "65536", "1"),
+        chip: conv!("64,32", "1024", "1048576", "1"),
         quick: conv!("2,1", "32", "1024", "1"), check: reference::conv_cols,
     },
 ];

@@ -21,13 +21,14 @@ impl PaperReport for Report {
     fn intro(&self) -> String {
         format!(
             "warpstep {}: van den Braak et al., \"Configurable XOR Hash Functions for Banked \
-             Scratchpad Memories in GPUs\" (IEEE TC), §6-7.1, on our kernels, preset {} (GTX 480, \
-             one SM){}. Each search reads the kernel's shared access trace on a training input \
+             Scratchpad Memories in GPUs\" (IEEE TC), §6-7.1, on our kernels, preset {} (GTX 480) \
+             on {}{}. Each search reads the kernel's shared access trace on a training input \
              (a smaller launch on other data); its function then runs the kernel's launch \
              (--set shmem.hash=SPEC). {} simulations, {} of them with output equal to the host \
              reference.\n",
             env!("CARGO_PKG_VERSION"),
             self.preset,
+            self.machine_label,
             if self.size == super::Size::Quick {
                 ", --quick launches"
             } else {

@@ -88,6 +88,9 @@ pub struct XorArgs {
     /// Smaller launches (the tests').
     #[arg(long)]
     quick: bool,
+    /// One SM instead of the GTX 480's 15 (an ablation: the same memory system behind one SM).
+    #[arg(long)]
+    one_sm: bool,
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -244,10 +247,11 @@ fn unified(args: &UnifiedArgs) -> Result<bool, String> {
 fn xor_experiment(args: &XorArgs) -> Result<bool, String> {
     let kernels = xor::select(&args.kernels)?;
     let size = size(args.quick);
+    let machine = Machine::of_flag(args.one_sm);
     if let Some(shard) = args.shard.get(&args.output)? {
-        let (_, runs) = xor::plan(&kernels, size)?;
+        let (_, runs) = xor::plan(&kernels, size, machine)?;
         let measured = xor_timed(&picked(&runs, shard), args.jobs);
-        let opts = options("xor", &args.kernels, args.quick);
+        let opts = options("xor", &args.kernels, args.quick).on(machine);
         args.shard.write(
             opts,
             shard,
@@ -258,7 +262,7 @@ fn xor_experiment(args: &XorArgs) -> Result<bool, String> {
     }
     args.output.check()?;
     let started = Instant::now();
-    let (trainings, runs) = xor::plan(&kernels, size)?;
+    let (trainings, runs) = xor::plan(&kernels, size, machine)?;
     eprintln!(
         "trained {} kernels in {}",
         trainings.len(),

@@ -162,7 +162,7 @@ pub fn merge(args: &MergeArgs) -> Result<bool, String> {
         }
         "xor" => {
             let kernels = xor::select(&options.selection)?;
-            let (trainings, runs) = xor::plan(&kernels, size)?;
+            let (trainings, runs) = xor::plan(&kernels, size, options.machine)?;
             let records: Vec<xor::Measured> =
                 shard::join(&parts, &titles_of(&runs, |r| r.title()))?;
             let report = xor::Report::new(&trainings, size, &runs, &records)?;
