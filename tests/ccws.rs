@@ -123,6 +123,29 @@ fn the_why_chain_names_the_static_limit_and_its_warps() {
 }
 
 #[test]
+fn the_why_chain_of_a_throttled_load_names_the_scores_and_the_cutoff() {
+    let mut s = sim(&["core.scheduler=gto", "core.ccws.dynamic=true"]);
+    s.set_record_warp_states(true);
+    while !s.finished() {
+        s.step();
+        for w in 0..16 {
+            let why = explain(&s, 0, w, None).expect("warp");
+            if why.state != "ccws_throttle" {
+                continue;
+            }
+            let text: Vec<&str> = why.links.iter().map(|l| l.text.as_str()).collect();
+            assert!(text[0].contains("victim tag hits"), "{text:?}");
+            assert!(text[1].contains("Dynamic CCWS"), "{text:?}");
+            assert!(text[1].contains("fill the cutoff of"), "{text:?}");
+            assert!(text[1].contains("ld.global"), "{text:?}");
+            assert!(!why.links[1].warps.contains(&w), "{text:?}");
+            return;
+        }
+    }
+    panic!("no load was ever held back");
+}
+
+#[test]
 fn bad_ccws_settings_name_their_key() {
     let base = Config::preset("fermi").expect("fermi");
     let err = base
