@@ -156,6 +156,7 @@ fn bad_ccws_settings_name_their_key() {
         .with_overrides(&["core.scheduler=two_level", "core.ccws.dynamic=true"])
         .expect_err("only over lrr or gto");
     assert!(err.to_string().contains("core.ccws.dynamic"), "{err}");
+    assert!(err.to_string().contains("not two_level"), "{err}");
     let err = base
         .with_overrides(&["core.ccws.vta_ways=0"])
         .expect_err("no ways");

@@ -282,9 +282,10 @@ fn warp_counts_fit(c: &Config) -> Result<(), ConfigError> {
             0 => "core.ccws.dynamic",
             _ => "core.ccws.swl_warps",
         };
+        let policy = serde_json::to_value(k.scheduler).unwrap_or_default();
         let msg = format!(
-            "cache-conscious scheduling runs over core.scheduler lrr or gto, not {:?}",
-            k.scheduler
+            "cache-conscious scheduling runs over core.scheduler lrr or gto, not {}",
+            policy.as_str().unwrap_or("this one")
         );
         return invalid(key, msg);
     }
