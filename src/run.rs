@@ -71,6 +71,9 @@ pub struct Report {
     /// hits and how their predictions turned out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_history: Option<crate::core::conflict_history::HistoryStats>,
+    /// Timing runs with `core.ccws`: victim tag hits and the cycles warps were held back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ccws: Option<crate::core::ccws::CcwsStats>,
     /// Timing runs with `unified.enabled`: the pool's division and arbitration conflicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unified: Option<crate::sim::UnifiedStats>,
@@ -215,6 +218,7 @@ pub fn timing_report(sim: &Sim, dumps: &[usize]) -> Report {
     report.icnt = Some(stats.icnt);
     report.mrpb = stats.mrpb;
     report.conflict_history = stats.conflict_history;
+    report.ccws = stats.ccws;
     report.unified = stats.unified;
     report.register_file = stats.register_file;
     report.energy = stats.energy;
@@ -254,6 +258,7 @@ fn base_report(
         icnt: None,
         mrpb: None,
         conflict_history: None,
+        ccws: None,
         unified: None,
         register_file: None,
         energy: None,

@@ -13,6 +13,7 @@
 //! CTA has finished and the memory system has drained (the last stores have reached the L2).
 
 use crate::config::{Config, DivergenceMode};
+use crate::core::ccws::CcwsStats;
 use crate::core::conflict_history::HistoryStats;
 use crate::core::decode::{decode_kernel, Decoded};
 pub use crate::core::register_banks::RegisterFileStats;
@@ -82,6 +83,10 @@ pub struct SimStats {
     /// (`core.scheduler = bank_conflict_aware`; left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_history: Option<HistoryStats>,
+    /// Cache-conscious wavefront scheduling's counters, summed over SMs (`core.ccws`; left out
+    /// of the JSON when off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ccws: Option<CcwsStats>,
     /// The unified local memory's division for this kernel and its arbitration conflicts
     /// (`unified.enabled`; left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -674,6 +679,7 @@ impl Sim {
             icnt: memory.icnt,
             mrpb: self.mrpb_stats(),
             conflict_history: self.conflict_history_stats(),
+            ccws: self.ccws_stats(),
             unified: self.unified_stats(),
             register_file: self.register_file_stats(),
             energy: Some(self.energy()),
@@ -760,6 +766,15 @@ impl Sim {
         for m in self.sms.iter().filter_map(|sm| sm.issue_stage().mask()) {
             sum.get_or_insert_with(HistoryStats::default)
                 .add(&m.stats());
+        }
+        sum
+    }
+
+    /// The CCWS counters summed over SMs, if cache-conscious scheduling is on.
+    fn ccws_stats(&self) -> Option<CcwsStats> {
+        let mut sum: Option<CcwsStats> = None;
+        for c in self.sms.iter().filter_map(|sm| sm.issue_stage().ccws()) {
+            sum.get_or_insert_with(CcwsStats::default).add(&c.stats);
         }
         sum
     }

@@ -31,7 +31,7 @@ pub use memory::{
 };
 pub use presets::{presets, Preset};
 pub use sm::{
-    ArithTimings, CollectorUnits, CoreConfig, Divergence, DivergenceMode, ICacheConfig,
+    ArithTimings, CcwsConfig, CollectorUnits, CoreConfig, Divergence, DivergenceMode, ICacheConfig,
     ICacheModel, OpTiming, PushOrder, RegFileConfig, RegLayout, SchedulerPolicy, SplitPolicy,
     UnitsConfig, DEFAULT_YIELD_AFTER,
 };

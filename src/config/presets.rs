@@ -258,6 +258,7 @@ fn fermi_core() -> CoreConfig {
             config: "N:4:128:4,L:R:f:N:L,S:2:32,4".to_string(), // -gpgpu_cache:il1
         },
         strict_barrel: false,
+        ccws: CcwsConfig::default(),
     }
 }
 

@@ -110,6 +110,11 @@ pub struct CoreConfig {
     pub scheduler: SchedulerPolicy,
     /// Size of the active set per scheduler for `two_level` (MODEL.md section 4).
     pub active_warps: u32,
+    /// Cache-conscious wavefront scheduling over `lrr` or `gto` (Rogers, O'Connor and Aamodt,
+    /// MICRO 2012; the book's section 5.1.2): the static wavefront limit and the dynamic
+    /// lost-locality throttle (`core::ccws`). Both off unless set.
+    #[serde(default)]
+    pub ccws: CcwsConfig,
     /// I-buffer entries per warp (MODEL.md section 4, default 2).
     pub ibuffer_entries: u32,
     /// Consecutive instructions one fetch brings into one warp's I-buffer; a warp is fetched
@@ -142,6 +147,55 @@ pub struct CoreConfig {
     /// overlap (`barrel` stalls). Off: a warp issues whenever its scoreboard allows.
     #[serde(default)]
     pub strict_barrel: bool,
+}
+
+/// Cache-conscious wavefront scheduling (CCWS, MICRO 2012; book section 5.1.2), switches over
+/// the base policy `core.scheduler` (`lrr` or `gto`). Defaults: the released CCWS simulator's
+/// `QuadroFX5800-CCWS` configuration (`-gpgpu_victim_cache:dl1 N,2:128:8:F:...` and
+/// `-point_scheduling_sys -1,0,0,0,-1,-1,100,-1,8,8,0`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CcwsConfig {
+    /// SWL, static wavefront limiting (MICRO 2012 §5's "Best-SWL"): only the `swl_warps` oldest
+    /// running warps of the SM may be scheduled (`core::ccws`); 0 is off.
+    pub swl_warps: u32,
+    /// Dynamic CCWS: lost intra-warp locality detected by per-warp victim tag arrays raises a
+    /// warp's locality score; warps past the cumulative cutoff may not issue global or local
+    /// loads (MICRO 2012 §4; the book's Fig. 5.1).
+    pub dynamic: bool,
+    /// Sets of each warp's victim tag array (the CCWS sources: 2).
+    pub vta_sets: u32,
+    /// Ways of each warp's victim tag array, FIFO replaced (the CCWS sources: 8; 16 tags a warp).
+    pub vta_ways: u32,
+    /// Every warp's initial locality score; the cutoff is this times the running warps (the
+    /// CCWS sources: 100).
+    pub base_score: u32,
+    /// K_THROTTLE: a victim tag hit sets the warp's score to (VTA hits / instructions issued)
+    /// x K_THROTTLE x cutoff, at least the base (the CCWS sources: 8).
+    pub k_throttle: u32,
+    /// Points a score above the base loses every cycle (the CCWS sources: 1).
+    pub decay: u32,
+}
+
+impl Default for CcwsConfig {
+    fn default() -> CcwsConfig {
+        CcwsConfig {
+            swl_warps: 0,
+            dynamic: false,
+            vta_sets: 2,
+            vta_ways: 8,
+            base_score: 100,
+            k_throttle: 8,
+            decay: 1,
+        }
+    }
+}
+
+impl CcwsConfig {
+    /// Whether either switch is on.
+    pub fn on(&self) -> bool {
+        self.swl_warps > 0 || self.dynamic
+    }
 }
 
 fn default_yield_after() -> u32 {

@@ -3,7 +3,7 @@
 //! cross-field checks, each a small function.
 
 use super::cache_string::{self, CacheSpec};
-use super::{overrides, Config, ConfigError, ConstModel, ICacheModel};
+use super::{overrides, Config, ConfigError, ConstModel, ICacheModel, SchedulerPolicy};
 use serde_json::Value;
 
 /// What values a numeric key allows.
@@ -33,6 +33,12 @@ const RULES: &[(&str, Rule)] = &[
     ("core.registers_per_sm", Range(1, 1 << 20)),
     ("core.schedulers_per_sm", Range(1, 8)),
     ("core.active_warps", Range(1, 128)),
+    ("core.ccws.swl_warps", Range(0, 128)),
+    ("core.ccws.vta_sets", Range(1, 64)),
+    ("core.ccws.vta_ways", Range(1, 64)),
+    ("core.ccws.base_score", Range(1, 1_000_000)),
+    ("core.ccws.k_throttle", Range(0, 1_000)),
+    ("core.ccws.decay", Range(0, 1_000_000)),
     ("core.ibuffer_entries", Range(1, 16)),
     ("core.fetch_width", Range(1, 16)),
     ("core.scoreboard_max_entries", Range(1, 64)),
@@ -263,6 +269,25 @@ fn warp_counts_fit(c: &Config) -> Result<(), ConfigError> {
     if k.active_warps > warps {
         let msg = format!("{} exceeds core.max_warps_per_sm ({warps})", k.active_warps);
         return invalid("core.active_warps", msg);
+    }
+    if k.ccws.swl_warps > warps {
+        let msg = format!(
+            "{} exceeds core.max_warps_per_sm ({warps})",
+            k.ccws.swl_warps
+        );
+        return invalid("core.ccws.swl_warps", msg);
+    }
+    if k.ccws.on() && !matches!(k.scheduler, SchedulerPolicy::Lrr | SchedulerPolicy::Gto) {
+        let key = match k.ccws.swl_warps {
+            0 => "core.ccws.dynamic",
+            _ => "core.ccws.swl_warps",
+        };
+        let policy = serde_json::to_value(k.scheduler).unwrap_or_default();
+        let msg = format!(
+            "cache-conscious scheduling runs over core.scheduler lrr or gto, not {}",
+            policy.as_str().unwrap_or("this one")
+        );
+        return invalid(key, msg);
     }
     if k.schedulers_per_sm > warps {
         let msg = format!(

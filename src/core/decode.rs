@@ -62,6 +62,9 @@ pub struct Decoded {
     pub bank_writes: u8,
     /// A global/local load or atomic: its destination is a long-latency result.
     pub long: bool,
+    /// A global, local or generic load: a read through the L1D (what dynamic CCWS may hold
+    /// back, `super::ccws`).
+    pub l1d_load: bool,
     /// Uses the shared-memory pipe (for the `mio_throttle` name) rather than global/local.
     pub shared: bool,
     /// A load, store or atomic that may reach global memory (`.global`, or a generic address):
@@ -137,6 +140,13 @@ fn decode_plain(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 }
                 _ => (false, false, false, false),
             };
+            let l1d_load = matches!(
+                class,
+                OpClass::Memory {
+                    space: Space::Global | Space::Local | Space::Generic,
+                    access: MemAccess::Load,
+                }
+            );
             Decoded {
                 unit,
                 timing,
@@ -152,6 +162,7 @@ fn decode_plain(func: &Function, units: &UnitsConfig) -> Vec<Decoded> {
                 orf_fills: 0,
                 bank_writes: bank_writes.len,
                 long,
+                l1d_load,
                 shared,
                 global_memory,
                 generic,

@@ -7,6 +7,7 @@
 //! ordering) and what issuing it does (execute, reserve, dispatch) belong to the rest of the SM,
 //! which this stage reaches through [`IssuePort`].
 
+use super::ccws::{Ccws, LocalityEvent};
 use super::conflict_history::{ConflictHistory, HistoryStats};
 use super::pipeline_mode::PipelineMode;
 use super::scheduler::{Order, Scheduler};
@@ -97,6 +98,9 @@ pub trait IssuePort {
     /// accesses shared memory (Elastic §4.2's "warp_is_memory_access" and
     /// "warp_to_sched_is_shmem_access").
     fn next_memory(&self, slot: u32) -> Option<(Pc, bool)>;
+    /// Whether the warp's next instruction is a global or local load through the L1D (what
+    /// dynamic CCWS holds back, [`Ccws`]).
+    fn next_loads_l1d(&self, slot: u32) -> bool;
     /// Sets the warp's state for this cycle.
     fn set_state(&mut self, slot: u32, state: WarpCycle);
     /// Whether every warp's state is recorded this cycle (else only what timing needs).
@@ -127,6 +131,8 @@ pub struct IssueStage {
     busy: Vec<u32>,
     /// Per scheduler: whether it was busy so this cycle.
     busy_now: Vec<bool>,
+    /// Cache-conscious wavefront scheduling, when `core.ccws` turns it on (boxed, as `mask`).
+    ccws: Option<Box<Ccws>>,
 }
 
 impl IssueStage {
@@ -150,6 +156,7 @@ impl IssueStage {
             issue_cycles: PipelineMode::of(config).issue_cycles(core.warp_size, core.simd_width),
             busy: vec![0; n as usize],
             busy_now: vec![false; n as usize],
+            ccws: Ccws::new(&core.ccws, core.max_warps_per_sm).map(Box::new),
             mask: (core.scheduler == SchedulerPolicy::BankConflictAware).then(|| {
                 Box::new(MemoryWarpMask {
                     history: ConflictHistory::new(
@@ -168,6 +175,18 @@ impl IssueStage {
     /// The bank-conflict-aware scheduler's mask, if that is the policy.
     pub fn mask(&self) -> Option<&MemoryWarpMask> {
         self.mask.as_deref()
+    }
+
+    /// Cache-conscious wavefront scheduling's state, when it is on.
+    pub fn ccws(&self) -> Option<&Ccws> {
+        self.ccws.as_deref()
+    }
+
+    /// What the L1D did for one global or local access, for CCWS's victim tags.
+    pub fn observe_l1d(&mut self, event: LocalityEvent) {
+        if let Some(c) = self.ccws.as_mut() {
+            c.observe(event);
+        }
     }
 
     /// The shared access tagged `tag` (at `pc`) left MEM0 after `extra` cycles beyond its
@@ -201,12 +220,18 @@ impl IssueStage {
     pub fn warp_arrived(&mut self, slot: u32, age: u64) {
         let s = slot as usize % self.schedulers.len();
         self.schedulers[s].warp_arrived(slot, age);
+        if let Some(c) = self.ccws.as_mut() {
+            c.warp_arrived(slot, age);
+        }
     }
 
     /// The warp in `slot` left.
     pub fn warp_left(&mut self, slot: u32) {
         let s = slot as usize % self.schedulers.len();
         self.schedulers[s].warp_left(slot);
+        if let Some(c) = self.ccws.as_mut() {
+            c.warp_left(slot);
+        }
     }
 
     /// One cycle: every scheduler tries its warps in policy order and issues the first that
@@ -218,6 +243,10 @@ impl IssueStage {
             m.countdown = m.countdown.saturating_sub(1);
             on
         });
+        if let Some(c) = self.ccws.as_mut() {
+            let live = port.live();
+            c.begin_cycle(live, |w| !port.eligible(w));
+        }
         for s in 0..self.schedulers.len() {
             self.busy_now[s] = self.busy[s] > 0;
             if self.busy[s] > 0 {
@@ -244,6 +273,7 @@ impl IssueStage {
         progress: &mut bool,
     ) -> SchedulerCycle {
         let mask = &mut self.mask;
+        let mut ccws = self.ccws.as_deref_mut();
         let issue_cycles = self.issue_cycles;
         let scheduler = &mut self.schedulers[s];
         let mut masked_any = false;
@@ -257,7 +287,15 @@ impl IssueStage {
         let stop_after_issue = !records && !scheduler.demotes();
         for slot in order.iter() {
             // `check` has set the state of a warp that cannot issue.
-            let verdict = match port.check(slot) {
+            let verdict = match held_by_ccws(ccws.as_deref(), port, slot) {
+                Some(reason) => Err(reason),
+                None => port.check(slot),
+            };
+            let verdict = match verdict {
+                Ok(()) if held_load(ccws.as_deref(), port, slot) => {
+                    port.set_state(slot, WarpCycle::CcwsThrottle);
+                    Err(WarpCycle::CcwsThrottle)
+                }
                 Ok(()) if masking && port.next_memory(slot).is_some() => {
                     masked_any = true;
                     first_masked.get_or_insert(slot);
@@ -270,6 +308,9 @@ impl IssueStage {
                 Ok(()) if result.issued.is_none() => {
                     issue_warp(mask, issue_cycles, port, slot, progress);
                     scheduler.issued(slot);
+                    if let Some(c) = ccws.as_deref_mut() {
+                        c.issued(slot);
+                    }
                     result.issued = Some(slot);
                     Some(WarpCycle::Issued)
                 }
@@ -314,6 +355,22 @@ impl IssueStage {
         scheduler.put_order(order);
         result
     }
+}
+
+/// Whether CCWS's static limit keeps warp `slot` from being scheduled at all this cycle
+/// (its state is then `swl_limit`).
+fn held_by_ccws(ccws: Option<&Ccws>, port: &mut impl IssuePort, slot: u32) -> Option<WarpCycle> {
+    let held = ccws.is_some_and(|c| !c.schedulable(slot));
+    held.then(|| {
+        port.set_state(slot, WarpCycle::SwlLimit);
+        WarpCycle::SwlLimit
+    })
+}
+
+/// Whether dynamic CCWS keeps warp `slot`, ready, from issuing its next instruction, a load
+/// through the L1D, this cycle.
+fn held_load(ccws: Option<&Ccws>, port: &impl IssuePort, slot: u32) -> bool {
+    ccws.is_some_and(|c| !c.may_load(slot)) && port.next_loads_l1d(slot)
 }
 
 /// Issues the warp in `slot`; a shared access looks its PC up in the history cache and loads

@@ -17,6 +17,7 @@
 //! [`L1d::post_reply`]) and the port takes it at the start of the LD/ST unit's cycle
 //! ([`L1Port::take_reply`]).
 
+use super::ccws::LocalityEvent;
 use super::request_log::{Attempt, RequestJournal};
 use crate::config::Config;
 use crate::mem::mrpb::{Mrpb, MrpbRequest, Offer, Requester};
@@ -30,6 +31,29 @@ pub struct L1Port {
     refused: Option<FailReason>,
     /// MEM0 waits for the MRPB this cycle (a full queue, or a write's flush).
     mrpb_wait: Option<Offer>,
+    /// With dynamic CCWS (`core.ccws.dynamic`): what the L1D did for this cycle's global and
+    /// local accesses (allocations with their victims, stores), for the victim tag arrays.
+    locality: Option<Vec<LocalityEvent>>,
+}
+
+/// What the L1D's answer to `access` of warp `from` tells CCWS's victim tag arrays, if anything:
+/// a line allocated (with the line it pushed out), or a global store.
+fn locality_event(l1d: &L1d, access: &Access, from: Requester) -> Option<LocalityEvent> {
+    if let Some(a) = l1d.allocation() {
+        return Some(LocalityEvent::Miss {
+            warp: from.warp,
+            owner: from.owner(),
+            block: a.block,
+            victim: a.victim,
+            read: access.kind == AccessKind::Read,
+        });
+    }
+    let line = u64::from(l1d.cache()?.spec().line_bytes.max(1));
+    (access.kind == AccessKind::Write && access.space == DataSpace::Global).then_some(
+        LocalityEvent::Store {
+            block: access.addr / line * line,
+        },
+    )
 }
 
 /// MSHR merges the SM's L1D has made so far (0 without an L1D).
@@ -78,6 +102,7 @@ impl L1Port {
     pub fn new(config: &Config) -> L1Port {
         L1Port {
             mrpb: Mrpb::new(config),
+            locality: config.core.ccws.dynamic.then(Vec::new),
             ..L1Port::default()
         }
     }
@@ -136,6 +161,7 @@ impl L1Port {
     ) -> L1Outcome {
         let merges = merges_so_far(l1d);
         let outcome = l1d.access_as(access, tag, from.owner(), now);
+        self.note_locality(l1d, access, from);
         match outcome {
             L1Outcome::Fail(reason) => {
                 self.refused = Some(reason);
@@ -183,7 +209,15 @@ impl L1Port {
         let b = self.mrpb.as_mut()?;
         let r = b.next(now)?;
         let merges = merges_so_far(l1d);
-        let outcome = match l1d.access_as(&r.access, r.tag, r.from.owner(), now) {
+        let answer = l1d.access_as(&r.access, r.tag, r.from.owner(), now);
+        if let (Some(events), Some(e)) = (
+            self.locality.as_mut(),
+            locality_event(l1d, &r.access, r.from),
+        ) {
+            events.push(e);
+        }
+        let b = self.mrpb.as_mut()?;
+        let outcome = match answer {
             L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {
                 if !l1d.bypass_read(&r.access, r.tag, now) {
                     b.refused();
@@ -211,6 +245,20 @@ impl L1Port {
         };
         b.taken();
         Some((r, outcome))
+    }
+
+    /// Keeps what the L1D's answer to `access` tells CCWS (with `core.ccws.dynamic`).
+    fn note_locality(&mut self, l1d: &L1d, access: &Access, from: Requester) {
+        if let Some(events) = self.locality.as_mut() {
+            events.extend(locality_event(l1d, access, from));
+        }
+    }
+
+    /// Hands this cycle's L1D events to `observe` (CCWS's victim tags) and forgets them.
+    pub fn drain_locality(&mut self, mut observe: impl FnMut(LocalityEvent)) {
+        if let Some(events) = self.locality.as_mut() {
+            events.drain(..).for_each(&mut observe);
+        }
     }
 
     /// The MRPB, when there is one.

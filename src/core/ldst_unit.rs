@@ -56,6 +56,12 @@ impl LdstUnit {
         }
     }
 
+    /// Hands the L1D's events of this cycle's global and local accesses to `observe` (CCWS's
+    /// victim tags, `core.ccws.dynamic`; nothing otherwise).
+    pub fn drain_locality(&mut self, observe: impl FnMut(super::ccws::LocalityEvent)) {
+        self.port.drain_locality(observe);
+    }
+
     /// The shared access that finished its bank passes in MEM0 since the last call, if any, and
     /// its bank-conflict cycles (its passes beyond one per sub-warp).
     pub fn take_shared_done(&mut self) -> Option<(u64, u32)> {

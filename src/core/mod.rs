@@ -1,6 +1,7 @@
 //! The SIMT core (book chapter 3): the structures of one streaming multiprocessor and the SM
 //! that steps them cycle by cycle.
 
+pub mod ccws;
 pub mod conflict_history;
 pub mod cycle_record;
 pub mod decode;
@@ -30,6 +31,7 @@ pub mod stall;
 pub mod timeline;
 pub mod unified_partition;
 pub mod units;
+pub mod victim_tags;
 pub mod warp_slot;
 pub mod writeback;
 

@@ -376,6 +376,8 @@ impl Sm {
         self.collector.read_cycle(&mut self.register_banks);
         self.ldst
             .cycle(now, &mut self.memory, ctx.l1d, &mut self.register_banks);
+        let issue = &mut self.issue;
+        self.ldst.drain_locality(|e| issue.observe_l1d(e));
         self.dispatch.hold_subwarps(&self.ldst);
         self.shared_resolved();
         self.operand_read(now, ctx.exec.decoded);

@@ -423,6 +423,14 @@ impl IssuePort for SmIssuePort<'_, '_, '_> {
         (d.unit == UnitKind::Mem).then_some((pc, d.shared))
     }
 
+    fn next_loads_l1d(&self, slot: u32) -> bool {
+        self.sm.warps[slot as usize]
+            .as_ref()
+            .and_then(|w| w.ibuffer.front())
+            .and_then(|&pc| self.ctx.exec.decoded.get(pc as usize))
+            .is_some_and(|d| d.l1d_load)
+    }
+
     fn set_state(&mut self, slot: u32, state: WarpCycle) {
         if let Some(w) = self.sm.warps[slot as usize].as_mut() {
             w.state = state;

@@ -51,11 +51,16 @@ pub enum WarpCycle {
     MrpbDrain = 17,
     /// Strict barrel processing: the warp's previous instruction is still in the pipeline.
     Barrel = 18,
+    /// Outside cache-conscious scheduling's static wavefront limit (SWL, `core.ccws.swl_warps`).
+    SwlLimit = 19,
+    /// Its next instruction is a global/local load, and dynamic CCWS's locality scores put the
+    /// warp past the cutoff (`core.ccws.dynamic`).
+    CcwsThrottle = 20,
 }
 
 impl WarpCycle {
     /// Every value, in code order (the browser reads names and descriptions from this).
-    pub const ALL: [WarpCycle; 19] = [
+    pub const ALL: [WarpCycle; 21] = [
         WarpCycle::Idle,
         WarpCycle::Issued,
         WarpCycle::NoInstruction,
@@ -75,6 +80,8 @@ impl WarpCycle {
         WarpCycle::Inactive,
         WarpCycle::MrpbDrain,
         WarpCycle::Barrel,
+        WarpCycle::SwlLimit,
+        WarpCycle::CcwsThrottle,
     ];
 
     /// The snake_case name used in JSON reports and the views.
@@ -99,6 +106,8 @@ impl WarpCycle {
             WarpCycle::Inactive => "inactive",
             WarpCycle::MrpbDrain => "mrpb_drain",
             WarpCycle::Barrel => "barrel",
+            WarpCycle::SwlLimit => "swl_limit",
+            WarpCycle::CcwsThrottle => "ccws_throttle",
         }
     }
 
@@ -124,6 +133,8 @@ impl WarpCycle {
             WarpCycle::Inactive => "The warp is outside the two-level scheduler's active set.",
             WarpCycle::MrpbDrain => "The warp's barrier or fence waits until its memory requests have left the MRPB, so none is reordered across it.",
             WarpCycle::Barrel => "Strict barrel processing: the warp's previous instruction has not written back yet.",
+            WarpCycle::SwlLimit => "Throttled by cache-conscious scheduling: only the oldest warps up to the static wavefront limit (SWL) may be scheduled, so they keep more of the L1D to themselves.",
+            WarpCycle::CcwsThrottle => "Throttled by cache-conscious scheduling: its next instruction loads through the L1D, and warps that lost locality (victim tag hits) have locality scores that push this warp past the cutoff.",
         }
     }
 

@@ -224,7 +224,18 @@ pub struct DataCache<W> {
     fill_port_free_at: u64,
     /// Modified bytes of the victim the current access wrote back.
     written_back: u32,
+    /// The line the current access allocated, if it took one ([`DataCache::allocation`]).
+    allocation: Option<Allocation>,
     pub stats: CacheStats,
+}
+
+/// A line an access allocated (a miss taking a way): its block, and the valid line it pushed
+/// out, as (block, owner), if any. CCWS's victim tag arrays learn from these
+/// (`crate::core::ccws`; MICRO 2012 §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allocation {
+    pub block: u64,
+    pub victim: Option<(u64, u64)>,
 }
 
 impl<W: Copy> DataCache<W> {
@@ -240,6 +251,7 @@ impl<W: Copy> DataCache<W> {
             data_port_free_at: 0,
             fill_port_free_at: 0,
             written_back: 0,
+            allocation: None,
             stats: CacheStats::default(),
         }
     }
@@ -306,6 +318,7 @@ impl<W: Copy> DataCache<W> {
         let write = req.kind == AccessKind::Write;
         let probe = self.tags.probe(req.addr, write);
         self.written_back = 0;
+        self.allocation = None;
         let outcome = if write {
             self.write(req, probe, now)
         } else {
@@ -414,11 +427,27 @@ impl<W: Copy> DataCache<W> {
         }
     }
 
+    /// The line the last access allocated, and the line it pushed out (`None`: it allocated
+    /// nothing: a hit, a merge, a failure, or a write that did not allocate).
+    pub fn allocation(&self) -> Option<Allocation> {
+        self.allocation
+    }
+
+    /// Notes that way `i` is taken for `req` and counts whose valid line it pushes out.
+    fn note_allocation(&mut self, i: usize, req: &CacheRequest) {
+        let victim = self.tags.valid_line(i);
+        if let Some((_, owner)) = victim {
+            self.stats.contention.count(req.owner, owner);
+        }
+        self.allocation = Some(Allocation {
+            block: self.tags.block(req.addr),
+            victim,
+        });
+    }
+
     /// Takes way `i` for `req`, counting whose valid line it pushes out.
     fn allocate(&mut self, i: usize, req: &CacheRequest, now: u64) -> Option<Evicted> {
-        if let Some(victim) = self.tags.owner_of_valid(i) {
-            self.stats.contention.count(req.owner, victim);
-        }
+        self.note_allocation(i, req);
         let evicted = self.tags.allocate(i, req.addr, now);
         self.tags.set_owner(i, req.owner);
         evicted
@@ -601,9 +630,7 @@ impl<W: Copy> DataCache<W> {
         let addr = req.addr;
         match probe {
             Probe::Miss(i) => {
-                if let Some(victim) = self.tags.owner_of_valid(i) {
-                    self.stats.contention.count(req.owner, victim);
-                }
+                self.note_allocation(i, req);
                 let evicted = self.tags.allocate_modified(i, addr, whole, now);
                 self.tags.set_owner(i, req.owner);
                 self.stats.data_writes += rows(req.size);

@@ -36,7 +36,7 @@
 
 use super::coalescer::LocalMap;
 use super::data_cache::{
-    CacheRequest, CacheStats, Contention, DataCache, FailReason, Outcome, Waiter,
+    Allocation, CacheRequest, CacheStats, Contention, DataCache, FailReason, Outcome, Waiter,
 };
 use super::events::{AccessOutcome, L1dLog, MemEvent};
 use super::mshr::MshrView;
@@ -217,6 +217,9 @@ pub struct L1d {
     fails: Vec<Failure>,
     /// Replies answered in pieces, with the pieces come so far.
     partial: Vec<((u64, u64, FetchKind), u8)>,
+    /// The line the last global or local access allocated in the data cache, if it took one
+    /// ([`L1d::allocation`]).
+    allocation: Option<Allocation>,
     /// The memory event log (`Sim::set_memory_events`); `None`, the usual case, records
     /// nothing.
     log: Option<Box<L1dLog>>,
@@ -238,6 +241,7 @@ impl L1d {
             bypass_fails: 0,
             fails: Vec::new(),
             partial: Vec::new(),
+            allocation: None,
             log: None,
         }
     }
@@ -333,6 +337,13 @@ impl L1d {
         }
     }
 
+    /// The line the last global or local access (through [`L1d::access_as`]) allocated in the
+    /// data cache, with the line it pushed out, if it took one (CCWS's victim tags learn from
+    /// it, `crate::core::ccws`). Block addresses are the cache's (local data at its offset).
+    pub fn allocation(&self) -> Option<Allocation> {
+        self.allocation
+    }
+
     /// One request from MEM0; `tag` names the instruction for its reply.
     pub fn access(&mut self, a: &Access, tag: u64, now: u64) -> L1Outcome {
         self.access_as(a, tag, 0, now)
@@ -354,11 +365,15 @@ impl L1d {
             _ => false,
         };
         let bypass = !side_cache && (a.kind == AccessKind::Atomic || self.cache.is_none());
+        self.allocation = None;
         let (outcome, raw) = if bypass {
             (self.bypass(a, addr, tag), None)
         } else {
             self.cached(a, addr, tag, owner, now)
         };
+        if !bypass && matches!(a.space, DataSpace::Global | DataSpace::Local) {
+            self.allocation = self.cache.as_ref().and_then(DataCache::allocation);
+        }
         if let L1Outcome::Fail(reason) = outcome {
             self.fails.push(Failure { reason, addr });
         }

@@ -299,10 +299,11 @@ impl TagArray {
         }
     }
 
-    /// The owner of way `idx` if it holds a line (any sector not invalid).
-    pub fn owner_of_valid(&self, idx: usize) -> Option<u64> {
+    /// The block and owner of way `idx` if it holds a line (any sector not invalid): the line an
+    /// allocation there pushes out.
+    pub fn valid_line(&self, idx: usize) -> Option<(u64, u64)> {
         let l = self.lines.get(idx)?;
-        (!l.all_invalid(self.sectors)).then_some(l.owner)
+        (!l.all_invalid(self.sectors)).then_some((l.block, l.owner))
     }
 
     /// Records who brought way `idx`'s line in.

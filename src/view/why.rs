@@ -249,6 +249,7 @@ impl Ctx<'_> {
             WarpCycle::SchedulingFail => self.mask_links(links),
             WarpCycle::MrpbDrain => self.mrpb_drain_links(slot, links),
             WarpCycle::Inactive => self.inactive_links(slot, links),
+            WarpCycle::SwlLimit | WarpCycle::CcwsThrottle => self.ccws_links(slot, w, links),
             WarpCycle::WritebackConflict => self.writeback_links(links),
             _ => {}
         }

@@ -26,6 +26,8 @@ const STATE_COLOURS = {
   inactive: '#44505e',
   mrpb_drain: '#b8742a',
   barrel: '#6f5a8a',
+  swl_limit: '#3d6b8c',
+  ccws_throttle: '#8c3d6b',
 };
 
 export function stateColour(name) {

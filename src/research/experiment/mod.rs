@@ -1,6 +1,7 @@
 //! Reproducible experiments: a paper's experiment rerun on our kernels, with its headline
 //! numbers beside ours. [`mrpb`] is the MRPB paper's (Jia, Shaw and Martonosi, HPCA 2014),
-//! Sections 4 and 5; [`elastic`] the elastic pipeline paper's (Gou and Gaydadjiev, CF'11),
+//! Sections 4 and 5, and [`mrpb_sched`] its comparison with CCWS's static wavefront limit and
+//! GTO (§5.5's Fig. 14 bars, §5.7's Fig. 16); [`elastic`] the elastic pipeline paper's (Gou and Gaydadjiev, CF'11),
 //! Sections 5.1-5.2; [`unified`] the unified memory paper's (Gebhart et al., MICRO'12), §6.2-6.4,
 //! whose programs launch several kernels on a [`host::Device`]; [`xor`] the XOR bank-hashing
 //! paper's (van den Braak et al., IEEE TC), §6-7.1, whose functions are searched on a
@@ -29,6 +30,8 @@ pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
 mod mrpb_cases;
+pub mod mrpb_sched;
+pub mod mrpb_sched_table;
 pub mod mrpb_table;
 pub mod shard;
 mod shard_serde;

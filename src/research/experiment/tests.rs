@@ -174,3 +174,58 @@ fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
     assert!(txt.contains("drain (§5.2, Fig. 9)"), "{txt}");
     assert!(!txt.contains('|'), "{txt}");
 }
+
+/// The scheduler comparison (MRPB Figs. 14 and 16) on the tiny atax at SWL limits 2 and 8.
+#[test]
+fn the_scheduler_comparison_picks_each_bases_best_limit_and_normalises_to_rr() {
+    use super::mrpb_sched::{self, Base};
+    let cases = [TINY_ATAX];
+    let limits = [2, 8];
+    let runs = mrpb_sched::plan(&cases, &limits).unwrap();
+    // 2 presets x 2 bases x (plain, MRPB, 2 limits).
+    assert_eq!(runs.len(), 2 * 2 * 4);
+    assert!(
+        mrpb_sched::plan(&cases, &[49]).is_err(),
+        "more than 48 warps"
+    );
+    let measured = measure_untimed(&runs).unwrap();
+    let report = mrpb_sched::Report::new(&cases, &limits, &runs, &measured).unwrap();
+    assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
+    assert_eq!(report.cases.len(), 2);
+    for row in &report.cases {
+        assert_eq!((row.rr.base, row.gto.base), (Base::Rr, Base::Gto));
+        assert_eq!(row.normalised()[0], Some(1.0));
+        for b in [&row.rr, &row.gto] {
+            // One CTA of 8 warps: a limit of 8 holds nobody back, the plain run's IPC.
+            assert_eq!(b.swl_ipc[1], (8, Some(b.plain.counters.ipc)));
+            // The best of the limits and no limit (0).
+            let (n, best) = b.best_swl.as_ref().unwrap();
+            let top = b.swl_ipc.iter().filter_map(|s| s.1).fold(0.0, f64::max);
+            assert_eq!(best.counters.ipc, top.max(b.plain.counters.ipc), "{n}");
+            assert!(*n == 0 || b.swl_ipc.iter().any(|s| s.0 == *n));
+        }
+        // n = 64: only warps 0 and 1 have rows, the other six exit at once. A limit of 2
+        // lets the two oldest run, so those six wait until both are done, and the L1D sees
+        // the same two warps' misses.
+        let two = &measured[runs
+            .iter()
+            .position(|r| {
+                r.preset == row.preset
+                    && r.sets == mrpb_sched::sets(Base::Rr, mrpb_sched::Addition::Swl(2))
+            })
+            .unwrap()]
+        .stats;
+        assert!(two.ccws.unwrap().limited_cycles > 0);
+        assert_eq!(two.l1d.misses, row.rr.plain.counters.l1d_misses);
+        assert_eq!(two.l1d.evictions_by, row.rr.plain.counters.evictions_by);
+    }
+    assert_eq!(report.groups.len(), 2, "PolyBench on Base-S and Base-L");
+    let g = &report.groups[0];
+    assert_eq!((g.cases, g.bars[0]), (1, Some(1.0)));
+    assert_eq!(g.bars[2], report.cases[0].normalised()[2]);
+    assert_eq!(g.figure_14(), (g.bars[2], g.bars[4]));
+    let md = markdown(&report);
+    assert!(md.contains("| atax_1 | PolyBench | Base-S |"), "{md}");
+    assert!(md.contains("MRPB performs better than CCWS-SWL"), "{md}");
+    assert!(!text(&report).contains('|'));
+}

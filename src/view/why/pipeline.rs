@@ -208,6 +208,52 @@ impl Ctx<'_> {
         );
     }
 
+    /// Cache-conscious wavefront scheduling (MICRO 2012; book section 5.1.2) held the warp: the
+    /// static limit's warps, or the locality scores that fill the cutoff before it.
+    pub(super) fn ccws_links(&self, slot: u32, w: &WarpSlot, links: &mut Vec<Link>) {
+        let Some(c) = self.sm.issue_stage().ccws() else {
+            return;
+        };
+        let link = if w.state == WarpCycle::SwlLimit {
+            let allowed = c.schedulable_warps();
+            Link::new(
+                "scheduler",
+                format!(
+                    "Cache-conscious scheduling's static wavefront limit (core.ccws.swl_warps = {}) lets only the oldest running warps be scheduled: {}. Warp {slot} waits until one of them finishes, so they keep more of the L1D to themselves.",
+                    c.swl_warps(),
+                    warp_list(&allowed)
+                ),
+            )
+            .naming(allowed)
+        } else {
+            let allowed = c.loading_warps();
+            let scores: Vec<String> = allowed
+                .iter()
+                .map(|&a| format!("{a}: {}", c.score(a)))
+                .collect();
+            let load = w
+                .ibuffer
+                .front()
+                .map_or("its load".into(), |&pc| self.instr(pc));
+            let mut link = Link::new(
+                "scheduler",
+                format!(
+                    "Dynamic CCWS: warps that lost intra-warp locality (L1D misses found in their victim tag arrays) have high locality scores; sorted by score, warps {} (scores {}) fill the cutoff of {}, so warp {slot} (score {}) may not issue {load}, a load through the L1D, until their scores decay.",
+                    warp_list(&allowed),
+                    scores.join(", "),
+                    c.cutoff(),
+                    c.score(slot)
+                ),
+            )
+            .naming(allowed);
+            if let Some(&pc) = w.ibuffer.front() {
+                link = link.at(self.place(pc));
+            }
+            link
+        };
+        links.push(link);
+    }
+
     /// A rigid pipeline stopped behind a result that lost writeback.
     pub(super) fn writeback_links(&self, links: &mut Vec<Link>) {
         let waiting: Vec<InFlight> = self

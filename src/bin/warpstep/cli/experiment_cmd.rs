@@ -41,6 +41,10 @@ pub enum ExperimentCommand {
     /// (tesla-c2050-s/-l), the geometric means beside the paper's, and the design space of
     /// Table 4 on atax_1 and hotspot.
     Mrpb(MrpbArgs),
+    /// MRPB (HPCA 2014) §5.5 Fig. 14's CCWS-SWL and §5.7 Fig. 16: each case on Base-S and
+    /// Base-L under RR, GTO, RR+MRPB, GTO+MRPB, RR+SWL and GTO+SWL (CCWS's static wavefront
+    /// limit at the best of --limits per case), normalised to RR.
+    MrpbSched(MrpbSchedArgs),
     /// Elastic pipeline (CF'11) §5.1-5.2: each kernel of Table 4 on elastic-cf11 on the
     /// baseline, the in-order pipeline, the scheduler alone, the pure elastic pipeline and
     /// elastic + scheduler; Table 4's bound, Fig. 8's stalls, Fig. 9's speedups beside the
@@ -117,6 +121,22 @@ pub struct MrpbArgs {
 }
 
 #[derive(Args)]
+pub struct MrpbSchedArgs {
+    /// Run only this case (repeatable), as for `experiment mrpb`.
+    #[arg(long = "case", value_name = "NAME")]
+    cases: Vec<String>,
+    /// The static wavefront limits tried for each case's best SWL (comma-separated warps per
+    /// SM; default 2,4,8,16,24).
+    #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
+    limits: Vec<u32>,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    output: Output,
+}
+
+#[derive(Args)]
 pub struct ElasticArgs {
     /// Run only this kernel (repeatable): aes_encrypt, aes_decrypt, reduce_interleaved,
     /// transpose16, dct8x8, idct8x8 (the padded ones run with theirs).
@@ -140,6 +160,7 @@ pub struct ElasticArgs {
 pub fn run(command: ExperimentCommand) -> ExitCode {
     let result = match command {
         ExperimentCommand::Mrpb(args) => mrpb(&args),
+        ExperimentCommand::MrpbSched(args) => mrpb_sched(&args),
         ExperimentCommand::Elastic(args) => elastic(&args),
         ExperimentCommand::Unified(args) => unified(&args),
         ExperimentCommand::Xor(args) => xor_experiment(&args),
@@ -178,6 +199,32 @@ fn mrpb(args: &MrpbArgs) -> Result<bool, String> {
         table::text,
         experiment_plot::write_svg,
     )?;
+    Ok(report.incomplete.is_empty())
+}
+
+/// Checks the flags, runs the scheduler comparison's plan and prints the report; `Ok(false)`
+/// when a run did not complete, `Err` is bad input (it has no plot and no shards).
+fn mrpb_sched(args: &MrpbSchedArgs) -> Result<bool, String> {
+    use warpstep::experiment::mrpb_sched;
+    let cases = select(&args.cases)?;
+    let limits = match args.limits.is_empty() {
+        true => mrpb_sched::LIMITS.to_vec(),
+        false => args.limits.clone(),
+    };
+    args.output.check()?;
+    let runs = mrpb_sched::plan(&cases, &limits).map_err(|e| format!("--limits: {e}"))?;
+    let start = Instant::now();
+    let measured = run_timed(&runs, args.jobs)?;
+    eprintln!(
+        "{} simulations in {}",
+        runs.len(),
+        seconds_text(start.elapsed().as_secs_f64())
+    );
+    let report = mrpb_sched::Report::new(&cases, &limits, &runs, &measured)?;
+    args.output
+        .emit(&report, table::markdown, table::text, |_, path| {
+            Err(format!("--plot {path}: experiment mrpb-sched has no plot"))
+        })?;
     Ok(report.incomplete.is_empty())
 }
 

@@ -64,7 +64,7 @@ enum Command {
     /// Run the GPGPU-Sim reference cases and compare warpstep's counters with GPGPU-Sim's.
     Correlate(correlate_cmd::CorrelateArgs),
     /// Rerun a paper's experiment on our kernels (mrpb: MRPB, HPCA 2014, Sections 4-5;
-    /// elastic: Elastic pipeline, CF'11, Sections 5.1-5.2; unified: MICRO'12 §6.2-6.4), whole
+    /// mrpb-sched: its Fig. 14 CCWS-SWL bars and Fig. 16 schedulers; elastic: Elastic pipeline, CF'11, Sections 5.1-5.2; unified: MICRO'12 §6.2-6.4), whole
     /// or one `--shard I/N` at a time, and `merge` the shards' parts into the report.
     Experiment {
         #[command(subcommand)]
