@@ -73,3 +73,47 @@ fn elastic_headline_on_the_papers_16_cores_stays_in_its_band() {
         assert!(s >= 1.0, "{}: elastic + scheduler ×{s:.4}", kernel.name);
     }
 }
+
+/// MICRO'12 Table 6 on `unified-micro12`, `--quick` inputs: the seven Table 6 programs that
+/// run (needle, bfs, dgemm, lu, pcr, srad, GPU-mummer), unified 384 KB over partitioned, the
+/// geometric mean of their speedups without and with the register file hierarchy. At these
+/// sizes every program fits either design, so there is no capacity to gain and the headline is
+/// the cost: the loss to arbitration without the hierarchy, and the share of it the hierarchy
+/// wins back (§6.1: "the key enabler"). The full-size Table 6 average is in docs/unified.md.
+#[test]
+fn unified_headline_on_table_6s_programs_stays_in_its_band() {
+    use warpstep::experiment::unified::{Design, Size, UnifiedRun, Workload};
+    let programs: Vec<Workload> = Workload::ALL
+        .into_iter()
+        .filter(|w| w.in_average())
+        .collect();
+    assert_eq!(programs.len(), 7);
+    let speedup = |workload: Workload, base: Design, design: Design| {
+        let cycles = |design| {
+            let m = UnifiedRun {
+                workload,
+                design,
+                size: Size::Quick,
+            }
+            .execute();
+            assert_eq!(m.error, None, "{} in {}", workload.name(), design.label());
+            m.totals.cycles as f64
+        };
+        cycles(base) / cycles(design)
+    };
+    let mean = |base: Design, design: Design| {
+        let logs: f64 = programs
+            .iter()
+            .map(|&w| speedup(w, base, design).ln())
+            .sum();
+        (logs / programs.len() as f64).exp()
+    };
+    let plain = mean(Design::Partitioned, Design::Unified384);
+    let hierarchy = mean(Design::PartitionedHierarchy, Design::Unified384Hierarchy);
+    assert_in_band("unified 384 KB, mean loss", 1.0 - plain, 0.031245);
+    assert_in_band(
+        "share of the loss the hierarchy wins back",
+        (hierarchy - plain) / (1.0 - plain),
+        0.935399,
+    );
+}

@@ -23,6 +23,7 @@ const KERNELS: &[&str] = &[
     "spinlock",
     "transpose",
     "unified",
+    "unified_programs",
     "vector_add",
     "vote",
 ];

@@ -28,6 +28,8 @@ struct DeviceBuffer {
 pub enum Arg<'a> {
     Buffer(&'a str),
     Value(i64),
+    /// A float parameter (`.f32` or `.f64`, as the kernel declares it).
+    Float(f64),
 }
 
 /// What a host program's launches added up to.
@@ -166,7 +168,23 @@ impl<'p> Device<'p> {
         block: u32,
         args: &[Arg],
     ) -> Result<(), String> {
-        let why = |e: String| format!("{kernel} <<<({}, {}), {block}>>>: {e}", grid.x, grid.y);
+        self.launch_block(kernel, grid, Dim3::linear(block), args)
+    }
+
+    /// [`Device::launch`] with a CTA of any shape (`block.x` x `block.y` x `block.z` threads).
+    pub fn launch_block(
+        &mut self,
+        kernel: &str,
+        grid: Dim3,
+        block: Dim3,
+        args: &[Arg],
+    ) -> Result<(), String> {
+        let why = |e: String| {
+            format!(
+                "{kernel} <<<({}, {}), ({}, {})>>>: {e}",
+                grid.x, grid.y, block.x, block.y
+            )
+        };
         let flags = self.flags(kernel, grid, block, args).map_err(why)?;
         let buffers = &self.buffers;
         let read = |name: &str| {
@@ -206,13 +224,14 @@ impl<'p> Device<'p> {
         &self,
         kernel: &str,
         grid: Dim3,
-        block: u32,
+        block: Dim3,
         args: &[Arg],
     ) -> Result<LaunchFlags, String> {
         let args = args
             .iter()
             .map(|arg| match arg {
                 Arg::Value(v) => Ok(ArgSpec::Scalar(Number::Int((*v).into()))),
+                Arg::Float(v) => Ok(ArgSpec::Scalar(Number::Float(*v))),
                 Arg::Buffer(name) => {
                     let b = self
                         .buffers
@@ -229,7 +248,7 @@ impl<'p> Device<'p> {
         Ok(LaunchFlags {
             kernel: Some(kernel.to_string()),
             grid: Some(grid),
-            block: Some(Dim3::linear(block)),
+            block: Some(block),
             args,
             regs: self.regs,
             config: Some(self.preset.clone()),

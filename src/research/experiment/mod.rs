@@ -37,6 +37,8 @@ pub mod shard;
 mod shard_serde;
 pub mod table;
 pub mod unified;
+pub mod unified_fig7;
+pub mod unified_programs;
 pub mod unified_table;
 mod unified_workloads;
 pub mod xor;

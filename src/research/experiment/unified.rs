@@ -24,7 +24,7 @@ use crate::energy::EnergyReport;
 use serde::{Deserialize, Serialize};
 
 pub use super::unified_workloads::{
-    needle_reference, select, PaperRow, Size, Workload, PAPER_AVERAGE,
+    needle_reference, select, PaperRow, Size, Workload, PAPER_AVERAGE, PAPER_FIG7_AVERAGE,
 };
 
 /// Every run is on Table 2's SM.
@@ -250,7 +250,8 @@ pub struct Report {
     pub preset: &'static str,
     pub quick: bool,
     pub workloads: Vec<WorkloadReport>,
-    /// Geometric means over the workloads Table 6 has (needle once, at Table 1's shape):
+    /// Geometric means over the workloads Table 6 has that ran ([`Report::averaged`]; needle
+    /// once, at Table 1's shape):
     /// performance and energy per unified capacity, beside the paper's average.
     pub average_performance: [Option<f64>; 3],
     pub average_energy: [Option<f64>; 3],
@@ -260,6 +261,12 @@ pub struct Report {
     pub average_hierarchy_performance: [Option<f64>; 3],
     pub average_hierarchy_energy: [Option<f64>; 3],
     pub paper_average: PaperRow,
+    /// The programs the averages take (Table 6's that ran; needle once).
+    pub averaged: Vec<&'static str>,
+    /// Fig. 7's programs that ran (§6.1): geometric means of unified 384 KB over partitioned,
+    /// performance and energy, without and with the register file hierarchy.
+    pub fig7_averaged: Vec<&'static str>,
+    pub fig7_average: [Option<f64>; 4],
     pub runs: usize,
     pub simulated_cycles: u64,
     /// Runs that did not complete, with why.
@@ -319,7 +326,26 @@ impl Report {
                 .then(|| super::geomean(&values))
                 .flatten()
         };
+        let fig7: Vec<&WorkloadReport> = reports.iter().filter(|r| r.workload.fig7()).collect();
+        let fig7_mean = |design: Design, value: fn(&DesignResult) -> f64| {
+            let values: Vec<f64> = fig7
+                .iter()
+                .filter_map(|r| r.result(design))
+                .map(value)
+                .collect();
+            (values.len() == fig7.len())
+                .then(|| super::geomean(&values))
+                .flatten()
+        };
         Ok(Report {
+            averaged: table6.iter().map(|r| r.workload.name()).collect(),
+            fig7_averaged: fig7.iter().map(|r| r.workload.name()).collect(),
+            fig7_average: [
+                fig7_mean(Design::Unified384, |r| r.performance),
+                fig7_mean(Design::Unified384, |r| r.energy_ratio),
+                fig7_mean(Design::Unified384Hierarchy, |r| r.performance),
+                fig7_mean(Design::Unified384Hierarchy, |r| r.energy_ratio),
+            ],
             warpstep_version: env!("CARGO_PKG_VERSION"),
             paper: "Gebhart et al., Unifying Primary Cache, Scratch, and Register File Memories in a Throughput Processor, MICRO'12, Table 6",
             preset: PRESET,

@@ -4,7 +4,7 @@
 //! the averages. Pure formatting: the numbers come from [`Report`].
 
 use super::table::{beside, pair, percent, times, Format, PaperReport, Section, Table};
-use super::unified::{Design, DesignResult, Report, WorkloadReport};
+use super::unified::{Design, DesignResult, Report, WorkloadReport, PAPER_FIG7_AVERAGE};
 use crate::correlate::table::thousands;
 
 impl PaperReport for Report {
@@ -36,6 +36,10 @@ impl PaperReport for Report {
             Section::table(
                 "With the register file hierarchy, over partitioned with it (Table 6)",
                 hierarchy_table(self),
+            ),
+            Section::table(
+                "Fig. 7: programs that should not benefit, unified 384 KB over partitioned (paper: within 1%)",
+                fig7_table(self),
             ),
             Section::table(
                 "Register file and arbitration (384 KB; MRF reads in millions of warp registers)",
@@ -127,7 +131,7 @@ fn table6(report: &Report) -> Table {
         }
         rows.push(row);
     }
-    let mut average = vec!["average (needle, bfs, dgemm)".to_string()];
+    let mut average = vec![average_label(report)];
     for i in 0..3 {
         average.push(beside(
             report.average_performance[i],
@@ -161,6 +165,50 @@ fn table6(report: &Report) -> Table {
     Table::new(&header, rows, 1)
 }
 
+/// "average of 7 (needle, bfs, ...)": the programs the report's means take.
+fn average_label(report: &Report) -> String {
+    format!(
+        "average of {} ({})",
+        report.averaged.len(),
+        report.averaged.join(", ")
+    )
+}
+
+/// §6.1's Fig. 7: unified 384 KB over partitioned for the programs that should not benefit,
+/// without and with the register file hierarchy, and their geometric mean beside Table 6's
+/// last row.
+fn fig7_table(report: &Report) -> Table {
+    let mut rows = Vec::new();
+    for w in report.workloads.iter().filter(|w| w.workload.fig7()) {
+        let mut row = vec![w.workload.name().to_string()];
+        for d in [Design::Unified384, Design::Unified384Hierarchy] {
+            let r = w.result(d);
+            row.push(beside(r.map(|r| r.performance), Some(1.0), 3));
+            row.push(beside(r.map(|r| r.energy_ratio), Some(1.0), 3));
+        }
+        rows.push(row);
+    }
+    let paper = PAPER_FIG7_AVERAGE;
+    let mut average = vec![format!("average of {}", report.fig7_averaged.len())];
+    for (i, v) in report.fig7_average.iter().enumerate() {
+        let p = if i % 2 == 0 {
+            paper.performance[2]
+        } else {
+            paper.energy[2]
+        };
+        average.push(beside(*v, Some(p), 3));
+    }
+    rows.push(average);
+    let header = [
+        "program",
+        "perf 384 KB",
+        "energy 384 KB",
+        "perf 384 KB + RFH",
+        "energy 384 KB + RFH",
+    ];
+    Table::new(&header, rows, 1)
+}
+
 fn hierarchy_table(report: &Report) -> Table {
     let mut rows = Vec::new();
     for w in &report.workloads {
@@ -175,7 +223,7 @@ fn hierarchy_table(report: &Report) -> Table {
         }
         rows.push(row);
     }
-    let mut average = vec!["average (needle, bfs, dgemm)".to_string()];
+    let mut average = vec![average_label(report)];
     for i in 0..3 {
         average.push(beside(
             report.average_hierarchy_performance[i],

@@ -6,6 +6,8 @@
 //! reference: a run that computes the wrong thing is an error, not a number.
 
 use super::host::{Arg, Device};
+use super::unified_fig7 as fig7;
+use super::unified_programs as programs;
 use crate::launch::{Dim3, ElemType, SplitMix64};
 use serde::Serialize;
 
@@ -32,6 +34,13 @@ pub const PAPER_AVERAGE: PaperRow = PaperRow {
     energy: [0.98, 0.87, 0.87],
 };
 
+/// Table 6's last row, the average of Fig. 7's programs (§6.1: within 1% at 384 KB).
+pub const PAPER_FIG7_AVERAGE: PaperRow = PaperRow {
+    name: "Figure 7 Benchmarks (Average)",
+    performance: [0.99, 1.00, 1.00],
+    energy: [0.93, 0.96, 1.00],
+};
+
 /// One program of the experiment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,22 +59,62 @@ pub enum Workload {
     Dgemm,
     /// `cache_gather`: cache-limited (23 registers, no shared memory).
     CacheGather,
+    /// Rodinia lud's blocked LU (ours, BLOCK_SIZE 16): 20 registers, 96 shared bytes a thread
+    /// in its perimeter kernel (Table 1).
+    Lu,
+    /// Parallel cyclic reduction (ours, after [26]): 128-thread CTAs, 20 shared bytes a
+    /// thread, 33 registers (Table 1).
+    Pcr,
+    /// Rodinia srad v2 (the corpus PTX): 16 x 16 CTAs, 24 shared bytes a thread, 18 registers
+    /// (Table 1).
+    Srad,
+    /// GPU-mummer's suffix-trie walk, a query a thread (ours): no shared memory, 21 registers
+    /// (Table 1).
+    Mummer,
+    /// Fig. 7's set (§6.1, no benefit expected): Rodinia nn (corpus PTX), 13 registers.
+    Nn,
+    /// Rodinia hotspot (corpus PTX), 16 x 16 CTAs, 12 shared bytes a thread, 22 registers.
+    Hotspot,
+    /// The CUDA samples' VectorAdd (ours), 9 registers.
+    VectorAdd,
 }
 
 impl Workload {
     /// Whether Table 6's average takes it: the paper's programs, needle once (at Table 1's
     /// shape), not the ablations.
     pub fn in_average(self) -> bool {
-        matches!(self, Workload::Needle | Workload::Bfs | Workload::Dgemm)
+        matches!(
+            self,
+            Workload::Needle
+                | Workload::Bfs
+                | Workload::Dgemm
+                | Workload::Lu
+                | Workload::Pcr
+                | Workload::Srad
+                | Workload::Mummer
+        )
     }
 
-    pub const ALL: [Workload; 6] = [
+    /// Whether it is one of Fig. 7's programs, which §6.1 says the unified design neither
+    /// helps nor harms (within 1% at 384 KB).
+    pub fn fig7(self) -> bool {
+        matches!(self, Workload::Nn | Workload::Hotspot | Workload::VectorAdd)
+    }
+
+    pub const ALL: [Workload; 13] = [
         Workload::Needle,
         Workload::NeedlePadded,
         Workload::Needle16,
         Workload::Bfs,
         Workload::Dgemm,
         Workload::CacheGather,
+        Workload::Lu,
+        Workload::Pcr,
+        Workload::Srad,
+        Workload::Mummer,
+        Workload::Nn,
+        Workload::Hotspot,
+        Workload::VectorAdd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +125,13 @@ impl Workload {
             Workload::Bfs => "bfs",
             Workload::Dgemm => "dgemm",
             Workload::CacheGather => "cache_gather",
+            Workload::Lu => "lu",
+            Workload::Pcr => "pcr",
+            Workload::Srad => "srad",
+            Workload::Mummer => "mummer",
+            Workload::Nn => "nn",
+            Workload::Hotspot => "hotspot",
+            Workload::VectorAdd => "vector_add",
         }
     }
 
@@ -109,6 +165,34 @@ impl Workload {
                     words * 4 / 1024
                 )
             }
+            Workload::Lu => {
+                let n = programs::lu_size(size);
+                format!("blocked LU after Rodinia lud (ours, BLOCK_SIZE 16), {n} x {n} floats, 20 registers")
+            }
+            Workload::Pcr => {
+                let (systems, matrices) = programs::pcr_shape(size);
+                format!("parallel cyclic reduction (ours), {systems} systems of 128 equations sharing {matrices} matrices, 33 registers")
+            }
+            Workload::Srad => {
+                let (rows, cols, iterations) = programs::srad_shape(size);
+                format!("Rodinia srad v2, corpus PTX, {rows} x {cols}, {iterations} iterations, 18 registers")
+            }
+            Workload::Mummer => {
+                let (length, depth, count, query_len) = programs::mummer_shape(size);
+                format!("GPU-mummer's suffix-trie walk (ours), {count} queries of {query_len} bases, trie of a {length}-base reference to depth {depth}, 21 registers")
+            }
+            Workload::Nn => format!(
+                "Rodinia nn, corpus PTX, {} records, 13 registers (Fig. 7)",
+                fig7::nn_records(size)
+            ),
+            Workload::Hotspot => {
+                let (n, steps) = fig7::hotspot_shape(size);
+                format!("Rodinia hotspot, corpus PTX, {n} x {n}, {steps} steps in pyramids of 2, 22 registers (Fig. 7)")
+            }
+            Workload::VectorAdd => format!(
+                "VectorAdd (ours), {} floats, 9 registers (Fig. 7)",
+                fig7::vector_add_length(size)
+            ),
         }
     }
 
@@ -120,6 +204,13 @@ impl Workload {
             Workload::Bfs => 9,
             Workload::Dgemm => 72,
             Workload::CacheGather => 23,
+            Workload::Lu => 20,
+            Workload::Pcr => 33,
+            Workload::Srad => 18,
+            Workload::Mummer => 21,
+            Workload::Nn => 13,
+            Workload::Hotspot => 22,
+            Workload::VectorAdd => 9,
         }
     }
 
@@ -141,7 +232,27 @@ impl Workload {
                 performance: [0.77, 1.01, 1.08],
                 energy: [1.13, 0.95, 0.94],
             }),
-            Workload::CacheGather => None,
+            Workload::Lu => Some(PaperRow {
+                name: "lu",
+                performance: [0.96, 1.07, 1.07],
+                energy: [1.00, 0.91, 0.89],
+            }),
+            Workload::Mummer => Some(PaperRow {
+                name: "GPU-mummer",
+                performance: [0.96, 1.04, 1.04],
+                energy: [0.97, 0.95, 0.97],
+            }),
+            Workload::Pcr => Some(PaperRow {
+                name: "pcr",
+                performance: [0.77, 1.04, 1.06],
+                energy: [1.33, 0.92, 0.93],
+            }),
+            Workload::Srad => Some(PaperRow {
+                name: "srad",
+                performance: [1.00, 1.08, 1.09],
+                energy: [0.94, 0.86, 0.89],
+            }),
+            Workload::CacheGather | Workload::Nn | Workload::Hotspot | Workload::VectorAdd => None,
         }
     }
 
@@ -156,6 +267,13 @@ impl Workload {
             Workload::Bfs => bfs(device, bfs_nodes(size)),
             Workload::Dgemm => dgemm(device, dgemm_shape(size)),
             Workload::CacheGather => cache_gather(device, gather_shape(size)),
+            Workload::Lu => programs::lu(device, programs::lu_size(size)),
+            Workload::Pcr => programs::pcr(device, programs::pcr_shape(size)),
+            Workload::Srad => programs::srad(device, programs::srad_shape(size)),
+            Workload::Mummer => programs::mummer(device, programs::mummer_shape(size)),
+            Workload::Nn => fig7::nn(device, fig7::nn_records(size)),
+            Workload::Hotspot => fig7::hotspot(device, fig7::hotspot_shape(size)),
+            Workload::VectorAdd => fig7::vector_add(device, fig7::vector_add_length(size)),
         }
     }
 
@@ -164,6 +282,11 @@ impl Workload {
         match self {
             Workload::Needle16 => NEEDLE_PTX,
             Workload::Bfs => BFS_PTX,
+            Workload::Srad => programs::SRAD_PTX,
+            Workload::Lu | Workload::Pcr | Workload::Mummer => programs::PROGRAMS_PTX,
+            Workload::Nn => fig7::NN_PTX,
+            Workload::Hotspot => fig7::HOTSPOT_PTX,
+            Workload::VectorAdd => fig7::VECTOR_ADD_PTX,
             Workload::Needle | Workload::NeedlePadded | Workload::Dgemm | Workload::CacheGather => {
                 UNIFIED_PTX
             }

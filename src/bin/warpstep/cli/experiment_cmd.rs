@@ -68,7 +68,7 @@ pub enum ExperimentCommand {
 #[derive(Args)]
 pub struct UnifiedArgs {
     /// Run only this program (repeatable): needle, needle_padded, needle16, bfs, dgemm,
-    /// cache_gather.
+    /// cache_gather, lu, pcr, srad, mummer, nn, hotspot, vector_add.
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Smaller inputs (the tests').

@@ -1,10 +1,11 @@
 //! `warpstep experiment unified --plot FILE.svg`: one SVG drawn by `experiment_chart.rs`, in
-//! the MRPB plot's style. On top, each program's performance over the partitioned design at
-//! the three unified capacities, at 384 KB without arbitration (the ablation) and the
-//! Fermi-like design, beside Table 6's 384 KB figure
-//! (MICRO'12 §6.2-6.4); below, left, energy over the partitioned design (lower is better),
-//! with Table 6's 384 KB figure; right, DRAM traffic over the partitioned design (Fig. 9's
-//! third bar). All on log axes around 1.
+//! the MRPB plot's style. On top, each program's performance at the three unified capacities
+//! with the register file hierarchy (over the partitioned design with it, as the paper's
+//! designs both have it, §2.1), at 384 KB without it (over the partitioned design without it),
+//! beside Table 6's 384 KB figure (MICRO'12 §6.2-6.4); below, left, energy over the partitioned
+//! design (lower is better), with Table 6's 384 KB figure; right, DRAM traffic over the
+//! partitioned design (Fig. 9's third bar). All on log axes around 1. The Fermi-like design and
+//! the no-arbitration ablation are in the report's tables.
 
 use super::experiment_chart::{draw_bars, page, palette, LogAxis, Panel, PAPER_GREY};
 use std::ops::Range;
@@ -12,14 +13,13 @@ use warpstep::experiment::unified::{
     Design, DesignResult, PaperRow, Report, Workload, WorkloadReport,
 };
 
-const SIZE: (u32, u32) = (1200, 860);
+const SIZE: (u32, u32) = (1500, 860);
 const TOP_HEIGHT: u32 = 430;
-const DESIGNS: [Design; 5] = [
-    Design::Unified128,
-    Design::Unified256,
+const DESIGNS: [Design; 4] = [
+    Design::Unified128Hierarchy,
+    Design::Unified256Hierarchy,
+    Design::Unified384Hierarchy,
     Design::Unified384,
-    Design::Unified384NoArbitration,
-    Design::FermiLike,
 ];
 
 /// Writes the charts of `report` to `path`.
