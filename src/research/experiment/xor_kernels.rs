@@ -42,6 +42,7 @@ impl Kernel {
                 ptx: self.ptx,
                 flags,
             },
+            check: None,
         }
     }
 
