@@ -356,7 +356,7 @@ pub const CASES: &[Case] = &[
             "--arg", "65536", "--arg", "16",
         ],
     }),
-    rodinia(BenchCase {
+    rodinia_checked(BenchCase {
         name: "hotspot",
         about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",
         ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
@@ -368,7 +368,21 @@ pub const CASES: &[Case] = &[
             "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
             "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001",
         ],
-    }),
+    }, reference::hotspot),
+    rodinia_checked(BenchCase {
+        name: "hotspot_u",
+        about: "HS/U (ours): hotspot's pyramid with its shared tiles in global memory, 512 x 512",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "hotspot_u", "--grid", "43,43", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[262144]=rand:1:0:0.001",
+            "--arg", "f32[262144]=rand:2:323:333", "--arg", "f32[262144]=0",
+            "--arg", "512", "--arg", "512", "--arg", "2", "--arg", "2",
+            "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
+            "--arg", "5120", "--arg", "1.4583333e-7",
+            "--arg", "f32[473344]=0", "--arg", "f32[473344]=0", "--arg", "f32[473344]=0",
+        ],
+    }, reference::hotspot),
     rodinia_checked(BenchCase {
         name: "srad_1",
         about: "Rodinia srad v2 srad_cuda_1 (16 x 16 shared tiles), a 1024 x 64 band",

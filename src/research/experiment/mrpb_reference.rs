@@ -92,6 +92,11 @@ impl Want {
         }
     }
 
+    /// `v` as the first term of a sum (its magnitude counts in the scale).
+    fn start(v: f32) -> Want {
+        Want::exact(0.0).plus(v as f64)
+    }
+
     fn plus(self, term: f64) -> Want {
         Want {
             value: self.value + term,
@@ -255,7 +260,7 @@ pub fn fdtd_1(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         let h = |i: usize| hz[i * ny + j] as f64;
         (i < nx && j < ny).then(|| match i {
             0 => Want::exact(fict[t]),
-            _ => Want::exact(e)
+            _ => Want::start(e)
                 .plus(-0.5 * (h(i) - h(i - 1)))
                 .cancelling(&[h(i), h(i - 1)]),
         })
@@ -272,7 +277,7 @@ pub fn fdtd_2(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
     let want = output_2d(&ex0, ny + 1, l.threads(), |i, j, e| {
         let h = |j: usize| hz[i * ny + j] as f64;
         (i < nx && j < ny && j > 0).then(|| {
-            Want::exact(e)
+            Want::start(e)
                 .plus(-0.5 * (h(j) - h(j - 1)))
                 .cancelling(&[h(j), h(j - 1)])
         })
@@ -294,7 +299,7 @@ pub fn fdtd_3(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
                 ey[(i + 1) * ny + j] as f64,
                 -(ey[i * ny + j] as f64),
             ];
-            Want::exact(h)
+            Want::start(h)
                 .plus(-0.7 * terms.iter().sum::<f64>())
                 .cancelling(&terms)
         })
@@ -373,7 +378,7 @@ pub fn srad_2(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         let ce = c[y * cols + (x + 1).min(cols - 1)] as f64;
         let q = 0.25 * lambda;
         Some(
-            Want::exact(jv)
+            Want::start(jv)
                 .plus(q * cc * n[k] as f64)
                 .plus(q * cs * s[k] as f64)
                 .plus(q * cc * w[k] as f64)
@@ -381,4 +386,44 @@ pub fn srad_2(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         )
     });
     compare("J", &l.now(4)?, &want)
+}
+
+/// Hotspot's `calculate_temp`, the corpus's and our `hotspot_u` alike: `(iteration, power,
+/// temp_src, temp_dst, grid_cols, grid_rows, border_cols, border_rows, Cap, Rx, Ry, Rz, step,
+/// ...)`, `iteration` stencil steps over the whole grid, neighbours clamped at the border (the
+/// pyramid recomputes its halo, so every cell of temp_dst is written).
+pub fn hotspot(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let steps = l.int(0)?;
+    let (power, mut temp) = (l.initial(1)?, l.initial(2)?);
+    let (cols, rows) = (l.int(4)?, l.int(5)?);
+    let (cap, rx, ry, rz, step) = (
+        l.number(8)?,
+        l.number(9)?,
+        l.number(10)?,
+        l.number(11)?,
+        l.number(12)?,
+    );
+    if temp.len() != rows * cols {
+        return Err(format!(
+            "temp has {} elements, not {rows} x {cols}",
+            temp.len()
+        ));
+    }
+    let mut want = Vec::new();
+    for _ in 0..steps {
+        want = output_2d(&temp, cols, (cols, rows), |y, x, t| {
+            let at = |yy: usize, xx: usize| temp[yy * cols + xx] as f64;
+            let (n, s) = (at(y.saturating_sub(1), x), at((y + 1).min(rows - 1), x));
+            let (w, e) = (at(y, x.saturating_sub(1)), at(y, (x + 1).min(cols - 1)));
+            let t = t as f64;
+            let delta = power[y * cols + x] as f64
+                + (s + n - 2.0 * t) / ry
+                + (e + w - 2.0 * t) / rx
+                + (80.0 - t) / rz;
+            Some(Want::start(t as f32).plus(step / cap * delta))
+        });
+        temp = want.iter().map(|w| w.value as f32).collect();
+    }
+    compare("temp_dst", &l.now(3)?, &want)
 }

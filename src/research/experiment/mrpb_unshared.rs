@@ -12,7 +12,7 @@ use super::mrpb::{program_of, OnOff, PRESETS};
 use serde::Serialize;
 
 /// Each original program and its unshared version, as [`program_of`] names them.
-pub const UNSHARED: [(&str, &str); 1] = [("srad", "srad_u")];
+pub const UNSHARED: [(&str, &str); 2] = [("srad", "srad_u"), ("hotspot", "hotspot_u")];
 
 /// §5.6's averages: the unshared programs' time over the originals' without MRPB, and with
 /// MRPB on for the unshared programs (×1.37 and ×1.09, "37% slower", "only 9%").

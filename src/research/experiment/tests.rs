@@ -31,11 +31,11 @@ fn every_case_launches_a_kernel_of_its_ptx() {
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
     let runs = plan(CASES).unwrap();
-    // 32 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
+    // 33 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
     // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
     // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
     // bypass off (= latency 5) and bypass assoc (the final design).
-    assert_eq!(runs.len(), 32 * 4 + 4 * (28 - 6));
+    assert_eq!(runs.len(), 33 * 4 + 4 * (28 - 6));
     let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
     assert_eq!(settings, 28);
     for run in &runs {
@@ -179,17 +179,88 @@ fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
     assert!(!txt.contains('|'), "{txt}");
 }
 
-/// A launch of `polybench_multi.cu` at the tests' sizes, checked by `check`.
-fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Case {
+/// A launch of `ptx` at the tests' sizes, checked by `check`.
+fn checked(
+    ptx: &'static str,
+    name: &'static str,
+    check: Check,
+    flags: &'static [&'static str],
+) -> Case {
     Case {
         suite: Suite::PolyBench,
         launch: BenchCase {
             name,
-            about: "a tiny launch of a multi-launch PolyBench program",
-            ptx: include_str!("../../../tests/data/kernels/polybench_multi.sm_52.ptx"),
+            about: "a tiny launch checked against its host reference",
+            ptx,
             flags,
         },
         check: Some(check),
+    }
+}
+
+/// A launch of `polybench_multi.cu` at the tests' sizes, checked by `check`.
+fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Case {
+    let ptx = include_str!("../../../tests/data/kernels/polybench_multi.sm_52.ptx");
+    checked(ptx, name, check, flags)
+}
+
+/// SRAD (the corpus's and SRAD/U) on a 64 x 32 image and hotspot (the corpus's and HS/U) on
+/// 64 x 64 with a 2-step pyramid (grid 6 x 6; the 512 x 512 chip's constants), on Base-S.
+#[rustfmt::skip]
+fn tiny_rodinia() -> Vec<Case> {
+    use super::mrpb_reference as r;
+    let srad = include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_srad_kernel.ptx");
+    let hotspot = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx");
+    let unshared = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
+    vec![
+        checked(srad, "srad_1", r::srad_1, &["--kernel", "_Z11srad_cuda_1PfS_S_S_S_S_iif",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=0", "--arg", "f32[2048]=0",
+            "--arg", "f32[2048]=0", "--arg", "f32[2048]=0", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=0", "--arg", "64", "--arg", "32", "--arg", "0.082"]),
+        checked(srad, "srad_2", r::srad_2, &["--kernel", "_Z11srad_cuda_2PfS_S_S_S_S_iiff",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=rand:2:-1:1",
+            "--arg", "f32[2048]=rand:3:-1:1", "--arg", "f32[2048]=rand:4:-1:1",
+            "--arg", "f32[2048]=rand:5:-1:1", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=rand:6", "--arg", "64", "--arg", "32", "--arg", "0.5",
+            "--arg", "0.082"]),
+        checked(unshared, "srad_u_1", r::srad_1, &["--kernel", "srad_u_1",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=0", "--arg", "f32[2048]=0",
+            "--arg", "f32[2048]=0", "--arg", "f32[2048]=0", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=0", "--arg", "64", "--arg", "32", "--arg", "0.082"]),
+        checked(unshared, "srad_u_2", r::srad_2, &["--kernel", "srad_u_2",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=rand:2:-1:1",
+            "--arg", "f32[2048]=rand:3:-1:1", "--arg", "f32[2048]=rand:4:-1:1",
+            "--arg", "f32[2048]=rand:5:-1:1", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=rand:6", "--arg", "64", "--arg", "32", "--arg", "0.5"]),
+        checked(hotspot, "hotspot", r::hotspot, &["--grid", "6,6", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[4096]=rand:1:0:0.001",
+            "--arg", "f32[4096]=rand:2:323:333", "--arg", "f32[4096]=0", "--arg", "64",
+            "--arg", "64", "--arg", "2", "--arg", "2", "--arg", "4.2724609375e-7", "--arg", "10",
+            "--arg", "10", "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001"]),
+        checked(unshared, "hotspot_u", r::hotspot, &["--kernel", "hotspot_u",
+            "--grid", "6,6", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[4096]=rand:1:0:0.001",
+            "--arg", "f32[4096]=rand:2:323:333", "--arg", "f32[4096]=0", "--arg", "64",
+            "--arg", "64", "--arg", "2", "--arg", "2", "--arg", "4.2724609375e-7", "--arg", "10",
+            "--arg", "10", "--arg", "5120", "--arg", "1.4583333e-7",
+            "--arg", "f32[9216]=0", "--arg", "f32[9216]=0", "--arg", "f32[9216]=0"]),
+    ]
+}
+
+#[test]
+fn srad_hotspot_and_their_unshared_versions_compute_what_their_host_references_do() {
+    let cases = tiny_rodinia();
+    let runs: Vec<Run> = cases
+        .iter()
+        .map(|&case| Run {
+            case,
+            preset: "tesla-c2050-s",
+            sets: Vec::new(),
+        })
+        .collect();
+    for (case, m) in cases.iter().zip(measure_untimed(&runs).unwrap()) {
+        assert_eq!(m.error, None, "{}", case.name());
+        assert!(m.stats.cycles > 0, "{}", case.name());
     }
 }
 

@@ -50,4 +50,60 @@ __global__ void srad_u_2(const float *e_c, const float *w_c, const float *n_c, c
   j[k] = j[k] + 0.25f * lambda * d;
 }
 
+// HS/U: Rodinia hotspot's calculate_temp (16 x 16 blocks, a pyramid of `iteration` steps per
+// launch, each block computing its (16 - 2 border) square and recomputing a border of halo
+// cells) with its three 16 x 16 shared arrays (temperature, power, the step's result) moved
+// to global memory: each block owns 256 floats of each of `temp_on`, `power_on` and `temp_t`,
+// which it reads and writes where the original reads and writes shared memory.
+#define IN_RANGE(x, min, max) ((x) >= (min) && (x) <= (max))
+
+__global__ void hotspot_u(int iteration, const float *power, const float *temp_src,
+                          float *temp_dst, int grid_cols, int grid_rows, int border_cols,
+                          int border_rows, float cap, float rx, float ry, float rz, float step,
+                          float *temp_on, float *power_on, float *temp_t) {
+  const float amb_temp = 80.0f;
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int tile = (by * gridDim.x + bx) * BLOCK * BLOCK;
+  float *t_on = temp_on + tile, *p_on = power_on + tile, *t_t = temp_t + tile;
+  float step_div_cap = step / cap;
+  float rx_1 = 1.0f / rx, ry_1 = 1.0f / ry, rz_1 = 1.0f / rz;
+  int small_rows = BLOCK - iteration * 2, small_cols = BLOCK - iteration * 2;
+  int blk_y = small_rows * by - border_rows, blk_x = small_cols * bx - border_cols;
+  int blk_y_max = blk_y + BLOCK - 1, blk_x_max = blk_x + BLOCK - 1;
+  int y = blk_y + ty, x = blk_x + tx;
+  int index = grid_cols * y + x;
+  if (IN_RANGE(y, 0, grid_rows - 1) && IN_RANGE(x, 0, grid_cols - 1)) {
+    t_on[ty * BLOCK + tx] = temp_src[index];
+    p_on[ty * BLOCK + tx] = power[index];
+  }
+  __syncthreads();
+  int valid_y_min = blk_y < 0 ? -blk_y : 0;
+  int valid_y_max = blk_y_max > grid_rows - 1 ? BLOCK - 1 - (blk_y_max - grid_rows + 1) : BLOCK - 1;
+  int valid_x_min = blk_x < 0 ? -blk_x : 0;
+  int valid_x_max = blk_x_max > grid_cols - 1 ? BLOCK - 1 - (blk_x_max - grid_cols + 1) : BLOCK - 1;
+  int n = ty - 1 < valid_y_min ? valid_y_min : ty - 1;
+  int s = ty + 1 > valid_y_max ? valid_y_max : ty + 1;
+  int w = tx - 1 < valid_x_min ? valid_x_min : tx - 1;
+  int e = tx + 1 > valid_x_max ? valid_x_max : tx + 1;
+  bool computed = false;
+  for (int i = 0; i < iteration; i++) {
+    computed = false;
+    if (IN_RANGE(tx, i + 1, BLOCK - i - 2) && IN_RANGE(ty, i + 1, BLOCK - i - 2) &&
+        IN_RANGE(tx, valid_x_min, valid_x_max) && IN_RANGE(ty, valid_y_min, valid_y_max)) {
+      computed = true;
+      float t = t_on[ty * BLOCK + tx];
+      t_t[ty * BLOCK + tx] =
+          t + step_div_cap * (p_on[ty * BLOCK + tx] +
+                              (t_on[s * BLOCK + tx] + t_on[n * BLOCK + tx] - 2.0f * t) * ry_1 +
+                              (t_on[ty * BLOCK + e] + t_on[ty * BLOCK + w] - 2.0f * t) * rx_1 +
+                              (amb_temp - t) * rz_1);
+    }
+    __syncthreads();
+    if (i == iteration - 1) break;
+    if (computed) t_on[ty * BLOCK + tx] = t_t[ty * BLOCK + tx];
+    __syncthreads();
+  }
+  if (computed) temp_dst[index] = t_t[ty * BLOCK + tx];
+}
+
 }  // extern "C"
