@@ -343,7 +343,18 @@ pub const CASES: &[Case] = &[
             "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
         ],
     ),
-    rodinia(PATHFINDER),
+    rodinia_checked(PATHFINDER, reference::pathfinder),
+    rodinia_checked(BenchCase {
+        name: "pathfinder_u",
+        about: "PF/U (ours): pathfinder's pyramid with its shared rows in global memory",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "pathfinder_u", "--grid", "6", "--block", "256",
+            "--arg", "20", "--arg", "s32[25920]=rand:4:0:9", "--arg", "s32[1296]=rand:5:0:9",
+            "--arg", "s32[1296]=0", "--arg", "1296", "--arg", "21", "--arg", "0", "--arg", "20",
+            "--arg", "s32[1536]=0", "--arg", "s32[1536]=0",
+        ],
+    }, reference::pathfinder),
     rodinia(BenchCase {
         name: "backprop",
         about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",

@@ -39,6 +39,24 @@ impl Launch<'_> {
         }
     }
 
+    /// Buffer argument `index` as the launch initialised it, as 32-bit integers.
+    fn initial_ints(&self, index: usize) -> Result<Vec<i32>, String> {
+        Ok(self
+            .initial(index)?
+            .into_iter()
+            .map(|f| f.to_bits() as i32)
+            .collect())
+    }
+
+    /// Buffer argument `index` as the kernel left it, as 32-bit integers.
+    fn now_ints(&self, index: usize) -> Result<Vec<i32>, String> {
+        Ok(self
+            .now(index)?
+            .into_iter()
+            .map(|f| f.to_bits() as i32)
+            .collect())
+    }
+
     /// Buffer argument `index` as the kernel left it.
     fn now(&self, index: usize) -> Result<Vec<f32>, String> {
         crate::run::buffer_bytes(self.sim.image(), self.sim.global(), index)
@@ -426,4 +444,39 @@ pub fn hotspot(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         temp = want.iter().map(|w| w.value as f32).collect();
     }
     compare("temp_dst", &l.now(3)?, &want)
+}
+
+/// Pathfinder's `dynproc_kernel`, the corpus's and our `pathfinder_u` alike: `(iteration, wall,
+/// src, results, cols, rows, start_step, border, ...)`, `iteration` rows of the dynamic
+/// programme over every column: next[x] = wall[start_step + i][x] + min(prev[x - 1], prev[x],
+/// prev[x + 1]), neighbours clamped at the border. Integers: must match exactly.
+pub fn pathfinder(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let steps = l.int(0)?;
+    let (wall, mut prev) = (l.initial_ints(1)?, l.initial_ints(2)?);
+    let (cols, start) = (l.int(4)?, l.int(6)?);
+    if prev.len() != cols || wall.len() < (start + steps) * cols {
+        return Err(format!(
+            "src or wall does not hold {cols} columns of {steps} rows"
+        ));
+    }
+    for i in 0..steps {
+        prev = (0..cols)
+            .map(|x| {
+                let m = prev[x.saturating_sub(1)]
+                    .min(prev[x])
+                    .min(prev[(x + 1).min(cols - 1)]);
+                m + wall[(start + i) * cols + x]
+            })
+            .collect();
+    }
+    let got = l.now_ints(3)?;
+    match got.iter().zip(&prev).position(|(g, w)| g != w) {
+        None if got.len() == prev.len() => Ok(()),
+        None => Err(format!("results: {} elements, not {cols}", got.len())),
+        Some(i) => Err(format!(
+            "results: element {i} is {}, the reference gives {}",
+            got[i], prev[i]
+        )),
+    }
 }

@@ -12,7 +12,11 @@ use super::mrpb::{program_of, OnOff, PRESETS};
 use serde::Serialize;
 
 /// Each original program and its unshared version, as [`program_of`] names them.
-pub const UNSHARED: [(&str, &str); 2] = [("srad", "srad_u"), ("hotspot", "hotspot_u")];
+pub const UNSHARED: [(&str, &str); 3] = [
+    ("pathfinder", "pathfinder_u"),
+    ("hotspot", "hotspot_u"),
+    ("srad", "srad_u"),
+];
 
 /// §5.6's averages: the unshared programs' time over the originals' without MRPB, and with
 /// MRPB on for the unshared programs (×1.37 and ×1.09, "37% slower", "only 9%").
@@ -114,4 +118,71 @@ pub fn gaps(rows: &[UnsharedRow]) -> Vec<UnsharedGap> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::{Counters, Outcome, Suite};
+
+    fn outcome(cycles: u64) -> Outcome {
+        Outcome {
+            counters: Counters {
+                cycles,
+                ipc: 1.0,
+                l1d_misses: 0,
+                reservation_fails: 0,
+                evictions_by: Default::default(),
+                dram_accesses: 0,
+                icnt_packets: 0,
+                bypassed: 0,
+            },
+            error: None,
+            wall_seconds: 0.0,
+        }
+    }
+
+    fn row(case: &'static str, preset: usize, off: u64, on: u64) -> OnOff {
+        OnOff {
+            case,
+            suite: Suite::Rodinia,
+            preset: PRESETS[preset].0,
+            baseline: PRESETS[preset].1,
+            off: outcome(off),
+            on: outcome(on),
+            ipc_ratio: Some(1.0),
+        }
+    }
+
+    #[test]
+    fn fig_15_normalises_to_the_original_on_base_s_and_sums_a_programs_launches() {
+        // srad: two launches; srad_u: two launches; Base-S and Base-L.
+        let rows_in = [
+            row("srad_1", 0, 600, 300),
+            row("srad_2", 0, 400, 200),
+            row("srad_u_1", 0, 700, 100),
+            row("srad_u_2", 0, 500, 150),
+            row("srad_1", 1, 500, 400),
+            row("srad_2", 1, 300, 300),
+            row("srad_u_1", 1, 200, 100),
+            row("srad_u_2", 1, 200, 100),
+        ];
+        let fig = rows(&rows_in);
+        assert_eq!(fig.len(), 2, "one pair, two baselines");
+        assert_eq!(
+            fig[0].cycles,
+            [Some(1000), Some(500), Some(1200), Some(250)]
+        );
+        assert_eq!(fig[1].cycles, [Some(800), Some(700), Some(400), Some(200)]);
+        assert_eq!(fig[0].normalised[0], Some(1.0));
+        assert_eq!(fig[0].normalised[3], Some(4.0));
+        assert_eq!(fig[1].normalised[2], Some(2.5));
+        let g = gaps(&fig);
+        assert_eq!(g.len(), 2);
+        assert_eq!((g[0].pairs, g[0].off, g[0].on), (1, Some(1.2), Some(0.25)));
+        assert_eq!(g[0].both_on, Some(0.5));
+        assert_eq!((g[1].off, g[1].on), (Some(0.5), Some(0.25)));
+        // A pair whose unshared program did not run has no gap rows of its own.
+        assert!(rows(&rows_in[..2]).iter().all(|r| r.cycles[2].is_none()));
+    }
 }

@@ -106,4 +106,42 @@ __global__ void hotspot_u(int iteration, const float *power, const float *temp_s
   if (computed) temp_dst[index] = t_t[ty * BLOCK + tx];
 }
 
+// PF/U: Rodinia pathfinder's dynproc_kernel (256-thread blocks, a pyramid of `iteration` rows
+// per launch, each block computing 256 - 2 iteration columns and recomputing a halo) with its
+// two shared arrays (the previous row, the step's result) moved to per-block global scratch.
+#define PF_BLOCK 256
+#define MIN(a, b) ((a) <= (b) ? (a) : (b))
+
+__global__ void pathfinder_u(int iteration, const int *wall, const int *src, int *results,
+                             int cols, int rows, int start_step, int border, int *prev_g,
+                             int *result_g) {
+  int bx = blockIdx.x, tx = threadIdx.x;
+  int *prev = prev_g + bx * PF_BLOCK, *result = result_g + bx * PF_BLOCK;
+  int small_block_cols = PF_BLOCK - iteration * 2;
+  int blk_x = small_block_cols * bx - border;
+  int blk_x_max = blk_x + PF_BLOCK - 1;
+  int x = blk_x + tx;
+  int valid_x_min = blk_x < 0 ? -blk_x : 0;
+  int valid_x_max = blk_x_max > cols - 1 ? PF_BLOCK - 1 - (blk_x_max - cols + 1) : PF_BLOCK - 1;
+  int w = tx - 1 < valid_x_min ? valid_x_min : tx - 1;
+  int e = tx + 1 > valid_x_max ? valid_x_max : tx + 1;
+  bool valid = IN_RANGE(tx, valid_x_min, valid_x_max);
+  if (IN_RANGE(x, 0, cols - 1)) prev[tx] = src[x];
+  __syncthreads();
+  bool computed = false;
+  for (int i = 0; i < iteration; i++) {
+    computed = false;
+    if (IN_RANGE(tx, i + 1, PF_BLOCK - i - 2) && valid) {
+      computed = true;
+      int shortest = MIN(MIN(prev[w], prev[tx]), prev[e]);
+      result[tx] = shortest + wall[cols * (start_step + i) + x];
+    }
+    __syncthreads();
+    if (i == iteration - 1) break;
+    if (computed) prev[tx] = result[tx];
+    __syncthreads();
+  }
+  if (computed) results[x] = result[tx];
+}
+
 }  // extern "C"
