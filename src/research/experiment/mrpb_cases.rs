@@ -47,15 +47,6 @@ const fn polybench_ci(
     }
 }
 
-/// A Rodinia kernel of the PTX corpus (`tests/data/ptx-corpus/`).
-const fn rodinia(launch: BenchCase) -> Case {
-    Case {
-        suite: Suite::Rodinia,
-        launch,
-        check: None,
-    }
-}
-
 /// A Rodinia kernel checked against its host reference: the corpus's (`tests/data/ptx-corpus/`)
 /// or our unshared version (`tests/data/kernels/rodinia_unshared.cu`, MRPB Table 3's "/U").
 const fn rodinia_checked(launch: BenchCase, check: Check) -> Case {
@@ -355,7 +346,7 @@ pub const CASES: &[Case] = &[
             "--arg", "s32[1536]=0", "--arg", "s32[1536]=0",
         ],
     }, reference::pathfinder),
-    rodinia(BenchCase {
+    rodinia_checked(BenchCase {
         name: "backprop",
         about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",
         ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
@@ -366,7 +357,19 @@ pub const CASES: &[Case] = &[
             "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
             "--arg", "65536", "--arg", "16",
         ],
-    }),
+    }, reference::layerforward),
+    rodinia_checked(BenchCase {
+        name: "backprop_u",
+        about: "BP/U (ours): layerforward with its shared node and weight tiles in global memory",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "backprop_u", "--grid", "1,4096", "--block", "16,16",
+            "--arg", "f32[65537]=rand:1", "--arg", "f32[17]=0",
+            "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
+            "--arg", "65536", "--arg", "16",
+            "--arg", "f32[65536]=0", "--arg", "f32[1048576]=0",
+        ],
+    }, reference::layerforward),
     rodinia_checked(BenchCase {
         name: "hotspot",
         about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",

@@ -480,3 +480,57 @@ pub fn pathfinder(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         )),
     }
 }
+
+/// Backprop's `bpnn_layerforward_CUDA`, the corpus's and our `backprop_u` alike: `(input,
+/// output_hidden, input_hidden, hidden_partial_sum, in, hid = 16, ...)`, grid 1 x in / 16 of
+/// 16 x 16: block `by` multiplies weight row 1 + 16 by + r (of `hid + 1` columns, column 1 + c)
+/// by input 1 + 16 by + r, sums each column down a tree in place (rows r += r + p / 2 for p =
+/// 2, 4, 8, 16, where r is a multiple of p), writes the tree back into input_hidden and the
+/// column sums (row 0) to hidden_partial_sum[16 by + c]. In `f32` in the kernel's order.
+pub fn layerforward(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let (input, mut weights) = (l.initial(0)?, l.initial(2)?);
+    let mut sums = l.initial(3)?;
+    let hid = l.int(5)?;
+    let (_, blocks) = l.threads();
+    let blocks = blocks / 16;
+    let cols = hid + 1;
+    if hid != 16 || weights.len() < (16 * blocks + 1) * cols || sums.len() < blocks * hid {
+        return Err(format!(
+            "hid {hid} or the buffers do not fit {blocks} blocks of 16"
+        ));
+    }
+    for by in 0..blocks {
+        let at = |r: usize, c: usize| (16 * by + r + 1) * cols + c + 1;
+        let mut m = [[0f32; 16]; 16];
+        for (r, row) in m.iter_mut().enumerate() {
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = weights[at(r, c)] * input[16 * by + r + 1];
+            }
+        }
+        for p in [2, 4, 8, 16] {
+            for r in (0..16).step_by(p) {
+                let below = m[r + p / 2];
+                for (v, b) in m[r].iter_mut().zip(below) {
+                    *v += b;
+                }
+            }
+        }
+        for (r, row) in m.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                weights[at(r, c)] = *v;
+            }
+        }
+        sums[by * hid..by * hid + 16].copy_from_slice(&m[0]);
+    }
+    let near = |v: &Vec<f32>| -> Vec<Want> {
+        v.iter()
+            .map(|&x| Want {
+                value: x as f64,
+                scale: 4.0 * x.abs() as f64,
+            })
+            .collect()
+    };
+    compare("input_hidden", &l.now(2)?, &near(&weights))?;
+    compare("hidden_partial_sum", &l.now(3)?, &near(&sums))
+}

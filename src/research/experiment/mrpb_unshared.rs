@@ -12,8 +12,9 @@ use super::mrpb::{program_of, OnOff, PRESETS};
 use serde::Serialize;
 
 /// Each original program and its unshared version, as [`program_of`] names them.
-pub const UNSHARED: [(&str, &str); 3] = [
+pub const UNSHARED: [(&str, &str); 4] = [
     ("pathfinder", "pathfinder_u"),
+    ("backprop", "backprop_u"),
     ("hotspot", "hotspot_u"),
     ("srad", "srad_u"),
 ];

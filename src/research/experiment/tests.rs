@@ -31,11 +31,11 @@ fn every_case_launches_a_kernel_of_its_ptx() {
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
     let runs = plan(CASES).unwrap();
-    // 34 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
+    // 35 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
     // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
     // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
     // bypass off (= latency 5) and bypass assoc (the final design).
-    assert_eq!(runs.len(), 34 * 4 + 4 * (28 - 6));
+    assert_eq!(runs.len(), 35 * 4 + 4 * (28 - 6));
     let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
     assert_eq!(settings, 28);
     for run in &runs {
@@ -206,7 +206,8 @@ fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Ca
 
 /// SRAD (the corpus's and SRAD/U) on a 64 x 32 image and hotspot (the corpus's and HS/U) on
 /// 64 x 64 with a 2-step pyramid (grid 6 x 6; the 512 x 512 chip's constants), pathfinder
-/// (the corpus's and PF/U) on 480 columns with an 8-row pyramid (2 blocks of 240), on Base-S.
+/// (the corpus's and PF/U) on 480 columns with an 8-row pyramid (2 blocks of 240), backprop's
+/// layerforward (the corpus's and BP/U) on 64 inputs (4 blocks), on Base-S.
 #[rustfmt::skip]
 fn tiny_rodinia() -> Vec<Case> {
     use super::mrpb_reference as r;
@@ -214,6 +215,7 @@ fn tiny_rodinia() -> Vec<Case> {
     let hotspot = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx");
     let unshared = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
     let pathfinder = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx");
+    let backprop = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx");
     vec![
         checked(srad, "srad_1", r::srad_1, &["--kernel", "_Z11srad_cuda_1PfS_S_S_S_S_iif",
             "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=0", "--arg", "f32[2048]=0",
@@ -254,11 +256,21 @@ fn tiny_rodinia() -> Vec<Case> {
             "--arg", "8", "--arg", "s32[3840]=rand:4:0:9", "--arg", "s32[480]=rand:5:0:9",
             "--arg", "s32[480]=0", "--arg", "480", "--arg", "9", "--arg", "0", "--arg", "8",
             "--arg", "s32[512]=0", "--arg", "s32[512]=0"]),
+        checked(backprop, "backprop", r::layerforward, &[
+            "--kernel", "_Z22bpnn_layerforward_CUDAPfS_S_S_ii", "--grid", "1,4", "--block", "16,16",
+            "--arg", "f32[65]=rand:1", "--arg", "f32[17]=0", "--arg", "f32[1105]=rand:2",
+            "--arg", "f32[64]=0", "--arg", "64", "--arg", "16"]),
+        checked(unshared, "backprop_u", r::layerforward, &[
+            "--kernel", "backprop_u", "--grid", "1,4", "--block", "16,16",
+            "--arg", "f32[65]=rand:1", "--arg", "f32[17]=0", "--arg", "f32[1105]=rand:2",
+            "--arg", "f32[64]=0", "--arg", "64", "--arg", "16",
+            "--arg", "f32[64]=0", "--arg", "f32[1024]=0"]),
     ]
 }
 
 #[test]
-fn srad_hotspot_pathfinder_and_their_unshared_versions_compute_what_their_host_references_do() {
+fn srad_hotspot_pathfinder_backprop_and_their_unshared_versions_compute_what_their_host_references_do(
+) {
     let cases = tiny_rodinia();
     let runs: Vec<Run> = cases
         .iter()

@@ -144,4 +144,33 @@ __global__ void pathfinder_u(int iteration, const int *wall, const int *src, int
   if (computed) results[x] = result[tx];
 }
 
+// BP/U: Rodinia backprop's bpnn_layerforward_CUDA (16 x 16 blocks, one block per 16 input
+// nodes, grid 1 x in / 16) with its shared input_node[16] and weight_matrix[16][16] moved to
+// per-block global scratch: each block multiplies its 16 x 16 weights by its 16 inputs, sums
+// each column down a tree in place, writes the products back and the column sums out.
+#define BP_H 16
+
+__global__ void backprop_u(const float *input, float *output_hidden, float *input_hidden,
+                           float *hidden_partial_sum, int in, int hid, float *node_g,
+                           float *weight_g) {
+  int by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int index = (hid + 1) * BP_H * by + (hid + 1) * ty + tx + 1 + (hid + 1);
+  int index_in = BP_H * by + ty + 1;
+  float *node = node_g + by * BP_H;
+  float *weight = weight_g + by * BP_H * BP_H;
+  if (tx == 0) node[ty] = input[index_in];
+  __syncthreads();
+  weight[ty * BP_H + tx] = input_hidden[index];
+  __syncthreads();
+  weight[ty * BP_H + tx] = weight[ty * BP_H + tx] * node[ty];
+  __syncthreads();
+  for (int p = 2; p <= BP_H; p *= 2) {
+    if (ty % p == 0) weight[ty * BP_H + tx] += weight[(ty + p / 2) * BP_H + tx];
+    __syncthreads();
+  }
+  input_hidden[index] = weight[ty * BP_H + tx];
+  __syncthreads();
+  if (tx == 0) hidden_partial_sum[by * hid + ty] = weight[tx * BP_H + ty];
+}
+
 }  // extern "C"
