@@ -98,6 +98,14 @@ const fn polybench_multi(
 /// case (1,296 columns, a 20-row pyramid); backprop's layerforward runs the paper's 65,536 input
 /// nodes (grid 1 x 4,096, random data); hotspot runs the paper's 512 x 512 grid, one launch of
 /// its 2-step pyramid (random temperatures and power, the host's chip constants for 512 x 512).
+///
+/// Issue 33 item 3 added PolyBench's 2mm and 3mm (n = 512, 32 blocks of 32 x 8 per launch),
+/// 3dconv (one plane's launch of a 256³ cube, all 256 blocks) and fdtd (one time step's three
+/// launches on 256 x 256), Table 2's sizes; SRAD (both kernels on a 1,024 x 64 band of the
+/// paper's 1,024 x 1,024 image, rows 4 KB apart as in Fig. 3, 256 blocks of 16 x 16) and the
+/// unshared versions of SRAD, hotspot, pathfinder and backprop (§5.6, Table 3's /U), with the
+/// originals' launches. Every case added then, and every Rodinia case, is checked against its
+/// host reference (`mrpb_reference.rs`); the earlier PolyBench cases are not yet.
 #[rustfmt::skip]
 pub const CASES: &[Case] = &[
     polybench(
