@@ -58,6 +58,7 @@ impl Kernel {
                 ptx: PTX,
                 flags,
             },
+            check: None,
         }
     }
 

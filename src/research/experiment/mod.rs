@@ -30,9 +30,11 @@ pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
 mod mrpb_cases;
+mod mrpb_reference;
 pub mod mrpb_sched;
 pub mod mrpb_sched_table;
 pub mod mrpb_table;
+mod mrpb_unshared;
 pub mod shard;
 mod shard_serde;
 pub mod table;
@@ -48,6 +50,7 @@ pub mod xor_table;
 
 use crate::bench::{self, BenchCase};
 use crate::config::Config;
+use crate::launch::LaunchFlags;
 use crate::mem::data_cache::Contention;
 use crate::run::InputError;
 use crate::sim::{Sim, SimStats};
@@ -131,11 +134,17 @@ impl Machine {
     }
 }
 
-/// One kernel and its launch (name, PTX and flags as a [`BenchCase`]), and its suite.
+/// A host reference: given a finished simulation and the launch it ran, `Err` says where its
+/// output differs from what the kernel must have computed.
+pub type Check = fn(&Sim, &LaunchFlags) -> Result<(), String>;
+
+/// One kernel and its launch (name, PTX and flags as a [`BenchCase`]), its suite, and the host
+/// reference its output is checked against (`None`: the case is timed, not checked).
 #[derive(Debug, Clone, Copy)]
 pub struct Case {
     pub suite: Suite,
     pub launch: BenchCase,
+    pub check: Option<Check>,
 }
 
 impl Case {
@@ -167,6 +176,20 @@ impl Run {
         title
     }
 
+    /// The measurement of this run's finished simulation: a run that completed but whose
+    /// output differs from its case's host reference is an error ("wrong output: ..."), not a
+    /// number.
+    pub fn measured(&self, sim: &Sim, wall_seconds: f64) -> Measured {
+        let mut m = Measured::of(sim, wall_seconds);
+        if let (None, Some(check)) = (&m.error, self.case.check) {
+            let checked = LaunchFlags::parse_tokens(self.case.launch.flags)
+                .map_err(|e| e.to_string())
+                .and_then(|flags| check(sim, &flags));
+            m.error = checked.err().map(|e| format!("wrong output: {e}"));
+        }
+        m
+    }
+
     /// The configuration this run simulates.
     pub fn config(&self) -> Result<Config, String> {
         Config::preset(self.preset)
@@ -185,7 +208,7 @@ pub fn measure_untimed(runs: &[Run]) -> Result<Vec<Measured>, String> {
             .map_err(|e| format!("{}: {e}", run.title()))?;
         sim.set_record_warp_states(false);
         sim.run(crate::run::DEFAULT_MAX_CYCLES);
-        Ok(Measured::of(&sim, 0.0))
+        Ok(run.measured(&sim, 0.0))
     };
     let chunks: Vec<Result<Vec<Measured>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = runs

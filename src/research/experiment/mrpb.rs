@@ -11,6 +11,7 @@ use crate::config::MrpbConfig;
 use serde::Serialize;
 
 pub use super::mrpb_cases::{select, CASES};
+pub use super::mrpb_unshared::{UnsharedGap, UnsharedRow, UNSHARED};
 
 /// The paper's two baselines (MRPB §4, Table 1): preset and the paper's name.
 pub const PRESETS: [(&str, &str); 2] = [("tesla-c2050-s", "Base-S"), ("tesla-c2050-l", "Base-L")];
@@ -272,21 +273,11 @@ pub struct Geomean {
     pub programs: usize,
     /// Per program, the paper's averaging.
     pub per_program: Option<f64>,
-    /// The suite's programs the paper has and we have not written ([`UNWRITTEN`]).
-    pub unwritten: Vec<&'static str>,
-    /// Per program, counting each unwritten program at ×1 (they are cache-insensitive: §2.4
-    /// finds them insensitive and §5.5 MRPB never below ×1 on them).
-    pub per_program_with_unwritten: Option<f64>,
     pub paper: f64,
 }
 
-/// The paper's programs (MRPB Fig. 4 and Table 2) we have not written, per suite: PolyBench's
-/// cache-insensitive 2mm, 3mm, 3dconv and fdtd (2dconv and gemm are written). Rodinia's other
-/// programs of Table 3 are not counted: the paper gives no class for them.
-pub const UNWRITTEN: [(Suite, &[&str]); 1] =
-    [(Suite::PolyBench, &["2mm", "3mm", "3dconv", "fdtd"])];
-
-/// The program a case launches a kernel of: `atax_1` and `atax_2` are atax's two kernels.
+/// The program a case launches a kernel of: `atax_1` and `atax_2` are atax's two kernels,
+/// `fdtd_1` to `fdtd_3` fdtd's three.
 pub fn program_of(case: &str) -> &str {
     match case.rsplit_once('_') {
         Some((program, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => program,
@@ -333,11 +324,9 @@ fn program_ratios(rows: &[&OnOff]) -> Vec<Option<f64>> {
         .collect()
 }
 
-/// The geometric mean of `ratios` and `extra` ones, `None` if one is missing.
-fn geomean_of(ratios: &[Option<f64>], extra: usize) -> Option<f64> {
-    let mut all = ratios.iter().copied().collect::<Option<Vec<f64>>>()?;
-    all.extend(std::iter::repeat(1.0).take(extra));
-    geomean(&all)
+/// The geometric mean of `ratios`, `None` if one is missing.
+fn geomean_of(ratios: &[Option<f64>]) -> Option<f64> {
+    geomean(&ratios.iter().copied().collect::<Option<Vec<f64>>>()?)
 }
 
 /// One setting of a sweep on one case.
@@ -393,6 +382,10 @@ pub struct Report {
     pub cases: Vec<OnOff>,
     /// Per suite and preset.
     pub geomeans: Vec<Geomean>,
+    /// Rodinia programs against their unshared versions (§5.6, Fig. 15), per baseline.
+    pub unshared: Vec<UnsharedRow>,
+    /// The unshared versions' time over the originals', per baseline (§5.6).
+    pub unshared_gaps: Vec<UnsharedGap>,
     pub design_preset: &'static str,
     /// The cases the sweeps ran on.
     pub design_cases: Vec<&'static str>,
@@ -480,10 +473,13 @@ impl Report {
                 .zip(outcomes)
                 .map(|(r, o)| (r.title(), o.error.as_ref())),
         );
+        let unshared = super::mrpb_unshared::rows(&on_off);
         Ok(Report {
             warpstep_version: crate::VERSION,
             paper: "MRPB (Jia, Shaw, Martonosi, HPCA 2014), Sections 4-5",
             geomeans: geomeans(&on_off),
+            unshared_gaps: super::mrpb_unshared::gaps(&unshared),
+            unshared,
             cases: on_off,
             design_preset: DESIGN_PRESET,
             design_cases: designed.iter().map(Case::name).collect(),
@@ -505,21 +501,15 @@ fn geomeans(rows: &[OnOff]) -> Vec<Geomean> {
                 .collect();
             let ratios: Vec<Option<f64>> = suite_rows.iter().map(|r| r.ipc_ratio).collect();
             let programs = program_ratios(&suite_rows);
-            let unwritten = UNWRITTEN
-                .iter()
-                .find(|(s, _)| *s == suite)
-                .map_or(Vec::new(), |(_, names)| names.to_vec());
             let baseline = PRESETS.iter().find(|(p, _)| *p == preset)?.1;
             (!ratios.is_empty()).then(|| Geomean {
                 suite,
                 preset,
                 baseline,
                 cases: ratios.len(),
-                warpstep: geomean_of(&ratios, 0),
+                warpstep: geomean_of(&ratios),
                 programs: programs.len(),
-                per_program: geomean_of(&programs, 0),
-                per_program_with_unwritten: geomean_of(&programs, unwritten.len()),
-                unwritten,
+                per_program: geomean_of(&programs),
                 paper,
             })
         })
@@ -562,7 +552,7 @@ mod program_tests {
     }
 
     #[test]
-    fn a_programs_launches_are_one_run_and_the_unwritten_ones_count_as_one() {
+    fn a_programs_launches_are_one_run() {
         assert_eq!(program_of("atax_1"), "atax");
         assert_eq!(program_of("atax_2"), "atax");
         assert_eq!(program_of("gemm_ci"), "gemm_ci");
@@ -581,10 +571,5 @@ mod program_tests {
         let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-12;
         assert!(close(g.per_program, (atax * 2.0_f64).sqrt()), "{g:?}");
         assert!(close(g.warpstep, (10.0_f64 * (100.0 / 110.0) * 2.0).cbrt()));
-        assert_eq!(g.unwritten, ["2mm", "3mm", "3dconv", "fdtd"]);
-        assert!(close(
-            g.per_program_with_unwritten,
-            (atax * 2.0_f64).powf(1.0 / 6.0)
-        ));
     }
 }

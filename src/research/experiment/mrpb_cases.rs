@@ -3,7 +3,8 @@
 //! [`select`] to pick some by name. The experiment itself (baselines, sweeps, plan, report) is
 //! in [`mrpb`](super::mrpb).
 
-use super::{Case, Suite};
+use super::mrpb_reference as reference;
+use super::{Case, Check, Suite};
 use crate::bench::{BenchCase, PATHFINDER};
 const POLYBENCH_PTX: &str = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
 
@@ -21,6 +22,7 @@ const fn polybench(
             ptx: POLYBENCH_PTX,
             flags,
         },
+        check: None,
     }
 }
 
@@ -41,14 +43,44 @@ const fn polybench_ci(
             ptx: POLYBENCH_CI_PTX,
             flags,
         },
+        check: None,
     }
 }
 
-/// A Rodinia kernel of the PTX corpus (`tests/data/ptx-corpus/`).
-const fn rodinia(launch: BenchCase) -> Case {
+/// A Rodinia kernel checked against its host reference: the corpus's (`tests/data/ptx-corpus/`)
+/// or our unshared version (`tests/data/kernels/rodinia_unshared.cu`, MRPB Table 3's "/U").
+const fn rodinia_checked(launch: BenchCase, check: Check) -> Case {
     Case {
         suite: Suite::Rodinia,
         launch,
+        check: Some(check),
+    }
+}
+
+const SRAD_PTX: &str =
+    include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_srad_kernel.ptx");
+const UNSHARED_PTX: &str = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
+
+const POLYBENCH_MULTI_PTX: &str =
+    include_str!("../../../tests/data/kernels/polybench_multi.sm_52.ptx");
+
+/// One launch of a multi-launch PolyBench program of ours (`tests/data/kernels/
+/// polybench_multi.cu`: 2mm, 3mm, 3dconv, fdtd), checked against its host reference.
+const fn polybench_multi(
+    name: &'static str,
+    about: &'static str,
+    check: Check,
+    flags: &'static [&'static str],
+) -> Case {
+    Case {
+        suite: Suite::PolyBench,
+        launch: BenchCase {
+            name,
+            about,
+            ptx: POLYBENCH_MULTI_PTX,
+            flags,
+        },
+        check: Some(check),
     }
 }
 
@@ -66,6 +98,14 @@ const fn rodinia(launch: BenchCase) -> Case {
 /// case (1,296 columns, a 20-row pyramid); backprop's layerforward runs the paper's 65,536 input
 /// nodes (grid 1 x 4,096, random data); hotspot runs the paper's 512 x 512 grid, one launch of
 /// its 2-step pyramid (random temperatures and power, the host's chip constants for 512 x 512).
+///
+/// Issue 33 item 3 added PolyBench's 2mm and 3mm (n = 512, 32 blocks of 32 x 8 per launch),
+/// 3dconv (one plane's launch of a 256³ cube, all 256 blocks) and fdtd (one time step's three
+/// launches on 256 x 256), Table 2's sizes; SRAD (both kernels on a 1,024 x 64 band of the
+/// paper's 1,024 x 1,024 image, rows 4 KB apart as in Fig. 3, 256 blocks of 16 x 16) and the
+/// unshared versions of SRAD, hotspot, pathfinder and backprop (§5.6, Table 3's /U), with the
+/// originals' launches. Every case added then, and every Rodinia case, is checked against its
+/// host reference (`mrpb_reference.rs`); the earlier PolyBench cases are not yet.
 #[rustfmt::skip]
 pub const CASES: &[Case] = &[
     polybench(
@@ -170,6 +210,97 @@ pub const CASES: &[Case] = &[
             "--arg", "256", "--arg", "256", "--arg", "256",
         ],
     ),
+    polybench_multi(
+        "2mm_1",
+        "2mm's tmp = alpha A B, n = 512, 32 blocks: gemm's pattern (CI)",
+        reference::mm2_1,
+        &[
+            "--kernel", "mm2_1", "--grid", "16,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "f32[262144]=rand:1", "--arg", "f32[262144]=rand:2",
+            "--arg", "f32[262144]=0", "--arg", "512", "--arg", "512", "--arg", "512",
+        ],
+    ),
+    polybench_multi(
+        "2mm_2",
+        "2mm's D = beta D + tmp C, n = 512, 32 blocks (CI)",
+        reference::mm2_2,
+        &[
+            "--kernel", "mm2_2", "--grid", "16,2", "--block", "32,8",
+            "--arg", "1.2", "--arg", "f32[262144]=rand:3", "--arg", "f32[262144]=rand:4",
+            "--arg", "f32[262144]=rand:5", "--arg", "512", "--arg", "512", "--arg", "512",
+        ],
+    ),
+    polybench_multi(
+        "3mm_1",
+        "3mm's E = A B, n = 512, 32 blocks (CI)",
+        reference::mm3,
+        &[
+            "--kernel", "mm3", "--grid", "16,2", "--block", "32,8",
+            "--arg", "f32[262144]=rand:1", "--arg", "f32[262144]=rand:2",
+            "--arg", "f32[262144]=0", "--arg", "512", "--arg", "512", "--arg", "512",
+        ],
+    ),
+    polybench_multi(
+        "3mm_2",
+        "3mm's F = C D, n = 512, 32 blocks (CI)",
+        reference::mm3,
+        &[
+            "--kernel", "mm3", "--grid", "16,2", "--block", "32,8",
+            "--arg", "f32[262144]=rand:3", "--arg", "f32[262144]=rand:4",
+            "--arg", "f32[262144]=0", "--arg", "512", "--arg", "512", "--arg", "512",
+        ],
+    ),
+    polybench_multi(
+        "3mm_3",
+        "3mm's G = E F, n = 512, 32 blocks (CI)",
+        reference::mm3,
+        &[
+            "--kernel", "mm3", "--grid", "16,2", "--block", "32,8",
+            "--arg", "f32[262144]=rand:5", "--arg", "f32[262144]=rand:6",
+            "--arg", "f32[262144]=0", "--arg", "512", "--arg", "512", "--arg", "512",
+        ],
+    ),
+    polybench_multi(
+        "conv3d",
+        "3dconv: one plane's launch of a 256 x 256 x 256 stencil, 11 points on 3 planes (CI)",
+        reference::conv3d,
+        &[
+            "--kernel", "conv3d", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[196608]=rand:1", "--arg", "f32[196608]=0",
+            "--arg", "3", "--arg", "256", "--arg", "256", "--arg", "1",
+        ],
+    ),
+    polybench_multi(
+        "fdtd_1",
+        "fdtd-2d's ey update from hz, 256 x 256, time step 0 (CI)",
+        reference::fdtd_1,
+        &[
+            "--kernel", "fdtd_1", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[500]=rand:1", "--arg", "f32[65792]=rand:2",
+            "--arg", "f32[65792]=rand:3", "--arg", "f32[65536]=rand:4",
+            "--arg", "256", "--arg", "256", "--arg", "0",
+        ],
+    ),
+    polybench_multi(
+        "fdtd_2",
+        "fdtd-2d's ex update from hz, 256 x 256 (CI)",
+        reference::fdtd_2,
+        &[
+            "--kernel", "fdtd_2", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[65792]=rand:2", "--arg", "f32[65792]=rand:3",
+            "--arg", "f32[65536]=rand:4", "--arg", "256", "--arg", "256",
+        ],
+    ),
+    polybench_multi(
+        "fdtd_3",
+        "fdtd-2d's hz update from ex and ey, 256 x 256 (CI)",
+        reference::fdtd_3,
+        &[
+            "--kernel", "fdtd_3", "--grid", "8,32", "--block", "32,8",
+            "--arg", "f32[65792]=rand:2", "--arg", "f32[65792]=rand:3",
+            "--arg", "f32[65536]=rand:4", "--arg", "256", "--arg", "256",
+        ],
+    ),
     polybench_ci(
         "gemm_ci",
         "gemm's port: 256 x 256, all 256 blocks of 32 x 8, a store per step (CI)",
@@ -211,8 +342,19 @@ pub const CASES: &[Case] = &[
             "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
         ],
     ),
-    rodinia(PATHFINDER),
-    rodinia(BenchCase {
+    rodinia_checked(PATHFINDER, reference::pathfinder),
+    rodinia_checked(BenchCase {
+        name: "pathfinder_u",
+        about: "PF/U (ours): pathfinder's pyramid with its shared rows in global memory",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "pathfinder_u", "--grid", "6", "--block", "256",
+            "--arg", "20", "--arg", "s32[25920]=rand:4:0:9", "--arg", "s32[1296]=rand:5:0:9",
+            "--arg", "s32[1296]=0", "--arg", "1296", "--arg", "21", "--arg", "0", "--arg", "20",
+            "--arg", "s32[1536]=0", "--arg", "s32[1536]=0",
+        ],
+    }, reference::pathfinder),
+    rodinia_checked(BenchCase {
         name: "backprop",
         about: "Rodinia backprop bpnn_layerforward_CUDA, 65,536 input nodes",
         ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx"),
@@ -223,8 +365,20 @@ pub const CASES: &[Case] = &[
             "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
             "--arg", "65536", "--arg", "16",
         ],
-    }),
-    rodinia(BenchCase {
+    }, reference::layerforward),
+    rodinia_checked(BenchCase {
+        name: "backprop_u",
+        about: "BP/U (ours): layerforward with its shared node and weight tiles in global memory",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "backprop_u", "--grid", "1,4096", "--block", "16,16",
+            "--arg", "f32[65537]=rand:1", "--arg", "f32[17]=0",
+            "--arg", "f32[1114129]=rand:2", "--arg", "f32[65536]=0",
+            "--arg", "65536", "--arg", "16",
+            "--arg", "f32[65536]=0", "--arg", "f32[1048576]=0",
+        ],
+    }, reference::layerforward),
+    rodinia_checked(BenchCase {
         name: "hotspot",
         about: "Rodinia hotspot calculate_temp, 512 x 512, one 2-step pyramid",
         ptx: include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx"),
@@ -236,7 +390,67 @@ pub const CASES: &[Case] = &[
             "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
             "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001",
         ],
-    }),
+    }, reference::hotspot),
+    rodinia_checked(BenchCase {
+        name: "hotspot_u",
+        about: "HS/U (ours): hotspot's pyramid with its shared tiles in global memory, 512 x 512",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "hotspot_u", "--grid", "43,43", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[262144]=rand:1:0:0.001",
+            "--arg", "f32[262144]=rand:2:323:333", "--arg", "f32[262144]=0",
+            "--arg", "512", "--arg", "512", "--arg", "2", "--arg", "2",
+            "--arg", "4.2724609375e-7", "--arg", "10", "--arg", "10",
+            "--arg", "5120", "--arg", "1.4583333e-7",
+            "--arg", "f32[473344]=0", "--arg", "f32[473344]=0", "--arg", "f32[473344]=0",
+        ],
+    }, reference::hotspot),
+    rodinia_checked(BenchCase {
+        name: "srad_1",
+        about: "Rodinia srad v2 srad_cuda_1 (16 x 16 shared tiles), a 1024 x 64 band",
+        ptx: SRAD_PTX,
+        flags: &[
+            "--kernel", "_Z11srad_cuda_1PfS_S_S_S_S_iif", "--grid", "64,4", "--block", "16,16",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=0", "--arg", "f32[65536]=0",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1:1:2.7",
+            "--arg", "f32[65536]=0", "--arg", "1024", "--arg", "64", "--arg", "0.082",
+        ],
+    }, reference::srad_1),
+    rodinia_checked(BenchCase {
+        name: "srad_2",
+        about: "Rodinia srad v2 srad_cuda_2 (16 x 16 shared tiles), a 1024 x 64 band",
+        ptx: SRAD_PTX,
+        flags: &[
+            "--kernel", "_Z11srad_cuda_2PfS_S_S_S_S_iiff", "--grid", "64,4", "--block", "16,16",
+            "--arg", "f32[65536]=rand:2:-1:1", "--arg", "f32[65536]=rand:3:-1:1",
+            "--arg", "f32[65536]=rand:4:-1:1", "--arg", "f32[65536]=rand:5:-1:1",
+            "--arg", "f32[65536]=rand:1:1:2.7", "--arg", "f32[65536]=rand:6",
+            "--arg", "1024", "--arg", "64", "--arg", "0.5", "--arg", "0.082",
+        ],
+    }, reference::srad_2),
+    rodinia_checked(BenchCase {
+        name: "srad_u_1",
+        about: "SRAD/U's first kernel (ours): srad_cuda_1 reading global memory, no shared tiles",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "srad_u_1", "--grid", "64,4", "--block", "16,16",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=0", "--arg", "f32[65536]=0",
+            "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1:1:2.7",
+            "--arg", "f32[65536]=0", "--arg", "1024", "--arg", "64", "--arg", "0.082",
+        ],
+    }, reference::srad_1),
+    rodinia_checked(BenchCase {
+        name: "srad_u_2",
+        about: "SRAD/U's second kernel (ours): srad_cuda_2 reading global memory",
+        ptx: UNSHARED_PTX,
+        flags: &[
+            "--kernel", "srad_u_2", "--grid", "64,4", "--block", "16,16",
+            "--arg", "f32[65536]=rand:2:-1:1", "--arg", "f32[65536]=rand:3:-1:1",
+            "--arg", "f32[65536]=rand:4:-1:1", "--arg", "f32[65536]=rand:5:-1:1",
+            "--arg", "f32[65536]=rand:1:1:2.7", "--arg", "f32[65536]=rand:6",
+            "--arg", "1024", "--arg", "64", "--arg", "0.5",
+        ],
+    }, reference::srad_2),
 ];
 
 /// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.

@@ -25,6 +25,16 @@ impl PaperReport for Report {
             Section::table("MRPB off and on (§5.5, Fig. 14)", on_off_table(self)),
             Section::table("Geometric mean of IPC on / off (§5.5)", geomean_table(self)),
         ];
+        if !self.unshared.is_empty() {
+            sections.push(Section::table(
+                "Unshared versions (§5.6, Fig. 15): performance / the original on Base-S, MRPB off",
+                unshared_table(self),
+            ));
+            sections.push(Section::table(
+                "Unshared versions' time over the originals' (§5.6)",
+                gap_table(self),
+            ));
+        }
         if !self.design_cases.is_empty() {
             sections.push(Section::table(
                 format!(
@@ -115,14 +125,6 @@ fn geomean_table(report: &Report) -> Table {
         .iter()
         .map(|g| {
             let cell = |r: Option<f64>| r.map_or("-".to_string(), |r| times(r, 2));
-            let with_unwritten = match g.unwritten.is_empty() {
-                true => "-".to_string(),
-                false => format!(
-                    "{} (+ {} at ×1)",
-                    cell(g.per_program_with_unwritten),
-                    g.unwritten.join(", ")
-                ),
-            };
             vec![
                 g.suite.name().to_string(),
                 g.baseline.to_string(),
@@ -133,7 +135,6 @@ fn geomean_table(report: &Report) -> Table {
                     if g.cases == 1 { "" } else { "es" }
                 ),
                 cell(g.per_program),
-                with_unwritten,
                 cell(g.warpstep),
                 times(g.paper, 2),
             ]
@@ -145,12 +146,74 @@ fn geomean_table(report: &Report) -> Table {
             "config",
             "programs",
             "warpstep per program (the paper's mean)",
-            "with the unwritten programs",
             "per kernel launch",
             "paper (per program)",
         ],
         rows,
         2,
+    )
+}
+
+/// Fig. 15: one row per program pair and baseline, cycles and normalised performance of the
+/// original and the /U version with MRPB off and on.
+fn unshared_table(report: &Report) -> Table {
+    let rows = report
+        .unshared
+        .iter()
+        .map(|r| {
+            let cycles = |i: usize| r.cycles[i].map_or("-".to_string(), thousands);
+            vec![
+                format!("{} / {}", r.program, r.unshared),
+                r.baseline.to_string(),
+                pair(&cycles(0), &cycles(1)),
+                pair(&cycles(2), &cycles(3)),
+                pair(&fixed(r.normalised[0], 2), &fixed(r.normalised[1], 2)),
+                pair(&fixed(r.normalised[2], 2), &fixed(r.normalised[3], 2)),
+            ]
+        })
+        .collect();
+    Table::new(
+        &[
+            "program / unshared",
+            "config",
+            "original cycles off / on",
+            "unshared cycles off / on",
+            "original perf. off / on",
+            "unshared perf. off / on",
+        ],
+        rows,
+        2,
+    )
+}
+
+/// §5.6's averages: the /U versions' time over the originals' per baseline, beside the paper's.
+fn gap_table(report: &Report) -> Table {
+    let rows = report
+        .unshared_gaps
+        .iter()
+        .map(|g| {
+            let cell = |r: Option<f64>| r.map_or("-".to_string(), |r| times(r, 2));
+            vec![
+                g.baseline.to_string(),
+                g.pairs.to_string(),
+                cell(g.off),
+                cell(g.on),
+                cell(g.both_on),
+                format!("{} / {}", times(g.paper.0, 2), times(g.paper.1, 2)),
+            ]
+        })
+        .collect();
+    Table::new(
+        &[
+            "config",
+            "pairs",
+            "/U off over original off",
+            "/U on over original off",
+            "/U on over original on",
+            "paper (six pairs): off / on over original off",
+        ],
+        rows,
+        1,
     )
 }
 

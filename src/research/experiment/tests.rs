@@ -13,8 +13,11 @@ fn every_case_launches_a_kernel_of_its_ptx() {
         let flags = LaunchFlags::parse_tokens(case.launch.flags)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name()));
         if let Some(kernel) = &flags.kernel {
+            // nvcc writes `.entry name(`, the corpus's nvopencc `.entry name (`.
+            let ptx = case.launch.ptx;
             assert!(
-                case.launch.ptx.contains(&format!(".entry {kernel}(")),
+                ptx.contains(&format!(".entry {kernel}("))
+                    || ptx.contains(&format!(".entry {kernel} (")),
                 "{}",
                 case.name()
             );
@@ -28,11 +31,11 @@ fn every_case_launches_a_kernel_of_its_ptx() {
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
     let runs = plan(CASES).unwrap();
-    // 19 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
+    // 35 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
     // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
     // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
     // bypass off (= latency 5) and bypass assoc (the final design).
-    assert_eq!(runs.len(), 19 * 4 + 4 * (28 - 6));
+    assert_eq!(runs.len(), 35 * 4 + 4 * (28 - 6));
     let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
     assert_eq!(settings, 28);
     for run in &runs {
@@ -79,6 +82,7 @@ const TINY_ATAX: Case = Case {
             "64",
         ],
     },
+    check: None,
 };
 
 /// The tiny atax's per-program IPC gain (on / off - 1) on Base-S and Base-L when the band was
@@ -228,4 +232,179 @@ fn the_scheduler_comparison_picks_each_bases_best_limit_and_normalises_to_rr() {
     assert!(md.contains("| atax_1 | PolyBench | Base-S |"), "{md}");
     assert!(md.contains("MRPB performs better than CCWS-SWL"), "{md}");
     assert!(!text(&report).contains('|'));
+}
+
+/// A launch of `ptx` at the tests' sizes, checked by `check`.
+fn checked(
+    ptx: &'static str,
+    name: &'static str,
+    check: Check,
+    flags: &'static [&'static str],
+) -> Case {
+    Case {
+        suite: Suite::PolyBench,
+        launch: BenchCase {
+            name,
+            about: "a tiny launch checked against its host reference",
+            ptx,
+            flags,
+        },
+        check: Some(check),
+    }
+}
+
+/// A launch of `polybench_multi.cu` at the tests' sizes, checked by `check`.
+fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Case {
+    let ptx = include_str!("../../../tests/data/kernels/polybench_multi.sm_52.ptx");
+    checked(ptx, name, check, flags)
+}
+
+/// SRAD (the corpus's and SRAD/U) on a 64 x 32 image and hotspot (the corpus's and HS/U) on
+/// 64 x 64 with a 2-step pyramid (grid 6 x 6; the 512 x 512 chip's constants), pathfinder
+/// (the corpus's and PF/U) on 480 columns with an 8-row pyramid (2 blocks of 240), backprop's
+/// layerforward (the corpus's and BP/U) on 64 inputs (4 blocks), on Base-S.
+#[rustfmt::skip]
+fn tiny_rodinia() -> Vec<Case> {
+    use super::mrpb_reference as r;
+    let srad = include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_srad_kernel.ptx");
+    let hotspot = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx");
+    let unshared = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
+    let pathfinder = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_pathfinder.ptx");
+    let backprop = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx");
+    vec![
+        checked(srad, "srad_1", r::srad_1, &["--kernel", "_Z11srad_cuda_1PfS_S_S_S_S_iif",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=0", "--arg", "f32[2048]=0",
+            "--arg", "f32[2048]=0", "--arg", "f32[2048]=0", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=0", "--arg", "64", "--arg", "32", "--arg", "0.082"]),
+        checked(srad, "srad_2", r::srad_2, &["--kernel", "_Z11srad_cuda_2PfS_S_S_S_S_iiff",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=rand:2:-1:1",
+            "--arg", "f32[2048]=rand:3:-1:1", "--arg", "f32[2048]=rand:4:-1:1",
+            "--arg", "f32[2048]=rand:5:-1:1", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=rand:6", "--arg", "64", "--arg", "32", "--arg", "0.5",
+            "--arg", "0.082"]),
+        checked(unshared, "srad_u_1", r::srad_1, &["--kernel", "srad_u_1",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=0", "--arg", "f32[2048]=0",
+            "--arg", "f32[2048]=0", "--arg", "f32[2048]=0", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=0", "--arg", "64", "--arg", "32", "--arg", "0.082"]),
+        checked(unshared, "srad_u_2", r::srad_2, &["--kernel", "srad_u_2",
+            "--grid", "4,2", "--block", "16,16", "--arg", "f32[2048]=rand:2:-1:1",
+            "--arg", "f32[2048]=rand:3:-1:1", "--arg", "f32[2048]=rand:4:-1:1",
+            "--arg", "f32[2048]=rand:5:-1:1", "--arg", "f32[2048]=rand:1:1:2.7",
+            "--arg", "f32[2048]=rand:6", "--arg", "64", "--arg", "32", "--arg", "0.5"]),
+        checked(hotspot, "hotspot", r::hotspot, &["--grid", "6,6", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[4096]=rand:1:0:0.001",
+            "--arg", "f32[4096]=rand:2:323:333", "--arg", "f32[4096]=0", "--arg", "64",
+            "--arg", "64", "--arg", "2", "--arg", "2", "--arg", "4.2724609375e-7", "--arg", "10",
+            "--arg", "10", "--arg", "5120", "--arg", "1.4583333e-7", "--arg", "0.001"]),
+        checked(unshared, "hotspot_u", r::hotspot, &["--kernel", "hotspot_u",
+            "--grid", "6,6", "--block", "16,16",
+            "--arg", "2", "--arg", "f32[4096]=rand:1:0:0.001",
+            "--arg", "f32[4096]=rand:2:323:333", "--arg", "f32[4096]=0", "--arg", "64",
+            "--arg", "64", "--arg", "2", "--arg", "2", "--arg", "4.2724609375e-7", "--arg", "10",
+            "--arg", "10", "--arg", "5120", "--arg", "1.4583333e-7",
+            "--arg", "f32[9216]=0", "--arg", "f32[9216]=0", "--arg", "f32[9216]=0"]),
+        checked(pathfinder, "pathfinder", r::pathfinder, &["--grid", "2", "--block", "256",
+            "--arg", "8", "--arg", "s32[3840]=rand:4:0:9", "--arg", "s32[480]=rand:5:0:9",
+            "--arg", "s32[480]=0", "--arg", "480", "--arg", "9", "--arg", "0", "--arg", "8"]),
+        checked(unshared, "pathfinder_u", r::pathfinder, &["--kernel", "pathfinder_u",
+            "--grid", "2", "--block", "256",
+            "--arg", "8", "--arg", "s32[3840]=rand:4:0:9", "--arg", "s32[480]=rand:5:0:9",
+            "--arg", "s32[480]=0", "--arg", "480", "--arg", "9", "--arg", "0", "--arg", "8",
+            "--arg", "s32[512]=0", "--arg", "s32[512]=0"]),
+        checked(backprop, "backprop", r::layerforward, &[
+            "--kernel", "_Z22bpnn_layerforward_CUDAPfS_S_S_ii", "--grid", "1,4", "--block", "16,16",
+            "--arg", "f32[65]=rand:1", "--arg", "f32[17]=0", "--arg", "f32[1105]=rand:2",
+            "--arg", "f32[64]=0", "--arg", "64", "--arg", "16"]),
+        checked(unshared, "backprop_u", r::layerforward, &[
+            "--kernel", "backprop_u", "--grid", "1,4", "--block", "16,16",
+            "--arg", "f32[65]=rand:1", "--arg", "f32[17]=0", "--arg", "f32[1105]=rand:2",
+            "--arg", "f32[64]=0", "--arg", "64", "--arg", "16",
+            "--arg", "f32[64]=0", "--arg", "f32[1024]=0"]),
+    ]
+}
+
+#[test]
+fn srad_hotspot_pathfinder_backprop_and_their_unshared_versions_compute_what_their_host_references_do(
+) {
+    let cases = tiny_rodinia();
+    let runs: Vec<Run> = cases
+        .iter()
+        .map(|&case| Run {
+            case,
+            preset: "tesla-c2050-s",
+            sets: Vec::new(),
+        })
+        .collect();
+    for (case, m) in cases.iter().zip(measure_untimed(&runs).unwrap()) {
+        assert_eq!(m.error, None, "{}", case.name());
+        assert!(m.stats.cycles > 0, "{}", case.name());
+    }
+}
+
+/// 2mm, 3mm, 3dconv and fdtd's kernels at n = 64 (3dconv 3 x 64 x 64), a part of each grid
+/// (the references check that the rest keeps its initial values), on Base-S.
+#[rustfmt::skip]
+fn tiny_multi() -> Vec<Case> {
+    use super::mrpb_reference as r;
+    vec![
+        multi("2mm_1", r::mm2_1, &["--kernel", "mm2_1", "--grid", "2,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "f32[4096]=rand:1", "--arg", "f32[4096]=rand:2",
+            "--arg", "f32[4096]=0", "--arg", "64", "--arg", "64", "--arg", "64"]),
+        multi("2mm_2", r::mm2_2, &["--kernel", "mm2_2", "--grid", "2,2", "--block", "32,8",
+            "--arg", "1.2", "--arg", "f32[4096]=rand:3", "--arg", "f32[4096]=rand:4",
+            "--arg", "f32[4096]=rand:5", "--arg", "64", "--arg", "64", "--arg", "64"]),
+        multi("3mm_1", r::mm3, &["--kernel", "mm3", "--grid", "1,3", "--block", "32,8",
+            "--arg", "f32[4096]=rand:1", "--arg", "f32[4096]=rand:2",
+            "--arg", "f32[4096]=rand:3", "--arg", "64", "--arg", "64", "--arg", "64"]),
+        multi("conv3d", r::conv3d, &["--kernel", "conv3d", "--grid", "2,8", "--block", "32,8",
+            "--arg", "f32[12288]=rand:1", "--arg", "f32[12288]=rand:2",
+            "--arg", "3", "--arg", "64", "--arg", "64", "--arg", "1"]),
+        multi("fdtd_1", r::fdtd_1, &["--kernel", "fdtd_1", "--grid", "2,8", "--block", "32,8",
+            "--arg", "f32[10]=rand:1", "--arg", "f32[4160]=rand:2", "--arg", "f32[4160]=rand:3",
+            "--arg", "f32[4096]=rand:4", "--arg", "64", "--arg", "64", "--arg", "3"]),
+        multi("fdtd_2", r::fdtd_2, &["--kernel", "fdtd_2", "--grid", "2,4", "--block", "32,8",
+            "--arg", "f32[4160]=rand:2", "--arg", "f32[4160]=rand:3",
+            "--arg", "f32[4096]=rand:4", "--arg", "64", "--arg", "64"]),
+        multi("fdtd_3", r::fdtd_3, &["--kernel", "fdtd_3", "--grid", "2,8", "--block", "32,8",
+            "--arg", "f32[4160]=rand:2", "--arg", "f32[4160]=rand:3",
+            "--arg", "f32[4096]=rand:4", "--arg", "64", "--arg", "64"]),
+        // fdtd_2's launch checked as fdtd_3: hz is left as it was, so the check must fail.
+        multi("fdtd_2_as_3", r::fdtd_3, &["--kernel", "fdtd_2", "--grid", "2,8", "--block", "32,8",
+            "--arg", "f32[4160]=rand:2", "--arg", "f32[4160]=rand:3",
+            "--arg", "f32[4096]=rand:4", "--arg", "64", "--arg", "64"]),
+    ]
+}
+
+#[test]
+fn the_multi_launch_programs_compute_what_their_host_references_do() {
+    let cases = tiny_multi();
+    let runs: Vec<Run> = cases
+        .iter()
+        .map(|&case| Run {
+            case,
+            preset: "tesla-c2050-s",
+            sets: Vec::new(),
+        })
+        .collect();
+    let measured = measure_untimed(&runs).unwrap();
+    for (case, m) in cases.iter().zip(&measured).take(cases.len() - 1) {
+        assert_eq!(m.error, None, "{}", case.name());
+        assert!(m.stats.cycles > 0, "{}", case.name());
+    }
+    let wrong = measured.last().unwrap().error.as_deref().unwrap_or("");
+    assert!(
+        wrong.starts_with("wrong output: hz: element 0 is"),
+        "{wrong}"
+    );
+    // Every full-size case of these programs carries its reference.
+    for name in [
+        "2mm_1", "2mm_2", "3mm_1", "3mm_2", "3mm_3", "conv3d", "fdtd_1", "fdtd_2", "fdtd_3",
+    ] {
+        let case = CASES.iter().find(|c| c.name() == name).unwrap();
+        assert!(case.check.is_some(), "{name}");
+        assert_eq!(
+            super::mrpb::program_of(name),
+            name.split('_').next().unwrap()
+        );
+    }
 }

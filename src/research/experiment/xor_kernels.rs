@@ -47,6 +47,7 @@ impl Kernel {
                 ptx: self.ptx,
                 flags,
             },
+            check: None,
         }
     }
 

@@ -451,7 +451,7 @@ fn measure(run: &Run) -> Result<Measured, String> {
     sim.set_record_warp_states(false);
     let start = Instant::now();
     sim.run(DEFAULT_MAX_CYCLES);
-    Ok(Measured::of(&sim, start.elapsed().as_secs_f64()))
+    Ok(run.measured(&sim, start.elapsed().as_secs_f64()))
 }
 
 /// "atax_1 on tesla-c2050-s --set mrpb.enabled=true: 891,792 cycles, IPC 1.626, 0.612 s".
