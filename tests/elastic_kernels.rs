@@ -589,17 +589,7 @@ fn aes_decrypt_inverts_it_and_its_table_lookups_conflict_as_the_states_imply() {
 
 /// The most CTAs resident at once on the one SM during the first cycles of a long grid.
 fn resident_ctas(kernel: &str, grid: &str, block: &str, args: &[&str]) -> usize {
-    let flags = launch_flags(kernel, grid, block, args);
-    let mut sim = prepare_flags(&data(PTX), &flags)
-        .into_sim(&[])
-        .expect("sim");
-    let mut most = 0;
-    for _ in 0..200 {
-        sim.step();
-        let live = sim.sms()[0].ctas().iter().filter(|c| c.is_some()).count();
-        most = most.max(live);
-    }
-    most
+    most_resident_ctas(&data(PTX), &launch_flags(kernel, grid, block, args))
 }
 
 #[test]

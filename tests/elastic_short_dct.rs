@@ -205,13 +205,5 @@ fn five_short_dct_ctas_fit_a_core_its_registers_bind() {
         "--arg",
         "512",
     ];
-    let mut sim = prepare_flags(&data(PTX), &flags)
-        .into_sim(&[])
-        .expect("sim");
-    let mut most = 0;
-    for _ in 0..200 {
-        sim.step();
-        most = most.max(sim.sms()[0].ctas().iter().filter(|c| c.is_some()).count());
-    }
-    assert_eq!(most, 5);
+    assert_eq!(most_resident_ctas(&data(PTX), &flags), 5);
 }

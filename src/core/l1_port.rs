@@ -210,12 +210,7 @@ impl L1Port {
         let r = b.next(now)?;
         let merges = merges_so_far(l1d);
         let answer = l1d.access_as(&r.access, r.tag, r.from.owner(), now);
-        if let (Some(events), Some(e)) = (
-            self.locality.as_mut(),
-            locality_event(l1d, &r.access, r.from),
-        ) {
-            events.push(e);
-        }
+        self.note_locality(l1d, &r.access, r.from);
         let b = self.mrpb.as_mut()?;
         let outcome = match answer {
             L1Outcome::Fail(reason) if b.bypasses(&r, reason) => {

@@ -252,3 +252,15 @@ pub fn ulps(a: f64, b: f64) -> u64 {
     }
     (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs()
 }
+
+/// The most CTAs resident at once on SM 0 during the first 200 cycles of the launch `flags`
+/// give `ptx` (a grid long enough to fill it).
+pub fn most_resident_ctas(ptx: &str, flags: &[&str]) -> usize {
+    let mut sim = prepare_flags(ptx, flags).into_sim(&[]).expect("sim");
+    let mut most = 0;
+    for _ in 0..200 {
+        sim.step();
+        most = most.max(sim.sms()[0].ctas().iter().filter(|c| c.is_some()).count());
+    }
+    most
+}

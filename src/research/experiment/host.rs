@@ -133,6 +133,12 @@ impl<'p> Device<'p> {
         self.upload(name, ElemType::S32, bytes);
     }
 
+    /// As [`Device::upload_i32`], 32-bit floats.
+    pub fn upload_f32(&mut self, name: &str, values: &[f32]) {
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.upload(name, ElemType::F32, bytes);
+    }
+
     /// As [`Device::upload_i32`], bytes.
     pub fn upload_u8(&mut self, name: &str, values: &[u8]) {
         self.upload(name, ElemType::U8, values.to_vec());
@@ -155,6 +161,14 @@ impl<'p> Device<'p> {
         self.bytes(name)
             .chunks_exact(4)
             .map(|w| i32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    }
+
+    /// Buffer `name` as 32-bit floats.
+    pub fn f32s(&self, name: &str) -> Vec<f32> {
+        self.bytes(name)
+            .chunks_exact(4)
+            .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
             .collect()
     }
 

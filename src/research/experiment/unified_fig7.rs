@@ -16,18 +16,6 @@ pub const HOTSPOT_PTX: &str =
     include_str!("../../../tests/data/ptx-corpus/dice_rodinia_hotspot.ptx");
 pub const VECTOR_ADD_PTX: &str = include_str!("../../../tests/data/kernels/vector_add.sm_52.ptx");
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn f32s(device: &Device, name: &str) -> Vec<f32> {
-    device
-        .bytes(name)
-        .chunks_exact(4)
-        .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect()
-}
-
 /// nn's records.
 pub fn nn_records(size: Size) -> usize {
     match size {
@@ -44,7 +32,7 @@ pub fn nn(device: &mut Device, n: usize) -> Result<(), String> {
     let (lat, lng) = (30f32, 90f32);
     let mut rng = SplitMix64::new(13);
     let records: Vec<f32> = (0..2 * n).map(|_| rng.next_f32() * 180.0 - 90.0).collect();
-    device.upload("locations", ElemType::F32, f32_bytes(&records));
+    device.upload_f32("locations", &records);
     device.upload("distances", ElemType::F32, vec![0; n * 4]);
     let args = [
         Arg::Buffer("locations"),
@@ -59,7 +47,7 @@ pub fn nn(device: &mut Device, n: usize) -> Result<(), String> {
         256,
         &args,
     )?;
-    let got = f32s(device, "distances");
+    let got = device.f32s("distances");
     let want: Vec<f32> = records
         .chunks(2)
         .map(|r| {
@@ -84,8 +72,8 @@ pub fn vector_add(device: &mut Device, n: usize) -> Result<(), String> {
     let mut rng = SplitMix64::new(15);
     let a: Vec<f32> = (0..n).map(|_| rng.next_f32()).collect();
     let b: Vec<f32> = (0..n).map(|_| rng.next_f32()).collect();
-    device.upload("a", ElemType::F32, f32_bytes(&a));
-    device.upload("b", ElemType::F32, f32_bytes(&b));
+    device.upload_f32("a", &a);
+    device.upload_f32("b", &b);
     device.upload("c", ElemType::F32, vec![0; n * 4]);
     let args = [
         Arg::Buffer("a"),
@@ -100,7 +88,7 @@ pub fn vector_add(device: &mut Device, n: usize) -> Result<(), String> {
         &args,
     )?;
     let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
-    if f32s(device, "c") == want {
+    if device.f32s("c") == want {
         Ok(())
     } else {
         Err("vector_add's sums differ from the reference".to_string())
@@ -164,8 +152,8 @@ pub fn hotspot(device: &mut Device, (n, steps): (usize, usize)) -> Result<(), St
     let power: Vec<f32> = (0..n * n).map(|_| rng.next_f32() * 1e-3).collect();
     let temp: Vec<f32> = (0..n * n).map(|_| 323.0 + 10.0 * rng.next_f32()).collect();
     let mut want: Vec<f64> = temp.iter().map(|&v| v as f64).collect();
-    device.upload("power", ElemType::F32, f32_bytes(&power));
-    device.upload("temp0", ElemType::F32, f32_bytes(&temp));
+    device.upload_f32("power", &power);
+    device.upload_f32("temp0", &temp);
     device.upload("temp1", ElemType::F32, vec![0; n * n * 4]);
     let mut buffers = ["temp0", "temp1"];
     for t in (0..steps).step_by(pyramid) {
@@ -199,7 +187,7 @@ pub fn hotspot(device: &mut Device, (n, steps): (usize, usize)) -> Result<(), St
         buffers.swap(0, 1);
     }
     check_close(
-        &f32s(device, buffers[0]),
+        &device.f32s(buffers[0]),
         &want,
         1e-5,
         1.0,

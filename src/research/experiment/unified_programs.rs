@@ -19,18 +19,6 @@ pub const SRAD_PTX: &str =
 const LU_BS: usize = 16;
 const PCR_N: usize = 128;
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn f32s(device: &Device, name: &str) -> Vec<f32> {
-    device
-        .bytes(name)
-        .chunks_exact(4)
-        .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect()
-}
-
 /// `Ok` when every element of `got` is within `tolerance` of `want`, relative to
 /// max(|want|, `floor`); otherwise names the worst element.
 pub fn check_close(
@@ -105,7 +93,7 @@ pub fn lu_reference(m: &[f32], n: usize) -> Vec<f64> {
 pub fn lu(device: &mut Device, n: usize) -> Result<(), String> {
     let m = lu_matrix(n);
     let want = lu_reference(&m, n);
-    device.upload("m", ElemType::F32, f32_bytes(&m));
+    device.upload_f32("m", &m);
     let args = |offset: usize| {
         [
             Arg::Buffer("m"),
@@ -140,7 +128,7 @@ pub fn lu(device: &mut Device, n: usize) -> Result<(), String> {
         LU_BS as u32,
         &args(n - LU_BS),
     )?;
-    check_close(&f32s(device, "m"), &want, 1e-2, 1e-3, "lu's factors")
+    check_close(&device.f32s("m"), &want, 1e-2, 1e-3, "lu's factors")
 }
 
 /// pcr's systems and the matrices they share.
@@ -201,10 +189,10 @@ pub fn pcr(device: &mut Device, (systems, matrices): (usize, usize)) -> Result<(
         })
         .collect();
     device.upload("x", ElemType::F32, vec![0; systems * PCR_N * 4]);
-    device.upload("a", ElemType::F32, f32_bytes(&a));
-    device.upload("b", ElemType::F32, f32_bytes(&b));
-    device.upload("c", ElemType::F32, f32_bytes(&c));
-    device.upload("d", ElemType::F32, f32_bytes(&d));
+    device.upload_f32("a", &a);
+    device.upload_f32("b", &b);
+    device.upload_f32("c", &c);
+    device.upload_f32("d", &d);
     let args = [
         Arg::Buffer("x"),
         Arg::Buffer("a"),
@@ -219,7 +207,7 @@ pub fn pcr(device: &mut Device, (systems, matrices): (usize, usize)) -> Result<(
         PCR_N as u32,
         &args,
     )?;
-    check_close(&f32s(device, "x"), &want, 1e-3, 1e-2, "pcr's solutions")
+    check_close(&device.f32s("x"), &want, 1e-3, 1e-2, "pcr's solutions")
 }
 
 /// srad's image (rows, cols) and iterations.
@@ -295,7 +283,7 @@ pub fn srad(
     for name in ["E_C", "W_C", "N_C", "S_C", "C"] {
         device.upload(name, ElemType::F32, vec![0; rows * cols * 4]);
     }
-    device.upload("J", ElemType::F32, f32_bytes(&image));
+    device.upload_f32("J", &image);
     let grid = Dim3 {
         x: (cols / 16) as u32,
         y: (rows / 16) as u32,
@@ -323,7 +311,7 @@ pub fn srad(
         device.launch_block("_Z11srad_cuda_2PfS_S_S_S_S_iiff", grid, block, &second)?;
         let mut want: Vec<f64> = j.iter().map(|&v| v as f64).collect();
         srad_step(&mut want, rows, cols, q0sqr.into(), lambda);
-        j = f32s(device, "J");
+        j = device.f32s("J");
         check_close(&j, &want, 1e-4, 1.0, "srad's image")?;
     }
     Ok(())

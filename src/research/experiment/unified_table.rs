@@ -66,6 +66,16 @@ impl PaperReport for Report {
     }
 }
 
+/// A Table 6 row's columns: the program, then performance and energy at 128 / 256 / 384 KB.
+const CAPACITY_COLUMNS: [&str; 7] = [
+    "program",
+    "perf 128 KB",
+    "perf 256 KB",
+    "perf 384 KB",
+    "energy 128 KB",
+    "energy 256 KB",
+    "energy 384 KB",
+];
 /// One row per program, one column per design of [`Design::ALL`]: `cell(program, design)`.
 fn by_design(report: &Report, cell: impl Fn(&WorkloadReport, Design) -> String) -> Table {
     let mut header = vec!["program".to_string()];
@@ -149,19 +159,13 @@ fn table6(report: &Report) -> Table {
     average.resize(average.len() + 2, String::new());
     average.extend(report.average_no_arbitration.map(|v| beside(v, None, 2)));
     rows.push(average);
-    let header = [
-        "program",
-        "perf 128 KB",
-        "perf 256 KB",
-        "perf 384 KB",
-        "energy 128 KB",
-        "energy 256 KB",
-        "energy 384 KB",
+    let mut header = CAPACITY_COLUMNS.to_vec();
+    header.extend([
         "Fermi-like perf",
         "Fermi-like energy",
         "no-arbitration perf",
         "no-arbitration energy",
-    ];
+    ]);
     Table::new(&header, rows, 1)
 }
 
@@ -239,16 +243,7 @@ fn hierarchy_table(report: &Report) -> Table {
         ));
     }
     rows.push(average);
-    let header = [
-        "program",
-        "perf 128 KB",
-        "perf 256 KB",
-        "perf 384 KB",
-        "energy 128 KB",
-        "energy 256 KB",
-        "energy 384 KB",
-    ];
-    Table::new(&header, rows, 1)
+    Table::new(&CAPACITY_COLUMNS, rows, 1)
 }
 
 /// MRF reads (the operand collector's bank reads, in warp registers) without and with the
