@@ -4,7 +4,7 @@
 
 use crate::config::Config;
 use crate::launch::LaunchFlags;
-use crate::run::{prepare, InputError};
+use crate::run::{prepare, InputError, Prepared};
 use crate::sim::Sim;
 
 /// One benchmark kernel and its launch.
@@ -111,12 +111,26 @@ pub const PATHFINDER: BenchCase = BenchCase {
 
 /// A ready-to-run simulation of `case` on `preset` (with `sets` overrides).
 pub fn simulation(case: &BenchCase, preset: &str, sets: &[String]) -> Result<Sim, InputError> {
+    prepared(case, preset, sets)?.into_sim(&[])
+}
+
+/// The thread instructions `case` executes to its end on `preset`, counted by the functional
+/// model (no timing): what a sampled timing run is scaled by.
+pub fn thread_instructions(case: &BenchCase, preset: &str, sets: &[String]) -> Result<u64, String> {
+    let mut prepared = prepared(case, preset, sets).map_err(|e| e.to_string())?;
+    let report = prepared.run_functional(&[]).map_err(|e| e.to_string())?;
+    match report.error {
+        None => Ok(report.thread_instructions),
+        Some(e) => Err(e),
+    }
+}
+
+fn prepared(case: &BenchCase, preset: &str, sets: &[String]) -> Result<Prepared, InputError> {
     let mut flags = LaunchFlags::parse_tokens(case.flags).map_err(InputError::Launch)?;
     flags.sets.extend(sets.iter().cloned());
     let config_for = |name: &str| Config::preset(name).map_err(|e| e.to_string());
     let no_files = |p: &str| Err(format!("no file {p} in a benchmark"));
-    let prepared = prepare(case.ptx, flags, &|_| config_for(preset), &no_files)?;
-    prepared.into_sim(&[])
+    prepare(case.ptx, flags, &|_| config_for(preset), &no_files)
 }
 
 #[cfg(test)]

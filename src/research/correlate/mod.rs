@@ -212,6 +212,10 @@ pub struct Measured {
     /// `None` when the kernel completed.
     pub error: Option<String>,
     pub wall_seconds: f64,
+    /// A sampled run (an experiment's plan may stop a long launch after a window of cycles and
+    /// estimate the rest from it): the whole launch's thread instructions, counted by the
+    /// functional model. `None`: the run went to its end.
+    pub sampled: Option<u64>,
 }
 
 impl Measured {
@@ -226,6 +230,7 @@ impl Measured {
             stats: sim.stats(),
             error,
             wall_seconds,
+            sampled: None,
         }
     }
 }

@@ -159,6 +159,7 @@ fn measured(cycles: u64, l1d: u64, bank_conflict_cycles: u64, wall_seconds: f64)
         stats,
         error: None,
         wall_seconds,
+        sampled: None,
     }
 }
 

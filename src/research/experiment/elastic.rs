@@ -110,6 +110,7 @@ fn run_of(case: Case, setup: Setup, machine: Machine) -> Run {
         case,
         preset: PRESET,
         sets,
+        sample: None,
     }
 }
 

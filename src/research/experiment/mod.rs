@@ -30,6 +30,7 @@ pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
 mod mrpb_cases;
+mod mrpb_chip;
 mod mrpb_reference;
 pub mod mrpb_sched;
 pub mod mrpb_sched_table;
@@ -153,12 +154,15 @@ impl Case {
     }
 }
 
-/// One simulation to run: a case on a preset with `--set` overrides.
+/// One simulation to run: a case on a preset with `--set` overrides, to its end or sampled.
 #[derive(Debug, Clone)]
 pub struct Run {
     pub case: Case,
     pub preset: &'static str,
     pub sets: Vec<String>,
+    /// `Some(w)`: stop after `w` cycles when the launch is longer, and estimate the whole launch
+    /// from that window ([`Outcome::estimated_cycles`]); `None`: run to the end.
+    pub sample: Option<u64>,
 }
 
 impl Run {
@@ -173,14 +177,40 @@ impl Run {
         for s in &self.sets {
             title.push_str(&format!(" --set {s}"));
         }
+        if let Some(window) = self.sample {
+            title.push_str(&format!(" (sampled: first {window} cycles)"));
+        }
         title
+    }
+
+    /// Simulates `sim` (this run's [`simulation`](Run::simulation)) over the sample's window,
+    /// or to its end within the CLI's cycle limit.
+    pub fn advance(&self, sim: &mut Sim) {
+        match self.sample {
+            Some(window) => sim.run_for(window),
+            None => sim.run(crate::run::DEFAULT_MAX_CYCLES),
+        };
     }
 
     /// The measurement of this run's finished simulation: a run that completed but whose
     /// output differs from its case's host reference is an error ("wrong output: ..."), not a
     /// number.
+    ///
+    /// A sampled run that reached its window with the kernel still running is a measurement
+    /// of that window, not an error; its whole launch's instructions are counted by the
+    /// functional model, and its output (unfinished) is not checked.
     pub fn measured(&self, sim: &Sim, wall_seconds: f64) -> Measured {
         let mut m = Measured::of(sim, wall_seconds);
+        if self.sample.is_some() && matches!(sim.status(), crate::sim::Status::Running) {
+            match bench::thread_instructions(&self.case.launch, self.preset, &self.sets) {
+                Ok(n) => {
+                    m.error = None;
+                    m.sampled = Some(n);
+                }
+                Err(e) => m.error = Some(format!("counting the sampled launch: {e}")),
+            }
+            return m;
+        }
         if let (None, Some(check)) = (&m.error, self.case.check) {
             let checked = LaunchFlags::parse_tokens(self.case.launch.flags)
                 .map_err(|e| e.to_string())
@@ -207,7 +237,7 @@ pub fn measure_untimed(runs: &[Run]) -> Result<Vec<Measured>, String> {
             .simulation()
             .map_err(|e| format!("{}: {e}", run.title()))?;
         sim.set_record_warp_states(false);
-        sim.run(crate::run::DEFAULT_MAX_CYCLES);
+        run.advance(&mut sim);
         Ok(run.measured(&sim, 0.0))
     };
     let chunks: Vec<Result<Vec<Measured>, String>> = std::thread::scope(|scope| {
@@ -279,6 +309,10 @@ pub struct Outcome<C = Counters> {
     /// The fault or deadlock, when the kernel did not complete.
     pub error: Option<String>,
     pub wall_seconds: f64,
+    /// A sampled run's whole-launch thread instructions ([`Run::sample`]): the counters are
+    /// its window's. `None`: they are the whole launch's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<u64>,
 }
 
 impl<C: FromStats> Outcome<C> {
@@ -287,11 +321,31 @@ impl<C: FromStats> Outcome<C> {
             counters: C::of(&m.stats),
             error: m.error.clone(),
             wall_seconds: m.wall_seconds,
+            sampled: m.sampled,
         }
     }
 
     pub fn completed(&self) -> bool {
         self.error.is_none()
+    }
+}
+
+impl Outcome {
+    /// The whole launch's thread instructions: counted when sampled, else IPC x cycles.
+    pub fn instructions(&self) -> f64 {
+        self.sampled
+            .map_or(self.counters.ipc * self.counters.cycles as f64, |n| {
+                n as f64
+            })
+    }
+
+    /// The whole launch's cycles: measured, or for a sampled run its instructions at the
+    /// window's IPC (the launch's remaining warps assumed to run as the window's did).
+    pub fn estimated_cycles(&self) -> f64 {
+        match self.sampled {
+            Some(n) if self.counters.ipc > 0.0 => n as f64 / self.counters.ipc,
+            _ => self.counters.cycles as f64,
+        }
     }
 }
 

@@ -6,11 +6,12 @@
 //!
 //! [`plan`] lists the distinct runs; the caller runs them and hands them to [`Report::new`].
 
-use super::{geomean, ipc_ratio, Case, Measured, Outcome, Run, Suite};
+use super::{geomean, ipc_ratio, Case, Machine, Measured, Outcome, Run, Suite};
 use crate::config::MrpbConfig;
 use serde::Serialize;
 
 pub use super::mrpb_cases::{select, CASES};
+pub use super::mrpb_chip::{on_chip, PAPER_SMS};
 pub use super::mrpb_unshared::{UnsharedGap, UnsharedRow, UNSHARED};
 
 /// The paper's two baselines (MRPB §4, Table 1): preset and the paper's name.
@@ -171,19 +172,40 @@ const BYPASS_ONLY_ALL: [&str; 4] = [
     "mrpb.bypass=all",
 ];
 
-/// The `--set`s of MRPB off, MRPB on, and a sweep's setting.
-fn off_sets() -> Vec<String> {
-    Vec::new()
+/// The `--set`s of MRPB off, MRPB on, and a sweep's setting, on `machine`.
+fn off_sets(machine: Machine) -> Vec<String> {
+    vec![machine.set(PAPER_SMS)]
 }
 
-fn on_sets() -> Vec<String> {
-    vec![ON.to_string()]
+fn on_sets(machine: Machine) -> Vec<String> {
+    vec![machine.set(PAPER_SMS), ON.to_string()]
 }
 
-fn setting_sets(sweep: &Sweep, s: &Setting) -> Vec<String> {
-    let mut sets = on_sets();
+fn setting_sets(machine: Machine, sweep: &Sweep, s: &Setting) -> Vec<String> {
+    let mut sets = on_sets(machine);
     sets.extend(sweep.base.iter().chain(s.sets).map(|s| s.to_string()));
     sets
+}
+
+/// The window a run on the paper's machine is sampled over (`--sample`): a million cycles, in
+/// which every SM of a long launch is full of warps. On one SM, ratios from this window of
+/// every case came within a few percent of the whole launches' (docs/mrpb.md).
+pub const PAPER_SAMPLE: u64 = 1_000_000;
+
+/// The default sampling on `machine`: [`PAPER_SAMPLE`] on the paper's, none on one SM.
+pub fn default_sample(machine: Machine) -> Option<u64> {
+    match machine {
+        Machine::Paper => Some(PAPER_SAMPLE),
+        Machine::OneSm => None,
+    }
+}
+
+/// `case` as `machine` runs it: the whole launch on the paper's machine, one SM's share on one.
+fn launched(case: &Case, machine: Machine) -> Case {
+    match machine {
+        Machine::Paper => on_chip(*case),
+        Machine::OneSm => *case,
+    }
 }
 
 /// Which runs of a plan are the same simulation: the case, the preset and the MRPB
@@ -195,10 +217,14 @@ fn key(run: &Run) -> Result<RunKey, String> {
     Ok((run.case.name(), run.preset, mrpb.enabled.then_some(mrpb)))
 }
 
-/// Every simulation the experiment needs, each once: every case off and on on both presets
-/// (MRPB §5.5), and every sweep setting on [`DESIGN_PRESET`] for the cases among `cases` named in
-/// [`DESIGN_CASES`] (§5.1-5.4). Errors name a run whose `--set`s do not apply.
-pub fn plan(cases: &[Case]) -> Result<Vec<Run>, String> {
+/// Every simulation the experiment needs on `machine`, each once: every case off and on on both
+/// presets (MRPB §5.5), and every sweep setting on [`DESIGN_PRESET`] for the cases among `cases`
+/// named in [`DESIGN_CASES`] (§5.1-5.4). Errors name a run whose `--set`s do not apply.
+///
+/// `sample`: stop each run after that many cycles and estimate the rest ([`Run::sample`]).
+/// The design space runs on one SM only: on the paper's machine it would add 108 runs of a
+/// million cycles on 14 SMs.
+pub fn plan(cases: &[Case], machine: Machine, sample: Option<u64>) -> Result<Vec<Run>, String> {
     let mut runs: Vec<Run> = Vec::new();
     let mut keys: Vec<RunKey> = Vec::new();
     let mut add = |run: Run| -> Result<(), String> {
@@ -211,22 +237,24 @@ pub fn plan(cases: &[Case]) -> Result<Vec<Run>, String> {
     };
     for case in cases {
         for (preset, _) in PRESETS {
-            for sets in [off_sets(), on_sets()] {
+            for sets in [off_sets(machine), on_sets(machine)] {
                 add(Run {
-                    case: *case,
+                    case: launched(case, machine),
                     preset,
                     sets,
+                    sample,
                 })?;
             }
         }
     }
-    for case in design_cases(cases) {
+    for case in design_cases(cases, machine) {
         for sweep in &SWEEPS {
             for s in sweep.settings {
                 add(Run {
-                    case,
+                    case: launched(&case, machine),
                     preset: DESIGN_PRESET,
-                    sets: setting_sets(sweep, s),
+                    sets: setting_sets(machine, sweep, s),
+                    sample,
                 })?;
             }
         }
@@ -234,11 +262,11 @@ pub fn plan(cases: &[Case]) -> Result<Vec<Run>, String> {
     Ok(runs)
 }
 
-/// The cases among `cases` that the design space runs on.
-fn design_cases(cases: &[Case]) -> Vec<Case> {
+/// The cases among `cases` that the design space runs on `machine` (none on the paper's).
+fn design_cases(cases: &[Case], machine: Machine) -> Vec<Case> {
     cases
         .iter()
-        .filter(|c| DESIGN_CASES.contains(&c.name()))
+        .filter(|c| machine == Machine::OneSm && DESIGN_CASES.contains(&c.name()))
         .copied()
         .collect()
 }
@@ -285,22 +313,19 @@ pub fn program_of(case: &str) -> &str {
     }
 }
 
-/// A program's IPC on over off, from its launches' instructions and cycles.
+/// A program's IPC on over off, from its launches' instructions and cycles (a sampled
+/// launch's estimated from its window, [`Outcome::estimated_cycles`]).
 fn program_ratio(launches: &[&OnOff]) -> Option<f64> {
     let totals = |pick: fn(&OnOff) -> &Outcome| {
-        launches.iter().try_fold((0.0, 0u64), |(i, c), r| {
+        launches.iter().try_fold((0.0, 0.0), |(i, c), r| {
             let o = pick(r);
-            o.completed().then(|| {
-                (
-                    i + o.counters.ipc * o.counters.cycles as f64,
-                    c + o.counters.cycles,
-                )
-            })
+            o.completed()
+                .then(|| (i + o.instructions(), c + o.estimated_cycles()))
         })
     };
     let (on_i, on_c) = totals(|r| &r.on)?;
     let (off_i, off_c) = totals(|r| &r.off)?;
-    (on_c > 0 && off_i > 0.0).then(|| (on_i / on_c as f64) / (off_i / off_c as f64))
+    (on_c > 0.0 && off_i > 0.0).then(|| (on_i / on_c) / (off_i / off_c))
 }
 
 /// The per-program IPC ratios of `rows` (one suite on one preset), in first-launch order.
@@ -378,6 +403,11 @@ impl SweepReport {
 pub struct Report {
     pub warpstep_version: &'static str,
     pub paper: &'static str,
+    /// The machine the runs simulated, and how the report names it.
+    pub machine: Machine,
+    pub machine_label: String,
+    /// The window each run was sampled over ([`Run::sample`]), if any.
+    pub sample: Option<u64>,
     /// Every case off and on, case by case, Base-S before Base-L.
     pub cases: Vec<OnOff>,
     /// Per suite and preset.
@@ -397,16 +427,24 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report of `cases` from the runs of [`plan`]`(cases)` and their measurements, in the
-    /// same order. An error names a run the report needs that is missing.
-    pub fn new(cases: &[Case], runs: &[Run], measured: &[Measured]) -> Result<Report, String> {
+    /// The report of `cases` from the runs of [`plan`]`(cases, machine)` and their
+    /// measurements, in the same order. An error names a run the report needs that is missing.
+    pub fn new(
+        cases: &[Case],
+        machine: Machine,
+        sample: Option<u64>,
+        runs: &[Run],
+        measured: &[Measured],
+    ) -> Result<Report, String> {
         let outcomes: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
-        Report::of_outcomes(cases, runs, &outcomes)
+        Report::of_outcomes(cases, machine, sample, runs, &outcomes)
     }
 
     /// The report from each run's [`Outcome`] (what a shard records), as [`Report::new`].
     pub fn of_outcomes(
         cases: &[Case],
+        machine: Machine,
+        sample: Option<u64>,
         runs: &[Run],
         outcomes: &[Outcome],
     ) -> Result<Report, String> {
@@ -416,9 +454,10 @@ impl Report {
         }
         let outcome = |case: &Case, preset: &'static str, sets: Vec<String>| {
             let run = Run {
-                case: *case,
+                case: launched(case, machine),
                 preset,
                 sets,
+                sample,
             };
             let k = key(&run)?;
             results
@@ -430,8 +469,8 @@ impl Report {
         let mut on_off = Vec::new();
         for case in cases {
             for (preset, baseline) in PRESETS {
-                let off = outcome(case, preset, off_sets())?;
-                let on = outcome(case, preset, on_sets())?;
+                let off = outcome(case, preset, off_sets(machine))?;
+                let on = outcome(case, preset, on_sets(machine))?;
                 on_off.push(OnOff {
                     case: case.name(),
                     suite: case.suite,
@@ -443,14 +482,14 @@ impl Report {
                 });
             }
         }
-        let designed = design_cases(cases);
+        let designed = design_cases(cases, machine);
         let mut sweeps = Vec::new();
         for sweep in &SWEEPS {
             let mut points = Vec::new();
             for case in &designed {
-                let off = outcome(case, DESIGN_PRESET, off_sets())?;
+                let off = outcome(case, DESIGN_PRESET, off_sets(machine))?;
                 for s in sweep.settings {
-                    let o = outcome(case, DESIGN_PRESET, setting_sets(sweep, s))?;
+                    let o = outcome(case, DESIGN_PRESET, setting_sets(machine, sweep, s))?;
                     points.push(DesignPoint {
                         case: case.name(),
                         setting: s.label,
@@ -477,6 +516,9 @@ impl Report {
         Ok(Report {
             warpstep_version: crate::VERSION,
             paper: "MRPB (Jia, Shaw, Martonosi, HPCA 2014), Sections 4-5",
+            machine,
+            machine_label: machine.label(PAPER_SMS),
+            sample,
             geomeans: geomeans(&on_off),
             unshared_gaps: super::mrpb_unshared::gaps(&unshared),
             unshared,
@@ -535,6 +577,7 @@ mod program_tests {
             },
             error: None,
             wall_seconds: 0.0,
+            sampled: None,
         }
     }
 

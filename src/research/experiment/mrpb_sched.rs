@@ -88,6 +88,7 @@ pub fn plan(cases: &[Case], limits: &[u32]) -> Result<Vec<Run>, String> {
                         case: *case,
                         preset,
                         sets: sets(base, addition),
+                        sample: None,
                     };
                     run.config()?;
                     runs.push(run);

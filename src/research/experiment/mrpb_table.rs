@@ -12,11 +12,19 @@ use crate::correlate::table::thousands;
 
 impl PaperReport for Report {
     fn intro(&self) -> String {
+        let sampled = self.sample.map_or(String::new(), |w| {
+            format!(
+                " Each run is sampled: it stops after {} cycles when longer, and its cycles \
+                 (~) are its whole launch's instructions (counted functionally) at the window's \
+                 IPC; its other counters are the window's.",
+                thousands(w)
+            )
+        });
         format!(
-            "warpstep {}: {}, on our kernels. Base-S = tesla-c2050-s, Base-L = tesla-c2050-l (one SM); \
+            "warpstep {}: {}, on our kernels. Base-S = tesla-c2050-s, Base-L = tesla-c2050-l, on {}; \
              MRPB on = Table 4's final design (warp-ID queues, fixed-order drain, flush, 8 entries, \
-             5 cycles, bypass on associativity stalls). {} simulations.\n",
-            self.warpstep_version, self.paper, self.runs
+             5 cycles, bypass on associativity stalls). {} simulations.{sampled}\n",
+            self.warpstep_version, self.paper, self.machine_label, self.runs
         )
     }
 
@@ -79,7 +87,7 @@ fn on_off_table(report: &Report) -> Table {
                 completed_or_marked(r.case, off.completed() && on.completed()),
                 r.suite.name().to_string(),
                 r.baseline.to_string(),
-                both(off, on, |c| thousands(c.cycles)),
+                pair(&cycles(off), &cycles(on)),
                 both(off, on, |c| format!("{:.3}", c.ipc)),
                 fixed(r.ipc_ratio, 2),
                 both(off, on, |c| thousands(c.l1d_misses)),
@@ -117,6 +125,15 @@ fn on_off_table(report: &Report) -> Table {
         rows,
         3,
     )
+}
+
+/// A run's cycles: measured, or "~" and the whole launch's estimate when sampled (its other
+/// counters are then its window's).
+fn cycles(o: &Outcome) -> String {
+    match o.sampled {
+        Some(_) => format!("~{}", thousands(o.estimated_cycles().round() as u64)),
+        None => thousands(o.counters.cycles),
+    }
 }
 
 fn geomean_table(report: &Report) -> Table {

@@ -140,6 +140,7 @@ mod tests {
             },
             error: None,
             wall_seconds: 0.0,
+            sampled: None,
         }
     }
 

@@ -73,12 +73,20 @@ pub struct Options {
     /// The paper's machine or the one-SM ablation (`--one-sm`).
     #[serde(default)]
     pub machine: Machine,
+    /// The window each run was sampled over (`--sample`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<u64>,
 }
 
 impl Options {
     /// These options on `machine`.
     pub fn on(self, machine: Machine) -> Options {
         Options { machine, ..self }
+    }
+
+    /// These options with each run sampled over `sample` cycles.
+    pub fn sampled(self, sample: Option<u64>) -> Options {
+        Options { sample, ..self }
     }
 }
 
@@ -93,6 +101,9 @@ impl fmt::Display for Options {
         }
         if self.machine == Machine::OneSm {
             write!(f, " --one-sm")?;
+        }
+        if let Some(window) = self.sample {
+            write!(f, " --sample {window}")?;
         }
         Ok(())
     }
@@ -339,6 +350,7 @@ mod tests {
             },
             error: Some("deadlock".to_string()),
             wall_seconds: 0.612_345_678_901_234_5,
+            sampled: Some(112_001_024),
         };
         let titles = vec!["atax_1 on tesla-c2050-s".to_string()];
         let options = Options {
@@ -346,6 +358,7 @@ mod tests {
             selection: vec!["atax_1".to_string()],
             quick: false,
             machine: Machine::Paper,
+            sample: Some(1_000_000),
         };
         let p = Part::new(options, Shard::parse("1/1").unwrap(), &titles, &[&outcome]).unwrap();
         let text = serde_json::to_string(&p).unwrap();
@@ -360,6 +373,7 @@ mod tests {
             selection: Vec::new(),
             quick,
             machine: Machine::Paper,
+            sample: None,
         };
         let titles: Vec<String> = (0..5).map(|i| format!("run {i}")).collect();
         let shard = Shard::parse(shard).unwrap();

@@ -28,9 +28,36 @@ fn every_case_launches_a_kernel_of_its_ptx() {
     }
 }
 
+/// Each case's launch on the paper's 14 SMs runs the same kernel of the same PTX as its one-SM
+/// share, with at least as many threads, and a chip launch names a real case.
+#[test]
+fn every_chip_launch_is_its_cases_kernel_grown_to_the_whole_launch() {
+    use super::mrpb::on_chip;
+    let threads = |flags: &LaunchFlags| {
+        let [g, b] = [flags.grid, flags.block]
+            .map(|d| d.map_or(1, |d| d.x as u64 * d.y as u64 * d.z as u64));
+        g * b
+    };
+    let mut grown = 0;
+    for case in CASES {
+        let chip = on_chip(*case);
+        let [one, whole] = [case.launch.flags, chip.launch.flags].map(|f| {
+            LaunchFlags::parse_tokens(f).unwrap_or_else(|e| panic!("{}: {e}", case.name()))
+        });
+        assert_eq!(one.kernel, whole.kernel, "{}", case.name());
+        assert_eq!(one.args.len(), whole.args.len(), "{}", case.name());
+        assert!(threads(&whole) >= threads(&one), "{}", case.name());
+        if threads(&whole) > threads(&one) {
+            grown += 1;
+        }
+    }
+    // atax to gesummv (7), syrk, syr2k, gemm, 2mm and 3mm (5), SRAD and SRAD/U (4), PF and PF/U.
+    assert_eq!(grown, 7 + 3 + 5 + 4 + 2);
+}
+
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
-    let runs = plan(CASES).unwrap();
+    let runs = plan(CASES, Machine::OneSm, None).unwrap();
     // 35 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
     // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
     // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
@@ -43,9 +70,9 @@ fn the_plan_runs_each_distinct_configuration_once() {
         assert!(config.check_supported().is_ok(), "{}", run.title());
     }
     let polybench = select(&["atax_1".to_string()]).unwrap();
-    assert_eq!(plan(&polybench).unwrap().len(), 4 + 22);
+    assert_eq!(plan(&polybench, Machine::OneSm, None).unwrap().len(), 4 + 22);
     let rodinia = select(&["pathfinder".to_string()]).unwrap();
-    assert_eq!(plan(&rodinia).unwrap().len(), 4);
+    assert_eq!(plan(&rodinia, Machine::OneSm, None).unwrap().len(), 4);
     let bad = select(&["3mm".to_string()]).unwrap_err();
     assert!(bad.starts_with("--case 3mm:"), "{bad}");
 }
@@ -91,11 +118,58 @@ const TINY_ATAX: Case = Case {
 const GAIN_S: f64 = 0.066658;
 const GAIN_L: f64 = -0.046755;
 
+/// On the paper's machine every run has 14 SMs and the design space stays on one SM; a run
+/// sampled over half its launch stops there, counts the whole launch's instructions, and
+/// estimates its cycles from the window.
+#[test]
+fn a_sampled_run_stops_at_its_window_and_counts_the_whole_launch() {
+    let cases = [TINY_ATAX];
+    let whole = plan(&cases, Machine::Paper, None).unwrap();
+    assert_eq!(whole.len(), 4, "off and on on two presets, no design space");
+    assert!(whole.iter().all(|r| r.sets[0] == "num_sms=14"));
+    let whole_report = Report::new(
+        &cases,
+        Machine::Paper,
+        None,
+        &whole,
+        &measure_untimed(&whole).unwrap(),
+    )
+    .unwrap();
+    let off = &whole_report.cases[0].off;
+    assert_eq!(off.sampled, None);
+    let window = off.counters.cycles / 2;
+
+    let sampled = plan(&cases, Machine::Paper, Some(window)).unwrap();
+    let report = Report::new(
+        &cases,
+        Machine::Paper,
+        Some(window),
+        &sampled,
+        &measure_untimed(&sampled).unwrap(),
+    )
+    .unwrap();
+    assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
+    let cut = &report.cases[0].off;
+    assert_eq!(cut.counters.cycles, window);
+    let instructions = off.counters.ipc * off.counters.cycles as f64;
+    assert_eq!(cut.sampled.map(|n| n as f64), Some(instructions.round()));
+    let estimate = cut.estimated_cycles() / off.counters.cycles as f64;
+    assert!((0.7..1.3).contains(&estimate), "estimate / whole {estimate}");
+    assert!(markdown(&report).contains("~"), "sampled cycles are marked");
+}
+
 #[test]
 fn a_tiny_atax_with_mrpb_on_evicts_fewer_lines_of_the_same_warp() {
     let cases = [TINY_ATAX];
-    let runs = plan(&cases).unwrap();
-    let report = Report::new(&cases, &runs, &measure_untimed(&runs).unwrap()).unwrap();
+    let runs = plan(&cases, Machine::OneSm, None).unwrap();
+    let report = Report::new(
+        &cases,
+        Machine::OneSm,
+        None,
+        &runs,
+        &measure_untimed(&runs).unwrap(),
+    )
+    .unwrap();
     assert!(report.incomplete.is_empty(), "{:?}", report.incomplete);
     assert_eq!(report.runs, runs.len());
 
@@ -333,6 +407,7 @@ fn srad_hotspot_pathfinder_backprop_and_their_unshared_versions_compute_what_the
             case,
             preset: "tesla-c2050-s",
             sets: Vec::new(),
+            sample: None,
         })
         .collect();
     for (case, m) in cases.iter().zip(measure_untimed(&runs).unwrap()) {
@@ -384,6 +459,7 @@ fn the_multi_launch_programs_compute_what_their_host_references_do() {
             case,
             preset: "tesla-c2050-s",
             sets: Vec::new(),
+            sample: None,
         })
         .collect();
     let measured = measure_untimed(&runs).unwrap();

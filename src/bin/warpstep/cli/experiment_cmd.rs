@@ -31,15 +31,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use warpstep::correlate::table::seconds_text;
-use warpstep::experiment::mrpb::{plan, select, Report};
+use warpstep::experiment::mrpb::{self, plan, select, Report};
 use warpstep::experiment::{elastic, table, unified, xor, Machine, Measured, Outcome, Run, Size};
-use warpstep::run::DEFAULT_MAX_CYCLES;
 
 #[derive(Subcommand)]
 pub enum ExperimentCommand {
     /// MRPB (HPCA 2014) Sections 4-5: every case with MRPB off and on on Base-S and Base-L
-    /// (tesla-c2050-s/-l), the geometric means beside the paper's, and the design space of
-    /// Table 4 on atax_1 and hotspot.
+    /// (tesla-c2050-s/-l) on the C2050's 14 SMs, the geometric means beside the paper's, and
+    /// the design space of Table 4 on atax_1, syrk, gemm and hotspot.
     Mrpb(MrpbArgs),
     /// MRPB (HPCA 2014) §5.5 Fig. 14's CCWS-SWL and §5.7 Fig. 16: each case on Base-S and
     /// Base-L under RR, GTO, RR+MRPB, GTO+MRPB, RR+SWL and GTO+SWL (CCWS's static wavefront
@@ -106,11 +105,19 @@ pub struct XorArgs {
 
 #[derive(Args)]
 pub struct MrpbArgs {
-    /// Run only this case (repeatable): atax_1, atax_2, bicg_1, bicg_2, mvt_1, mvt_2, gesummv,
-    /// conv2d, pathfinder, backprop, hotspot. The design space runs on atax_1 and hotspot when
-    /// they are selected.
+    /// Run only this case (repeatable): atax_1, syrk, srad_2, ... (a bad name lists them all).
+    /// The design space runs on atax_1, syrk, gemm and hotspot when they are selected.
     #[arg(long = "case", value_name = "NAME")]
     cases: Vec<String>,
+    /// One SM with one SM's share of each launch, instead of the C2050's 14 SMs with the whole
+    /// launch (an ablation: the same memory system behind one SM).
+    #[arg(long)]
+    one_sm: bool,
+    /// Stop each run after N cycles and estimate the whole launch from that window (its IPC,
+    /// and its instructions counted functionally); 0 runs every launch to its end. Default:
+    /// 1,000,000 on the 14 SMs, 0 with --one-sm.
+    #[arg(long, value_name = "N")]
+    sample: Option<u64>,
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -180,19 +187,27 @@ pub fn run(command: ExperimentCommand) -> ExitCode {
 /// one shard); `Ok(false)` when a run did not complete, `Err` is bad input.
 fn mrpb(args: &MrpbArgs) -> Result<bool, String> {
     let cases = select(&args.cases)?;
+    let machine = Machine::of_flag(args.one_sm);
+    let sample = match args.sample {
+        Some(0) => None,
+        Some(window) => Some(window),
+        None => mrpb::default_sample(machine),
+    };
     if let Some(shard) = args.shard.get(&args.output)? {
-        let runs = plan(&cases)?;
+        let runs = plan(&cases, machine, sample)?;
         let measured = run_timed(&picked(&runs, shard), args.jobs)?;
         let records: Vec<Outcome> = measured.iter().map(Outcome::of).collect();
-        let opts = options("mrpb", &args.cases, false);
+        let opts = options("mrpb", &args.cases, false)
+            .on(machine)
+            .sampled(sample);
         args.shard
             .write(opts, shard, &titles_of(&runs, Run::title), &records)?;
         return Ok(true);
     }
     args.output.check()?;
-    let runs = plan(&cases)?;
+    let runs = plan(&cases, machine, sample)?;
     let measured = run_timed(&runs, args.jobs)?;
-    let report = Report::new(&cases, &runs, &measured)?;
+    let report = Report::new(&cases, machine, sample, &runs, &measured)?;
     args.output.emit(
         &report,
         table::markdown,
@@ -450,7 +465,7 @@ fn measure(run: &Run) -> Result<Measured, String> {
         .map_err(|e| format!("{}: {e}", run.title()))?;
     sim.set_record_warp_states(false);
     let start = Instant::now();
-    sim.run(DEFAULT_MAX_CYCLES);
+    run.advance(&mut sim);
     Ok(run.measured(&sim, start.elapsed().as_secs_f64()))
 }
 

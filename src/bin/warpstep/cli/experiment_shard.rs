@@ -80,6 +80,7 @@ pub fn options(experiment: &str, selection: &[String], quick: bool) -> Options {
         selection: selection.to_vec(),
         quick,
         machine: Machine::Paper,
+        sample: None,
     }
 }
 
@@ -120,9 +121,15 @@ pub fn merge(args: &MergeArgs) -> Result<bool, String> {
     match options.experiment.as_str() {
         "mrpb" => {
             let cases = mrpb::select(&options.selection)?;
-            let runs = mrpb::plan(&cases)?;
+            let runs = mrpb::plan(&cases, options.machine, options.sample)?;
             let records: Vec<Outcome> = shard::join(&parts, &titles_of(&runs, |r| r.title()))?;
-            let report = mrpb::Report::of_outcomes(&cases, &runs, &records)?;
+            let report = mrpb::Report::of_outcomes(
+                &cases,
+                options.machine,
+                options.sample,
+                &runs,
+                &records,
+            )?;
             args.output.emit(
                 &report,
                 table::markdown,
