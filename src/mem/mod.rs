@@ -3,15 +3,18 @@
 //! Shared memory (MODEL.md section 7; XOR = van den Braak et al., IEEE TC 2016):
 //! * [`bank_hash`]: the bank index functions of XOR section 4 and their SPEC strings.
 //! * [`shared_banks`]: the bank-conflict cost of one warp access and its bank grid.
-//! * [`bank_search`]: the searches of XOR section 5 that configure the functions.
+//! * [`bank_search`]: the searches of XOR section 5 that configure the functions (the bitwise
+//!   heuristics in `bank_search_bitwise.rs`, the result and its steps in `bank_search_steps.rs`).
 //!
 //! The global memory path (MODEL.md section 9), one hardware concept per module:
 //! * [`request`]: the coalesced access and the fetch that travels between levels;
 //! * [`coalescer`]: a warp access into segment requests (Fermi rules);
-//! * [`tag_array`], [`mshr`], [`data_cache`]: the parts of a GPGPU-Sim cache;
+//! * [`tag_array`], [`mshr`], [`data_cache`]: the parts of a GPGPU-Sim cache (the data cache's
+//!   write policies in `data_cache_write.rs`, its counters in `data_cache_stats.rs`);
 //! * [`mrpb`]: the memory request prioritization buffer between MEM0 and the L1D (MODEL.md
 //!   section 10);
-//! * [`l1d`]: the per-SM L1 data cache as MEM0 and the interconnect see it;
+//! * [`l1d`]: the per-SM L1 data cache as MEM0 and the interconnect see it (its counters in
+//!   `l1d_stats.rs`, what the views read of it in `l1d_view.rs`);
 //! * [`icnt`]: the interconnect, each way: an ideal crossbar or
 //!   [`icnt_router`], GPGPU-Sim's BookSim router;
 //! * [`l2`]: an L2 slice with its queues;
