@@ -135,6 +135,40 @@ fn three_shards_of_the_unified_experiment_merge_to_the_single_runs_report() {
 }
 
 #[test]
+fn three_shards_of_a_sampled_mrpb_plan_on_14_sms_merge_to_the_single_runs_report() {
+    // fdtd_2's whole launch takes about 14,500 cycles on the C2050's 14 SMs: a 5,000-cycle
+    // sample stops every run, and the parts must carry the sample for merge to rebuild the plan.
+    let dir = scratch("mrpb");
+    let options = ["--case", "fdtd_2", "--sample", "5000"];
+    let mut args = vec!["experiment", "mrpb"];
+    args.extend_from_slice(&options);
+    args.push("--json");
+    let single_json = ok(&args, 0);
+    let single = json(&single_json);
+    assert_eq!(single["sample"], 5000);
+    assert_eq!(single["machine"], "paper");
+    let off = &single["cases"][0]["off"];
+    assert_eq!(off["counters"]["cycles"], 5000, "{off}");
+    assert!(off["sampled"].as_u64().unwrap() > 0, "{off}");
+    args.pop();
+    args.push("--markdown");
+    let markdown = ok(&args, 0);
+    assert!(
+        markdown.contains("14 SMs (the paper's machine)"),
+        "{markdown}"
+    );
+    let parts = shard3(&dir, "mrpb", &options);
+    let mut merge = vec!["experiment", "merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    merge.push("--markdown");
+    assert_eq!(ok(&merge, 0), markdown);
+    merge.pop();
+    merge.push("--json");
+    assert_eq!(json(&ok(&merge, 0)), single);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn three_shards_of_the_xor_experiment_merge_to_the_single_runs_report() {
     // Each shard trains the kernels again; the run keys name the functions they chose.
     let dir = scratch("xor");

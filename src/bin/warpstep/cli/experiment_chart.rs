@@ -135,7 +135,11 @@ pub fn draw_bars(area: &Area, panel: &Panel, y: Range<f64>) -> DrawResult<()> {
         .y_label_area_size(44)
         .build_cartesian_2d(Groups(panel.groups.clone()), y.clone().log_scale())?;
     let n = panel.groups.len() as f64;
-    let x_font = if n > 6.0 { 11 } else { 13 };
+    let x_font = match n {
+        n if n > 24.0 => 9,
+        n if n > 6.0 => 11,
+        _ => 13,
+    };
     chart
         .configure_mesh()
         .disable_x_mesh()

@@ -10,16 +10,25 @@ use warpstep::experiment::mrpb::Report;
 
 const SIZE: (u32, u32) = (1320, 1160);
 const TOP_HEIGHT: u32 = 400;
+/// The page without the design space (the paper's machine runs none): Fig. 14 and the means.
+const SIZE_WITHOUT_SWEEPS: (u32, u32) = (1320, 780);
 
 /// Writes the charts of `report` to `path`: Fig. 14 across the top, the geometric means and the
-/// sweeps in a 2 x 3 grid below.
+/// sweeps (when the report has them) in a 2 x 3 grid below.
 pub fn write_svg(report: &Report, path: &str) -> Result<(), String> {
-    page(path, SIZE, TOP_HEIGHT, |top, bottom| {
+    let swept = !report.design_cases.is_empty();
+    let (size, grid) = match swept {
+        true => (SIZE, (2, 3)),
+        false => (SIZE_WITHOUT_SWEEPS, (1, 2)),
+    };
+    page(path, size, TOP_HEIGHT, |top, bottom| {
         let on_off = on_off_panel(report);
         draw_bars(top, &on_off, y_range(&on_off.values))?;
         let mut panels = vec![geomean_panel(report)];
-        panels.extend(sweep_panels(report));
-        for (area, panel) in bottom.split_evenly((2, 3)).iter().zip(&panels) {
+        if swept {
+            panels.extend(sweep_panels(report));
+        }
+        for (area, panel) in bottom.split_evenly(grid).iter().zip(&panels) {
             draw_bars(area, panel, y_range(&panel.values))?;
         }
         Ok(())
@@ -54,7 +63,10 @@ fn on_off_panel(report: &Report) -> Panel {
         })
         .collect();
     Panel {
-        title: "IPC with MRPB on / off (§5.5, Fig. 14)".to_string(),
+        title: format!(
+            "IPC with MRPB on / off (§5.5, Fig. 14), {}",
+            report.machine_label
+        ),
         groups,
         series: palette(baselines.iter().map(|b| b.to_string()), 0),
         values,
