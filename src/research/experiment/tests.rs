@@ -126,7 +126,16 @@ const GAIN_L: f64 = -0.046755;
 /// estimates its cycles from the window.
 #[test]
 fn a_sampled_run_stops_at_its_window_and_counts_the_whole_launch() {
-    let cases = [TINY_ATAX];
+    // Named apart from atax_1, whose whole launch on 14 SMs would run instead (n = 2,048).
+    let tiny = Case {
+        launch: BenchCase {
+            name: "atax_tiny",
+            ..TINY_ATAX.launch
+        },
+        ..TINY_ATAX
+    };
+    assert_eq!(super::mrpb::on_chip(tiny).launch.flags, tiny.launch.flags);
+    let cases = [tiny];
     let whole = plan(&cases, Machine::Paper, None).unwrap();
     assert_eq!(whole.len(), 4, "off and on on two presets, no design space");
     assert!(whole.iter().all(|r| r.sets[0] == "num_sms=14"));
