@@ -8,10 +8,12 @@ use super::{Case, Check, Suite};
 use crate::bench::{BenchCase, PATHFINDER};
 const POLYBENCH_PTX: &str = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
 
-/// A PolyBench-like kernel of ours (`tests/data/kernels/polybench.cu`).
+/// A PolyBench-like kernel of ours (`tests/data/kernels/polybench.cu`), checked against its
+/// host reference.
 const fn polybench(
     name: &'static str,
     about: &'static str,
+    check: Check,
     flags: &'static [&'static str],
 ) -> Case {
     Case {
@@ -22,7 +24,7 @@ const fn polybench(
             ptx: POLYBENCH_PTX,
             flags,
         },
-        check: None,
+        check: Some(check),
     }
 }
 
@@ -104,13 +106,14 @@ const fn polybench_multi(
 /// launches on 256 x 256), Table 2's sizes; SRAD (both kernels on a 1,024 x 64 band of the
 /// paper's 1,024 x 1,024 image, rows 4 KB apart as in Fig. 3, 256 blocks of 16 x 16) and the
 /// unshared versions of SRAD, hotspot, pathfinder and backprop (§5.6, Table 3's /U), with the
-/// originals' launches. Every case added then, and every Rodinia case, is checked against its
-/// host reference (`mrpb_reference.rs`); the earlier PolyBench cases are not yet.
+/// originals' launches. Every PolyBench and Rodinia case is checked against its host reference
+/// (`mrpb_reference.rs`, `mrpb_reference_polybench.rs`); the CI ports are not yet.
 #[rustfmt::skip]
 pub const CASES: &[Case] = &[
     polybench(
         "atax_1",
         "tmp = A x: row walk, intra-warp contention (MRPB Fig. 2)",
+        reference::atax_1,
         &[
             "--kernel", "atax_1", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
@@ -120,6 +123,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "atax_2",
         "y = A^T tmp: column walk, coalesced",
+        reference::atax_2,
         &[
             "--kernel", "atax_2", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
@@ -129,6 +133,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "bicg_1",
         "s = A^T r: column walk, coalesced",
+        reference::bicg_1,
         &[
             "--kernel", "bicg_1", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:2",
@@ -138,6 +143,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "bicg_2",
         "q = A p: row walk",
+        reference::bicg_2,
         &[
             "--kernel", "bicg_2", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=rand:3",
@@ -147,6 +153,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "mvt_1",
         "x1 += A y1: row walk",
+        reference::mvt_1,
         &[
             "--kernel", "mvt_1", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
@@ -156,6 +163,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "mvt_2",
         "x2 += A^T y2: column walk, coalesced",
+        reference::mvt_2,
         &[
             "--kernel", "mvt_2", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1024]=0",
@@ -165,6 +173,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "gesummv",
         "y = alpha A x + beta B x: two row walks",
+        reference::gesummv,
         &[
             "--kernel", "gesummv", "--grid", "1", "--block", "256",
             "--arg", "f32[1048576]=rand:1", "--arg", "f32[1048576]=rand:2",
@@ -175,6 +184,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "conv2d",
         "3 x 3 stencil, 256 x 256: cache-insensitive",
+        reference::conv2d,
         &[
             "--kernel", "conv2d", "--grid", "8,32", "--block", "32,8",
             "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",
@@ -184,6 +194,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "syrk",
         "C = A A^T: 8 warps of a block walk the same 32 rows (XW)",
+        reference::syrk,
         &[
             "--kernel", "syrk", "--grid", "8,2", "--block", "32,8",
             "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
@@ -193,6 +204,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "syr2k",
         "C = A B^T + B A^T: syrk over two matrices (XW)",
+        reference::syr2k,
         &[
             "--kernel", "syr2k", "--grid", "4,4", "--block", "32,8",
             "--arg", "1.5", "--arg", "1.2", "--arg", "f32[16384]=rand:1",
@@ -203,6 +215,7 @@ pub const CASES: &[Case] = &[
     polybench(
         "gemm",
         "C = A B: broadcast and coalesced reads (CI)",
+        reference::gemm,
         &[
             "--kernel", "gemm", "--grid", "8,2", "--block", "32,8",
             "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",

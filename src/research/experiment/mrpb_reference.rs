@@ -1,5 +1,6 @@
 //! The host references of the MRPB experiment's PolyBench programs 2mm, 3mm, 3dconv and fdtd
-//! (`tests/data/kernels/polybench_multi.cu`; MRPB Table 2): each takes a finished simulation
+//! (`tests/data/kernels/polybench_multi.cu`; MRPB Table 2; the first eight programs' kernels
+//! in `mrpb_reference_polybench.rs`) and its Rodinia kernels: each takes a finished simulation
 //! and the launch it ran, recomputes what the kernel must have written from the launch's
 //! initial buffers (regenerated from their `rand:SEED` specs, since fdtd updates its arrays in
 //! place), and compares the output buffer element by element: the elements the launch's
@@ -12,6 +13,10 @@
 
 use crate::launch::{ArgSpec, Dim3, LaunchFlags, Number};
 use crate::sim::Sim;
+
+#[path = "mrpb_reference_polybench.rs"]
+mod polybench;
+pub use polybench::{atax_1, atax_2, bicg_1, bicg_2, conv2d, gemm, gesummv, mvt_1, mvt_2, syr2k, syrk};
 
 /// A finished launch: its simulation and its flags.
 struct Launch<'a> {
@@ -119,6 +124,14 @@ impl Want {
         Want {
             value: self.value + term,
             scale: self.scale + term.abs(),
+        }
+    }
+
+    /// The value times `f` (a factor applied to the whole sum so far, as `C *= beta`).
+    fn scaled(self, f: f64) -> Want {
+        Want {
+            value: self.value * f,
+            scale: self.scale * f.abs(),
         }
     }
 

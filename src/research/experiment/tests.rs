@@ -348,6 +348,73 @@ fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Ca
     checked(ptx, name, check, flags)
 }
 
+fn poly(name: &'static str, check: Check, flags: &'static [&'static str]) -> Case {
+    let ptx = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
+    checked(ptx, name, check, flags)
+}
+
+/// The first eight PolyBench programs' kernels at n = 64 (two blocks where the case runs one,
+/// so the second block's rows are checked too), on Base-S, and one launch checked against
+/// another kernel's reference, which must fail.
+#[rustfmt::skip]
+fn tiny_polybench() -> Vec<Case> {
+    use super::mrpb_reference as r;
+    macro_rules! walk {
+        ($k:literal, $x:literal, $y:literal) => {
+            &["--kernel", $k, "--grid", "2", "--block", "32", "--arg", "f32[4096]=rand:1",
+              "--arg", $x, "--arg", $y, "--arg", "64"]
+        };
+    }
+    vec![
+        poly("atax_1", r::atax_1, walk!("atax_1", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("atax_2", r::atax_2, walk!("atax_2", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("bicg_1", r::bicg_1, walk!("bicg_1", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("bicg_2", r::bicg_2, walk!("bicg_2", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("mvt_1", r::mvt_1, walk!("mvt_1", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("mvt_2", r::mvt_2, walk!("mvt_2", "f32[64]=rand:2", "f32[64]=rand:3")),
+        poly("gesummv", r::gesummv, &["--kernel", "gesummv", "--grid", "2", "--block", "32",
+            "--arg", "f32[4096]=rand:1", "--arg", "f32[4096]=rand:2", "--arg", "f32[64]=rand:3",
+            "--arg", "f32[64]=rand:4", "--arg", "f32[64]=rand:5", "--arg", "1.5", "--arg", "1.2",
+            "--arg", "64"]),
+        poly("conv2d", r::conv2d, &["--kernel", "conv2d", "--grid", "2,8", "--block", "32,8",
+            "--arg", "f32[4096]=rand:1", "--arg", "f32[4096]=rand:2", "--arg", "64", "--arg", "64"]),
+        poly("syrk", r::syrk, &["--kernel", "syrk", "--grid", "2,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[2048]=rand:1", "--arg", "f32[4096]=rand:2",
+            "--arg", "64", "--arg", "32"]),
+        poly("syr2k", r::syr2k, &["--kernel", "syr2k", "--grid", "2,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[2048]=rand:1", "--arg", "f32[2048]=rand:2",
+            "--arg", "f32[4096]=rand:3", "--arg", "64", "--arg", "32"]),
+        poly("gemm", r::gemm, &["--kernel", "gemm", "--grid", "2,2", "--block", "32,8",
+            "--arg", "1.5", "--arg", "1.2", "--arg", "f32[2048]=rand:1", "--arg", "f32[4096]=rand:2",
+            "--arg", "f32[4096]=rand:3", "--arg", "64", "--arg", "64", "--arg", "32"]),
+        // mvt_1's launch checked as atax_1: it adds A y1 to x1, not A x to tmp.
+        poly("mvt_1_as_atax_1", r::atax_1, walk!("mvt_1", "f32[64]=rand:2", "f32[64]=rand:3")),
+    ]
+}
+
+#[test]
+fn the_first_polybench_kernels_compute_what_their_host_references_do() {
+    let cases = tiny_polybench();
+    let runs: Vec<Run> = cases
+        .iter()
+        .map(|&case| Run {
+            case,
+            preset: "tesla-c2050-s",
+            sets: Vec::new(),
+            sample: None,
+        })
+        .collect();
+    let measured = measure_untimed(&runs).unwrap();
+    for (case, m) in cases.iter().zip(&measured).take(cases.len() - 1) {
+        assert_eq!(m.error, None, "{}", case.name());
+    }
+    let wrong = measured.last().unwrap().error.as_deref().unwrap_or("");
+    assert!(wrong.starts_with("wrong output: output: element 0 is"), "{wrong}");
+    for case in CASES.iter().filter(|c| c.suite == Suite::PolyBench) {
+        assert!(case.check.is_some(), "{}", case.name());
+    }
+}
+
 /// SRAD (the corpus's and SRAD/U) on a 64 x 32 image and hotspot (the corpus's and HS/U) on
 /// 64 x 64 with a 2-step pyramid (grid 6 x 6; the 512 x 512 chip's constants), pathfinder
 /// (the corpus's and PF/U) on 480 columns with an 8-row pyramid (2 blocks of 240), backprop's
