@@ -16,7 +16,9 @@ use crate::sim::Sim;
 
 #[path = "mrpb_reference_polybench.rs"]
 mod polybench;
-pub use polybench::{atax_1, atax_2, bicg_1, bicg_2, conv2d, gemm, gesummv, mvt_1, mvt_2, syr2k, syrk};
+pub use polybench::{
+    atax_1, atax_2, bicg_1, bicg_2, conv2d, gemm, gesummv, mvt_1, mvt_2, syr2k, syrk,
+};
 
 /// A finished launch: its simulation and its flags.
 struct Launch<'a> {

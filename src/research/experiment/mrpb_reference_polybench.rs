@@ -44,7 +44,11 @@ fn walk(
     let (a, x, out0) = (l.initial(0)?, l.initial(x_arg)?, l.initial(out_arg)?);
     let n = l.int(3)?;
     let want = output_1d(&out0, n, l.threads().0, |i, v| {
-        let start = if keep { Want::start(v) } else { Want::exact(0.0) };
+        let start = if keep {
+            Want::start(v)
+        } else {
+            Want::exact(0.0)
+        };
         match by_row {
             true => dot(&a, &x, n, |j| i * n + j, start),
             false => dot(&a, &x, n, |j| j * n + i, start),

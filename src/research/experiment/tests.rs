@@ -409,7 +409,10 @@ fn the_first_polybench_kernels_compute_what_their_host_references_do() {
         assert_eq!(m.error, None, "{}", case.name());
     }
     let wrong = measured.last().unwrap().error.as_deref().unwrap_or("");
-    assert!(wrong.starts_with("wrong output: output: element 0 is"), "{wrong}");
+    assert!(
+        wrong.starts_with("wrong output: output: element 0 is"),
+        "{wrong}"
+    );
     for case in CASES.iter().filter(|c| c.suite == Suite::PolyBench) {
         assert!(case.check.is_some(), "{}", case.name());
     }
