@@ -348,6 +348,33 @@ fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Ca
     checked(ptx, name, check, flags)
 }
 
+/// `cases` run untimed on Base-S, each measured (and checked against its reference).
+fn measure_on_base_s(cases: &[Case]) -> Vec<Measured> {
+    let runs: Vec<Run> = cases
+        .iter()
+        .map(|&case| Run {
+            case,
+            preset: "tesla-c2050-s",
+            sets: Vec::new(),
+            sample: None,
+        })
+        .collect();
+    measure_untimed(&runs).unwrap()
+}
+
+/// The error of the last run (a launch checked against another kernel's reference), after
+/// asserting that every other run ran and matched its reference.
+fn only_the_last_is_wrong(cases: &[Case], measured: &[Measured]) -> String {
+    for (case, m) in cases.iter().zip(measured).take(cases.len() - 1) {
+        assert_eq!(m.error, None, "{}", case.name());
+        assert!(m.stats.cycles > 0, "{}", case.name());
+    }
+    measured
+        .last()
+        .and_then(|m| m.error.clone())
+        .unwrap_or_default()
+}
+
 fn poly(name: &'static str, check: Check, flags: &'static [&'static str]) -> Case {
     let ptx = include_str!("../../../tests/data/kernels/polybench.sm_52.ptx");
     checked(ptx, name, check, flags)
@@ -395,20 +422,8 @@ fn tiny_polybench() -> Vec<Case> {
 #[test]
 fn the_first_polybench_kernels_compute_what_their_host_references_do() {
     let cases = tiny_polybench();
-    let runs: Vec<Run> = cases
-        .iter()
-        .map(|&case| Run {
-            case,
-            preset: "tesla-c2050-s",
-            sets: Vec::new(),
-            sample: None,
-        })
-        .collect();
-    let measured = measure_untimed(&runs).unwrap();
-    for (case, m) in cases.iter().zip(&measured).take(cases.len() - 1) {
-        assert_eq!(m.error, None, "{}", case.name());
-    }
-    let wrong = measured.last().unwrap().error.as_deref().unwrap_or("");
+    let measured = measure_on_base_s(&cases);
+    let wrong = only_the_last_is_wrong(&cases, &measured);
     assert!(
         wrong.starts_with("wrong output: output: element 0 is"),
         "{wrong}"
@@ -486,16 +501,7 @@ fn tiny_rodinia() -> Vec<Case> {
 fn srad_hotspot_pathfinder_backprop_and_their_unshared_versions_compute_what_their_host_references_do(
 ) {
     let cases = tiny_rodinia();
-    let runs: Vec<Run> = cases
-        .iter()
-        .map(|&case| Run {
-            case,
-            preset: "tesla-c2050-s",
-            sets: Vec::new(),
-            sample: None,
-        })
-        .collect();
-    for (case, m) in cases.iter().zip(measure_untimed(&runs).unwrap()) {
+    for (case, m) in cases.iter().zip(measure_on_base_s(&cases)) {
         assert_eq!(m.error, None, "{}", case.name());
         assert!(m.stats.cycles > 0, "{}", case.name());
     }
@@ -538,21 +544,8 @@ fn tiny_multi() -> Vec<Case> {
 #[test]
 fn the_multi_launch_programs_compute_what_their_host_references_do() {
     let cases = tiny_multi();
-    let runs: Vec<Run> = cases
-        .iter()
-        .map(|&case| Run {
-            case,
-            preset: "tesla-c2050-s",
-            sets: Vec::new(),
-            sample: None,
-        })
-        .collect();
-    let measured = measure_untimed(&runs).unwrap();
-    for (case, m) in cases.iter().zip(&measured).take(cases.len() - 1) {
-        assert_eq!(m.error, None, "{}", case.name());
-        assert!(m.stats.cycles > 0, "{}", case.name());
-    }
-    let wrong = measured.last().unwrap().error.as_deref().unwrap_or("");
+    let measured = measure_on_base_s(&cases);
+    let wrong = only_the_last_is_wrong(&cases, &measured);
     assert!(
         wrong.starts_with("wrong output: hz: element 0 is"),
         "{wrong}"
