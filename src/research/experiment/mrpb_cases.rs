@@ -31,10 +31,12 @@ const fn polybench(
 const POLYBENCH_CI_PTX: &str = include_str!("../../../tests/data/kernels/polybench_ci.sm_52.ptx");
 
 /// A cache-insensitive kernel of ours with a PolyBench/GPU port's access pattern and launch
-/// (`tests/data/kernels/polybench_ci.cu`, sizes fixed at 256 as the ports fix theirs).
+/// (`tests/data/kernels/polybench_ci.cu`, sizes fixed at 256 as the ports fix theirs),
+/// checked against its host reference.
 const fn polybench_ci(
     name: &'static str,
     about: &'static str,
+    check: Check,
     flags: &'static [&'static str],
 ) -> Case {
     Case {
@@ -45,7 +47,7 @@ const fn polybench_ci(
             ptx: POLYBENCH_CI_PTX,
             flags,
         },
-        check: None,
+        check: Some(check),
     }
 }
 
@@ -106,8 +108,8 @@ const fn polybench_multi(
 /// launches on 256 x 256), Table 2's sizes; SRAD (both kernels on a 1,024 x 64 band of the
 /// paper's 1,024 x 1,024 image, rows 4 KB apart as in Fig. 3, 256 blocks of 16 x 16) and the
 /// unshared versions of SRAD, hotspot, pathfinder and backprop (§5.6, Table 3's /U), with the
-/// originals' launches. Every PolyBench and Rodinia case is checked against its host reference
-/// (`mrpb_reference.rs`, `mrpb_reference_polybench.rs`); the CI ports are not yet.
+/// originals' launches. Every case, the CI ports included, is checked against its host
+/// reference (`mrpb_reference.rs`, `mrpb_reference_polybench.rs`, `mrpb_reference_ci.rs`).
 #[rustfmt::skip]
 pub const CASES: &[Case] = &[
     polybench(
@@ -317,6 +319,7 @@ pub const CASES: &[Case] = &[
     polybench_ci(
         "gemm_ci",
         "gemm's port: 256 x 256, all 256 blocks of 32 x 8, a store per step (CI)",
+        reference::ci_gemm,
         &[
             "--kernel", "ci_gemm", "--grid", "8,32", "--block", "32,8",
             "--arg", "1.5", "--arg", "1.2", "--arg", "f32[65536]=rand:1",
@@ -326,6 +329,7 @@ pub const CASES: &[Case] = &[
     polybench_ci(
         "corr_ci",
         "correlation's corr kernel: a thread per column, 32 stores 1 KB apart per step (CI)",
+        reference::ci_corr,
         &[
             "--kernel", "ci_corr", "--grid", "1", "--block", "256",
             "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
@@ -334,6 +338,7 @@ pub const CASES: &[Case] = &[
     polybench_ci(
         "covar_ci",
         "covariance's covar kernel: as corr_ci, j2 from j1 on (CI)",
+        reference::ci_covar,
         &[
             "--kernel", "ci_covar", "--grid", "1", "--block", "256",
             "--arg", "f32[65536]=0", "--arg", "f32[65536]=rand:1", "--arg", "32",
@@ -342,6 +347,7 @@ pub const CASES: &[Case] = &[
     polybench_ci(
         "mean_ci",
         "correlation's and covariance's column means: coalesced walk, a store per step (CI)",
+        reference::ci_mean,
         &[
             "--kernel", "ci_mean", "--grid", "1", "--block", "256",
             "--arg", "f32[256]=0", "--arg", "f32[65536]=rand:1", "--arg", "256",
@@ -350,6 +356,7 @@ pub const CASES: &[Case] = &[
     polybench_ci(
         "conv2d_ci",
         "2dconv's port: 3 x 3 stencil, 256 x 256, 32 x 8 blocks (CI)",
+        reference::ci_conv2d,
         &[
             "--kernel", "ci_conv2d", "--grid", "8,32", "--block", "32,8",
             "--arg", "f32[65536]=rand:1", "--arg", "f32[65536]=0",

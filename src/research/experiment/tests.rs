@@ -327,7 +327,7 @@ fn the_scheduler_comparison_picks_each_bases_best_limit_and_normalises_to_rr() {
 }
 
 /// A launch of `ptx` at the tests' sizes, checked by `check`.
-fn checked(
+pub(super) fn checked(
     ptx: &'static str,
     name: &'static str,
     check: Check,
@@ -352,7 +352,7 @@ fn multi(name: &'static str, check: Check, flags: &'static [&'static str]) -> Ca
 }
 
 /// `cases` run untimed on Base-S, each measured (and checked against its reference).
-fn measure_on_base_s(cases: &[Case]) -> Vec<Measured> {
+pub(super) fn measure_on_base_s(cases: &[Case]) -> Vec<Measured> {
     let runs: Vec<Run> = cases
         .iter()
         .map(|&case| Run {
