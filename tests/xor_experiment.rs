@@ -30,16 +30,19 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
         // mod itself has conflicts on every one of these kernels (they are chosen for it).
         let base = k.result(Scheme::Mod).unwrap();
         assert!(base.counters.bank_conflict_cycles > 0, "{}", k.kernel);
-        // §7.1: apart from the data-dependent histograms (our AES lookups), the configurable
-        // XOR functions remove every conflict, as the trained function carries over to the run.
-        if !k.kernel.starts_with("aes") {
+        // §7.1: apart from the data-dependent histograms (and our AES lookups, of their kind),
+        // the configurable XOR functions remove every conflict, as the trained function carries
+        // over to the run. NW's wavefront keeps a few (its trained functions leave 21-48
+        // conflict cycles of the training trace's 2,940-3,360, docs/xor.md).
+        let data_dependent = k.kernel.starts_with("aes") || k.kernel.starts_with("hist");
+        if !data_dependent {
             for s in [Scheme::BvXor, Scheme::BwXorMih] {
-                assert_eq!(
-                    k.result(s).unwrap().removed,
-                    Some(1.0),
-                    "{} {s:?}",
-                    k.kernel
-                );
+                let removed = k.result(s).unwrap().removed.unwrap();
+                if k.kernel.starts_with("nw_") {
+                    assert!(removed > 0.98, "{} {s:?}: {removed}", k.kernel);
+                } else {
+                    assert_eq!(removed, 1.0, "{} {s:?}", k.kernel);
+                }
             }
         }
     }
@@ -78,12 +81,15 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
             "{what}: {value:.6} is outside {low:.6}..{high:.6} around {centre:.6}"
         );
     };
-    band("bvxor removed", removed(Scheme::BvXor), 0.777055);
-    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.780372);
-    band("fixed removed", removed(Scheme::FixedXor), 0.678505);
-    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.018417);
-    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.018519);
-    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.017235);
+    // Re-centred on the 15 kernels (the histograms, Haar wavelet, NW and LUD added, docs/xor.md):
+    // the histograms' quick runs are 4-11% slower under every configurable function, which
+    // pulls the configurable gains below the fixed XOR's.
+    band("bvxor removed", removed(Scheme::BvXor), 0.762902);
+    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.763940);
+    band("fixed removed", removed(Scheme::FixedXor), 0.671007);
+    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.008797);
+    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.001557);
+    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.015739);
 }
 
 #[test]
