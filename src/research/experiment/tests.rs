@@ -70,7 +70,10 @@ fn the_plan_runs_each_distinct_configuration_once() {
         assert!(config.check_supported().is_ok(), "{}", run.title());
     }
     let polybench = select(&["atax_1".to_string()]).unwrap();
-    assert_eq!(plan(&polybench, Machine::OneSm, None).unwrap().len(), 4 + 22);
+    assert_eq!(
+        plan(&polybench, Machine::OneSm, None).unwrap().len(),
+        4 + 22
+    );
     let rodinia = select(&["pathfinder".to_string()]).unwrap();
     assert_eq!(plan(&rodinia, Machine::OneSm, None).unwrap().len(), 4);
     let bad = select(&["3mm".to_string()]).unwrap_err();
@@ -154,7 +157,10 @@ fn a_sampled_run_stops_at_its_window_and_counts_the_whole_launch() {
     let instructions = off.counters.ipc * off.counters.cycles as f64;
     assert_eq!(cut.sampled.map(|n| n as f64), Some(instructions.round()));
     let estimate = cut.estimated_cycles() / off.counters.cycles as f64;
-    assert!((0.7..1.3).contains(&estimate), "estimate / whole {estimate}");
+    assert!(
+        (0.7..1.3).contains(&estimate),
+        "estimate / whole {estimate}"
+    );
     assert!(markdown(&report).contains("~"), "sampled cycles are marked");
 }
 

@@ -8,14 +8,16 @@ use super::xor_reference::{ints, same, side, words};
 use crate::launch::ArgSpec;
 use crate::sim::Sim;
 
-/// Threads per block of the histogram launches (`xor_kernels.rs`): a block's grid-stride loop
-/// reads word `pos` when `(pos / 256) mod blocks` is its index.
-pub const HIST_THREADS: usize = 256;
-
-/// `hist64` / `hist256(partial, data, words)`: block b's partial histogram of `bins` bins over
-/// the bytes of the words its grid-stride loop reads (bin = byte >> 2 for 64 bins, the SDK's
-/// histogram64; the byte for 256).
-pub fn histogram_of(partial: &[u32], data: &[u32], bins: usize) -> Result<(), String> {
+/// `hist64` / `hist256(partial, data, words)` in blocks of `threads`: block b's partial histogram
+/// of `bins` bins over the bytes of the words its grid-stride loop reads (word `pos` when
+/// `(pos / threads) mod blocks` is b; bin = byte >> 2 for 64 bins, the SDK's histogram64; the
+/// byte for 256).
+pub fn histogram_of(
+    partial: &[u32],
+    data: &[u32],
+    bins: usize,
+    threads: usize,
+) -> Result<(), String> {
     let shift = match bins {
         64 => 2,
         256 => 0,
@@ -30,7 +32,7 @@ pub fn histogram_of(partial: &[u32], data: &[u32], bins: usize) -> Result<(), St
     let blocks = partial.len() / bins;
     let mut want = vec![0u32; partial.len()];
     for (pos, &d) in data.iter().enumerate() {
-        let block = (pos / HIST_THREADS) % blocks;
+        let block = (pos / threads.max(1)) % blocks;
         for byte in d.to_le_bytes() {
             want[block * bins + (byte >> shift) as usize] += 1;
         }
@@ -40,7 +42,8 @@ pub fn histogram_of(partial: &[u32], data: &[u32], bins: usize) -> Result<(), St
 
 /// [`histogram_of`] on a finished run.
 pub fn histogram(sim: &Sim, bins: usize) -> Result<(), String> {
-    histogram_of(&words(sim, 0)?, &words(sim, 1)?, bins)
+    let threads = sim.image().block.count() as usize;
+    histogram_of(&words(sim, 0)?, &words(sim, 1)?, bins, threads)
 }
 
 /// Threads per block of `dwt_haar1d`; a block decomposes twice as many ints.
@@ -212,12 +215,13 @@ mod tests {
         for (name, bins) in [("hist64", 64), ("hist256", 256)] {
             let sim = run(name);
             let (mut partial, data) = (words(&sim, 0).unwrap(), words(&sim, 1).unwrap());
-            assert_eq!(histogram_of(&partial, &data, bins), Ok(()));
+            let threads = sim.image().block.count() as usize;
+            assert_eq!(histogram_of(&partial, &data, bins, threads), Ok(()));
             assert_eq!(partial.iter().sum::<u32>() as usize, 4 * data.len());
             // One count moved to the next bin: the totals agree, the bins do not.
             partial[3] -= 1;
             partial[4] += 1;
-            let err = histogram_of(&partial, &data, bins).unwrap_err();
+            let err = histogram_of(&partial, &data, bins, threads).unwrap_err();
             assert!(err.starts_with(&format!("hist{bins}: element 3")), "{err}");
         }
     }
