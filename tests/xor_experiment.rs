@@ -30,16 +30,19 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
         // mod itself has conflicts on every one of these kernels (they are chosen for it).
         let base = k.result(Scheme::Mod).unwrap();
         assert!(base.counters.bank_conflict_cycles > 0, "{}", k.kernel);
-        // §7.1: apart from the data-dependent histograms (our AES lookups), the configurable
-        // XOR functions remove every conflict, as the trained function carries over to the run.
-        if !k.kernel.starts_with("aes") {
+        // §7.1: apart from the data-dependent histograms (and our AES lookups, of their kind),
+        // the configurable XOR functions remove every conflict, as the trained function carries
+        // over to the run. NW's wavefront keeps a few (its trained functions leave 21-48
+        // conflict cycles of the training trace's 2,940-3,360, docs/xor.md).
+        let data_dependent = k.kernel.starts_with("aes") || k.kernel.starts_with("hist");
+        if !data_dependent {
             for s in [Scheme::BvXor, Scheme::BwXorMih] {
-                assert_eq!(
-                    k.result(s).unwrap().removed,
-                    Some(1.0),
-                    "{} {s:?}",
-                    k.kernel
-                );
+                let removed = k.result(s).unwrap().removed.unwrap();
+                if k.kernel.starts_with("nw_") {
+                    assert!(removed > 0.98, "{} {s:?}: {removed}", k.kernel);
+                } else {
+                    assert_eq!(removed, 1.0, "{} {s:?}", k.kernel);
+                }
             }
         }
     }
@@ -78,12 +81,42 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
             "{what}: {value:.6} is outside {low:.6}..{high:.6} around {centre:.6}"
         );
     };
-    band("bvxor removed", removed(Scheme::BvXor), 0.777055);
-    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.780372);
-    band("fixed removed", removed(Scheme::FixedXor), 0.678505);
-    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.018417);
-    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.018519);
-    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.017235);
+    // Re-centred when the histograms began to read photographs (`image:SEED:WIDTH`, the
+    // quick run one 256 x 256 image): their conflicts under mod now dominate theirs, as §7.1's
+    // real images do, and every XOR function gains on them.
+    band("bvxor removed", removed(Scheme::BvXor), 0.956795);
+    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.967946);
+    band("fixed removed", removed(Scheme::FixedXor), 0.886201);
+    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.078804);
+    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.078954);
+    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.073050);
+
+    // The averages are Table 6's: over the kernels of Table 5's kinds only (AES is not one),
+    // with every kernel's beside them.
+    let beyond: Vec<&str> = report
+        .kernels
+        .iter()
+        .filter(|k| !k.table5)
+        .map(|k| k.kernel)
+        .collect();
+    assert_eq!(beyond, ["aes_encrypt", "aes_decrypt"]);
+    for s in [Scheme::BvXor, Scheme::BwXorGh] {
+        let mean = |all: bool| {
+            let v: Vec<f64> = report
+                .kernels
+                .iter()
+                .filter(|k| all || k.table5)
+                .filter_map(|k| k.result(s).unwrap().removed)
+                .collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        let a = report.average(s).unwrap();
+        assert!((a.removed.unwrap() - mean(false)).abs() < 1e-12, "{s:?}");
+        assert!((a.removed_all.unwrap() - mean(true)).abs() < 1e-12, "{s:?}");
+    }
+    // GH's bitwise XOR adds conflicts to AES (about 70% more), so it is lower with AES in.
+    let gh = report.average(Scheme::BwXorGh).unwrap();
+    assert!(gh.removed_all.unwrap() < gh.removed.unwrap() - 0.1);
 }
 
 #[test]

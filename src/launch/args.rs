@@ -190,6 +190,9 @@ pub enum BufferInit {
     RandRange { seed: u64, lo: Number, hi: Number },
     /// `file:PATH`: raw little-endian bytes, read by the adapter (the model does no I/O).
     File(String),
+    /// `image:SEED[:WIDTH]`: the buffer's bytes are synthetic WIDTH x WIDTH greyscale photographs,
+    /// one byte a pixel, back to back (`photo.rs`; integer buffers only).
+    Image { seed: u64, width: usize },
 }
 
 impl BufferInit {
@@ -320,6 +323,14 @@ impl ArgSpec {
             BufferInit::RandRange { seed, lo, hi } => {
                 fill_random(&mut bytes, elem, count, *seed, Some((*lo, *hi)))?
             }
+            BufferInit::Image { seed, width } => {
+                if elem.is_float() {
+                    return Err(format!(
+                        "image: fills bytes, so it needs an integer buffer, not {elem}"
+                    ));
+                }
+                bytes = super::photo::photographs(*seed, *width, count * size);
+            }
             BufferInit::File(path) => {
                 let data = read_file(path).map_err(|e| format!("file:{path}: {e}"))?;
                 if data.len() != count * size {
@@ -395,6 +406,9 @@ fn parse_init(text: &str) -> Result<BufferInit, String> {
     if let Some(r) = text.strip_prefix("rand:") {
         return parse_rand(r);
     }
+    if let Some(spec) = text.strip_prefix("image:") {
+        return parse_image(spec);
+    }
     if let Some(path) = text.strip_prefix("file:") {
         if path.is_empty() {
             return Err("file: needs a path".into());
@@ -403,9 +417,33 @@ fn parse_init(text: &str) -> Result<BufferInit, String> {
     }
     Number::parse(text).map(BufferInit::Fill).ok_or_else(|| {
         format!(
-            "unknown initialiser `{text}` (a number, iota, list:..., rand:SEED[:LO:HI], file:PATH)"
+            "unknown initialiser `{text}` (a number, iota, list:..., rand:SEED[:LO:HI], image:SEED[:WIDTH], file:PATH)"
         )
     })
+}
+
+/// `image:SEED[:WIDTH]`, WIDTH from 4 to 4,096 pixels (256 if omitted).
+fn parse_image(spec: &str) -> Result<BufferInit, String> {
+    let mut parts = spec.split(':');
+    let seed = parts
+        .next()
+        .and_then(|s| s.parse::<u64>().ok())
+        .ok_or_else(|| format!("image seed in `image:{spec}` must be an unsigned integer"))?;
+    let width = match parts.next() {
+        None => super::photo::DEFAULT_WIDTH,
+        Some(w) => match w.parse::<usize>() {
+            Ok(w) if (4..=4096).contains(&w) => w,
+            _ => {
+                return Err(format!(
+                    "image width `{w}` must be a whole number from 4 to 4096"
+                ))
+            }
+        },
+    };
+    if parts.next().is_some() {
+        return Err("expected image:SEED or image:SEED:WIDTH".into());
+    }
+    Ok(BufferInit::Image { seed, width })
 }
 
 fn parse_rand(r: &str) -> Result<BufferInit, String> {

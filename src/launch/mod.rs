@@ -7,6 +7,7 @@
 //! lets later sources override earlier ones.
 
 mod args;
+mod photo;
 mod rng;
 
 pub use args::{ArgSpec, BufferInit, ElemType, Number, StructField, MAX_BUFFER_BYTES};
@@ -478,5 +479,27 @@ mod tests {
         assert!(bytes_of("u8[4]=rand:1:0:300")
             .unwrap_err()
             .contains("within u8"));
+    }
+
+    #[test]
+    fn image_buffers_hold_photographs_byte_by_byte_and_refuse_bad_specs() {
+        let words = bytes_of("u32[2048]=image:5:64").unwrap();
+        assert_eq!(words.len(), 8_192);
+        assert_eq!(words, photo::photographs(5, 64, 8_192));
+        assert_eq!(bytes_of("u8[8192]=image:5:64").unwrap(), words);
+        assert_eq!(
+            bytes_of("u8[300]=image:2").unwrap(),
+            photo::photograph(2_000_006, photo::DEFAULT_WIDTH)[..300]
+        );
+        assert!(bytes_of("f32[16]=image:1")
+            .unwrap_err()
+            .contains("integer buffer"));
+        for bad in ["u8[4]=image:x", "u8[4]=image:1:2", "u8[4]=image:1:64:3"] {
+            let err = ArgSpec::parse(bad).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("--arg {bad}: ")) && err.contains("image"),
+                "{err}"
+            );
+        }
     }
 }

@@ -47,6 +47,7 @@ mod unified_workloads;
 pub mod xor;
 mod xor_kernels;
 mod xor_reference;
+mod xor_reference_suite;
 pub mod xor_table;
 
 use crate::bench::{self, BenchCase};

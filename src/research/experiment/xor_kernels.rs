@@ -1,19 +1,23 @@
 //! The kernels of the XOR experiment (van den Braak et al., IEEE TC; Table 5's benchmarks, or
 //! ours of their kind): the elastic set's AES, reduction, transpose and DCT/IDCT
-//! (`tests/data/kernels/elastic.cu`, nvcc's PTX) and the FWT, scan and column convolution of
-//! `tests/data/kernels/xor.cu` (warpstep's own PTX). Each has three launches: the training
+//! (`tests/data/kernels/elastic.cu`, nvcc's PTX), the FWT, scan and column convolution of
+//! `tests/data/kernels/xor.cu`, and Table 5's hist64, hist256 (§7.2's 32 sub-histograms a
+//! block), dwtHaar1D, NW-1, NW-2 and LUD-1 (Rodinia's lud_perimeter) of
+//! `tests/data/kernels/xor_suite.cu` (nvcc's PTX). Each has three launches: the training
 //! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
 //! the full run ([`Size::Full`]: on one SM, and 16 times its grid on the paper's 15 SMs) and
 //! the tests' smaller one ([`Size::Quick`]); and a host
 //! reference its output is checked against (`xor_reference.rs`).
 
 use super::xor_reference as reference;
+use super::xor_reference_suite as suite;
 use super::{Case, Machine, Size, Suite};
 use crate::bench::BenchCase;
 use crate::sim::Sim;
 
 const ELASTIC_PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_52.ptx");
 const XOR_PTX: &str = include_str!("../../../tests/data/kernels/xor.sm_52.ptx");
+const SUITE_PTX: &str = include_str!("../../../tests/data/kernels/xor_suite.sm_52.ptx");
 
 /// One kernel: its PTX entry, what it stands for in the paper, its launches and its check.
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +41,17 @@ pub struct Kernel {
     pub check: fn(&Sim) -> Result<(), String>,
 }
 
+/// The paper kind of a kernel that is not one of Table 5's: AES, data-dependent and indirect as
+/// the histograms are. Its rows are shown, and averaged only in the "every kernel" line: the
+/// paper's Table 6 and §7.1 average over Table 5's benchmarks.
+pub const BEYOND_TABLE5: &str = "none (indirect, as the histograms)";
+
 impl Kernel {
+    /// Whether the kernel is of one of Table 5's kinds, so in Table 6's averages.
+    pub fn of_table5(&self) -> bool {
+        self.paper_kind != BEYOND_TABLE5
+    }
+
     fn case_of(&self, flags: &'static [&'static str]) -> Case {
         Case {
             suite: self.suite,
@@ -157,19 +171,100 @@ macro_rules! conv {
     };
 }
 
-/// The kernels, data-dependent (AES: the histograms' kind) first. Training launches use seeds
+/// `hist64` or `hist256` (XOR Table 5; §7.2's 32 sub-histograms a block) on `$words` words of
+/// packed bytes, `$threads` threads a block (each the block that fills a Fermi SM beside its
+/// sub-histograms: hist64's 8 KB let six blocks of 256 in, hist256's 32 KB one, of 1,024), `$partial` = `$blocks` x 64 or 256 counts out. The bytes
+/// are `$width` x `$width` greyscale photographs back to back (`image:SEED:WIDTH`, `photo.rs`):
+/// §7.1 histograms real images, whose neighbouring pixels share bins; the SDK's uniform random
+/// bytes would not conflict under `mod` as images do.
+#[rustfmt::skip]
+macro_rules! hist {
+    ($kernel:literal, $threads:literal, $blocks:literal, $partial:literal, $words:literal, $seed:literal, $width:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $blocks, "--block", $threads,
+            "--arg", concat!("u32[", $partial, "]=0"),
+            "--arg", concat!("u32[", $words, "]=image:", $seed, ":", $width),
+            "--arg", $words,
+        ]
+    };
+}
+
+/// `dwt_haar1d` on `$blocks` blocks of 1,024 ints (512 threads a block).
+#[rustfmt::skip]
+macro_rules! haar {
+    ($blocks:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "dwt_haar1d", "--grid", $blocks, "--block", "512",
+            "--arg", concat!("s32[", $elems, "]=0"),
+            "--arg", concat!("s32[", $blocks, "]=0"),
+            "--arg", concat!("s32[", $elems, "]=rand:", $seed, ":-1000:1000"),
+        ]
+    };
+}
+
+/// `nw_1` (on block anti-diagonal `$tiles`, `$tiles` blocks) or `nw_2` (on `$tiles - 1`, one
+/// block fewer) of a zero `$cols` x `$cols` score matrix, cols = 16 tiles + 1 (`$elems` = cols²).
+#[rustfmt::skip]
+macro_rules! nw {
+    (1, $tiles:literal, $cols:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "nw_1", "--grid", $tiles, "--block", "16",
+            "--arg", concat!("s32[", $elems, "]=rand:", $seed, ":-4:11"),
+            "--arg", concat!("s32[", $elems, "]=0"),
+            "--arg", $cols, "--arg", "10", "--arg", $tiles,
+        ]
+    };
+    (2, $tiles:literal, $grid:literal, $cols:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "nw_2", "--grid", $grid, "--block", "16",
+            "--arg", concat!("s32[", $elems, "]=rand:", $seed, ":-4:11"),
+            "--arg", concat!("s32[", $elems, "]=0"),
+            "--arg", $cols, "--arg", "10", "--arg", $grid, "--arg", $tiles,
+        ]
+    };
+}
+
+/// `lud_perimeter` at offset 0 of a `$dim` x `$dim` matrix (`$elems` = dim²), `$blocks` = dim /
+/// 16 - 1 blocks of 32 threads. Checked launches use `xor_reference_suite::LUD_INPUT`'s seed (1)
+/// and range, which the check regenerates (the kernel works in place).
+#[rustfmt::skip]
+macro_rules! lud {
+    ($blocks:literal, $dim:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "lud_perimeter", "--grid", $blocks, "--block", "32",
+            "--arg", concat!("f32[", $elems, "]=rand:", $seed, ":0.5:1"),
+            "--arg", $dim, "--arg", "0",
+        ]
+    };
+}
+
+/// The kernels, data-dependent (the histograms, then AES: the histograms' kind) first. Training launches use seeds
 /// the full and quick runs do not.
 #[rustfmt::skip]
-pub const KERNELS: [Kernel; 9] = [
+pub const KERNELS: [Kernel; 15] = [
+    Kernel {
+        name: "hist64", about: "64-bin histogram of packed bytes, 32 sub-histograms in shared memory (shared atomics)",
+        paper_kind: "hist64", suite: Suite::CudaSdk, ptx: SUITE_PTX,
+        training: hist!("hist64", "256", "2", "128", "65536", "7", "512"), full: hist!("hist64", "256", "8", "512", "163840", "1", "256"),
+        chip: hist!("hist64", "256", "120", "7680", "2621440", "1", "1024"),
+        quick: hist!("hist64", "256", "2", "128", "16384", "1", "256"), check: |s| suite::histogram(s, 64),
+    },
+    Kernel {
+        name: "hist256", about: "256-bin histogram of packed bytes, 32 sub-histograms in shared memory (shared atomics)",
+        paper_kind: "hist256", suite: Suite::CudaSdk, ptx: SUITE_PTX,
+        training: hist!("hist256", "1024", "2", "512", "65536", "7", "512"), full: hist!("hist256", "1024", "4", "1024", "163840", "1", "256"),
+        chip: hist!("hist256", "1024", "60", "15360", "2621440", "1", "1024"),
+        quick: hist!("hist256", "1024", "2", "512", "16384", "1", "256"), check: |s| suite::histogram(s, 256),
+    },
     Kernel {
         name: "aes_encrypt", about: "AES-128 encryption, T-tables in shared memory (data-dependent lookups)",
-        paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
+        paper_kind: BEYOND_TABLE5, suite: Suite::Manavski, ptx: ELASTIC_PTX,
         training: encrypt!("2", "512", "7"), full: encrypt!("64", "16384", "1"), chip: encrypt!("1024", "262144", "1"),
         quick: encrypt!("4", "1024", "1"), check: |s| reference::aes(s, false),
     },
     Kernel {
         name: "aes_decrypt", about: "AES-128 decryption (equivalent inverse cipher), T-tables in shared memory",
-        paper_kind: "hist64/hist256 (indirect)", suite: Suite::Manavski, ptx: ELASTIC_PTX,
+        paper_kind: BEYOND_TABLE5, suite: Suite::Manavski, ptx: ELASTIC_PTX,
         training: decrypt!("2", "512", "7"), full: decrypt!("64", "16384", "1"), chip: decrypt!("1024", "262144", "1"),
         quick: decrypt!("4", "1024", "1"), check: |s| reference::aes(s, true),
     },
@@ -220,6 +315,34 @@ pub const KERNELS: [Kernel; 9] = [
         training: conv!("2,1", "32", "1024", "7"), full: conv!("16,8", "256", "65536", "1"),
         chip: conv!("64,32", "1024", "1048576", "1"),
         quick: conv!("2,1", "32", "1024", "1"), check: reference::conv_cols,
+    },
+    Kernel {
+        name: "dwt_haar1d", about: "the SDK's 1-D Haar wavelet, 10 levels a block, without its bank padding",
+        paper_kind: "dwtHaar1D", suite: Suite::CudaSdk, ptx: SUITE_PTX,
+        training: haar!("1", "1024", "7"), full: haar!("64", "65536", "1"),
+        chip: haar!("1024", "1048576", "1"),
+        quick: haar!("2", "2048", "1"), check: suite::haar,
+    },
+    Kernel {
+        name: "nw_1", about: "Rodinia's needle_cuda_shared_1: 16 x 16 score tiles, one block anti-diagonal",
+        paper_kind: "NW-1", suite: Suite::Rodinia, ptx: SUITE_PTX,
+        training: nw!(1, "8", "129", "16641", "7"), full: nw!(1, "16", "257", "66049", "1"),
+        chip: nw!(1, "256", "4097", "16785409", "1"),
+        quick: nw!(1, "4", "65", "4225", "1"), check: |s| suite::nw(s, false),
+    },
+    Kernel {
+        name: "nw_2", about: "Rodinia's needle_cuda_shared_2: as nw_1 on the lower-right triangle",
+        paper_kind: "NW-2", suite: Suite::Rodinia, ptx: SUITE_PTX,
+        training: nw!(2, "8", "7", "129", "16641", "7"), full: nw!(2, "16", "15", "257", "66049", "1"),
+        chip: nw!(2, "256", "255", "4097", "16785409", "1"),
+        quick: nw!(2, "4", "3", "65", "4225", "1"), check: |s| suite::nw(s, true),
+    },
+    Kernel {
+        name: "lud_perimeter", about: "Rodinia's lud_perimeter: 16 x 16 row and column tiles, column tile walked by rows",
+        paper_kind: "LUD-1", suite: Suite::Rodinia, ptx: SUITE_PTX,
+        training: lud!("8", "144", "20736", "7"), full: lud!("16", "272", "73984", "1"),
+        chip: lud!("256", "4112", "16908544", "1"),
+        quick: lud!("4", "80", "6400", "1"), check: suite::lud_perimeter,
     },
 ];
 

@@ -10,7 +10,7 @@
 use crate::sim::Sim;
 
 /// Buffer argument `index` of `sim` as little-endian 32-bit words.
-fn words(sim: &Sim, index: usize) -> Result<Vec<u32>, String> {
+pub(super) fn words(sim: &Sim, index: usize) -> Result<Vec<u32>, String> {
     let bytes = crate::run::buffer_bytes(sim.image(), sim.global(), index)
         .ok_or_else(|| format!("argument {index} is not a buffer"))?;
     Ok(bytes
@@ -19,7 +19,7 @@ fn words(sim: &Sim, index: usize) -> Result<Vec<u32>, String> {
         .collect())
 }
 
-fn ints(sim: &Sim, index: usize) -> Result<Vec<i32>, String> {
+pub(super) fn ints(sim: &Sim, index: usize) -> Result<Vec<i32>, String> {
     Ok(words(sim, index)?.into_iter().map(|w| w as i32).collect())
 }
 
@@ -28,7 +28,7 @@ fn floats(sim: &Sim, index: usize) -> Result<Vec<f32>, String> {
 }
 
 /// The side of a square image of `len` elements.
-fn side(len: usize) -> Result<usize, String> {
+pub(super) fn side(len: usize) -> Result<usize, String> {
     let n = (len as f64).sqrt().round() as usize;
     (n * n == len)
         .then_some(n)
@@ -36,7 +36,11 @@ fn side(len: usize) -> Result<usize, String> {
 }
 
 /// `Err` naming the first element where `got` and `want` differ.
-fn same<T: PartialEq + std::fmt::Debug>(what: &str, got: &[T], want: &[T]) -> Result<(), String> {
+pub(super) fn same<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[T],
+    want: &[T],
+) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(
             "{what}: {} elements, the reference has {}",

@@ -66,7 +66,7 @@ fn kernel_panel(report: &Report) -> Panel {
 /// The geometric means, ours beside the paper's.
 fn average_panel(report: &Report) -> Panel {
     Panel {
-        title: "Geometric mean speedup, ours and the paper's (§7.1)".to_string(),
+        title: "Geometric mean speedup over the kernels of Table 5's kinds, ours and the paper's (§7.1)".to_string(),
         groups: report
             .averages
             .iter()
