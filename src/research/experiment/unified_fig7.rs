@@ -2,14 +2,16 @@
 //! programs that "do not benefit from the unified design", on which the 384 KB unified SM
 //! should be within 1% of the partitioned one. Rodinia's nn and hotspot as the corpus has them
 //! (`dice_rodinia_nn.ptx`, `dice_rodinia_hotspot.ptx`, unchanged) and the CUDA samples'
-//! VectorAdd as our `tests/data/kernels/vector_add.cu`, each run from a fixed seed and checked
-//! against a Rust reference (nn and vector_add bit for bit; hotspot within 1e-5 of a
-//! reference in double precision).
+//! VectorAdd as our `tests/data/kernels/vector_add.cu`; Rodinia's backprop (corpus PTX), and
+//! Table 1's aes and the samples' dwtHaar1D as our kernels of the XOR experiment; each run from
+//! a fixed seed and checked against a Rust reference (nn, vector_add, backprop, aes and
+//! dwtHaar1D bit for bit; hotspot within 1e-5 of a reference in double precision).
 
 use super::host::{Arg, Device};
 use super::unified_programs::check_close;
+use super::xor_reference;
 use super::Size;
-use crate::launch::{Dim3, ElemType, SplitMix64};
+use crate::launch::{ArgSpec, Dim3, ElemType, SplitMix64};
 
 pub const NN_PTX: &str = include_str!("../../../tests/data/ptx-corpus/dice_rodinia_nn.ptx");
 pub const HOTSPOT_PTX: &str =
@@ -193,4 +195,289 @@ pub fn hotspot(device: &mut Device, (n, steps): (usize, usize)) -> Result<(), St
         1.0,
         "hotspot's temperatures",
     )
+}
+
+pub const BACKPROP_PTX: &str =
+    include_str!("../../../tests/data/ptx-corpus/dice_rodinia_backprop.ptx");
+pub const AES_PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_52.ptx");
+pub const HAAR_PTX: &str = include_str!("../../../tests/data/kernels/xor_suite.sm_52.ptx");
+
+/// backprop's input units (Rodinia's run script: 65,536).
+pub fn backprop_inputs(size: Size) -> usize {
+    match size {
+        Size::Full => 65536,
+        Size::Quick => 1024,
+    }
+}
+
+/// Backprop's hidden units (Rodinia's `hid`, fixed at 16 by the kernels' 16 x 16 blocks).
+const HID: usize = 16;
+
+/// Rodinia backprop's training step (backprop_cuda.cu): `bpnn_layerforward_CUDA` on 1 x in/16
+/// CTAs of 16 x 16 (each block's products of 16 inputs and their 16 hidden weights, summed down
+/// a tree in shared memory), the host's hidden and output layers and errors, then
+/// `bpnn_adjust_weights_cuda` on the same grid with the weights copied back in. Units and
+/// weights in [0, 1) from a fixed seed. Both launches are checked bit for bit: the tree in the
+/// kernel's f32 order, and the update as nvcc 11.7 compiled it (eta = momentum = 0.3 as a
+/// double: `w += fma(0.3 delta, ly, 0.3 oldw)` in f64, rounded once).
+pub fn backprop(device: &mut Device, inputs: usize) -> Result<(), String> {
+    let mut rng = SplitMix64::new(17);
+    let mut units = |k: usize| (0..k).map(|_| rng.next_f32()).collect::<Vec<f32>>();
+    let input = units(inputs + 1);
+    let weights = units((inputs + 1) * (HID + 1));
+    let oldw = units((inputs + 1) * (HID + 1));
+    let hidden_weights = units(HID + 1);
+    let blocks = inputs / 16;
+    device.upload_f32("input", &input);
+    device.upload("output_hidden", ElemType::F32, vec![0; (HID + 1) * 4]);
+    device.upload_f32("weights", &weights);
+    device.upload("partial", ElemType::F32, vec![0; blocks * HID * 4]);
+    let grid = Dim3 {
+        x: 1,
+        y: blocks as u32,
+        z: 1,
+    };
+    let block = Dim3 { x: 16, y: 16, z: 1 };
+    let args = [
+        Arg::Buffer("input"),
+        Arg::Buffer("output_hidden"),
+        Arg::Buffer("weights"),
+        Arg::Buffer("partial"),
+        Arg::Value(inputs as i64),
+        Arg::Value(HID as i64),
+    ];
+    device.launch_block("_Z22bpnn_layerforward_CUDAPfS_S_S_ii", grid, block, &args)?;
+    let partial = layerforward_sums(&input, &weights, blocks);
+    same_bits(
+        &device.f32s("partial"),
+        &partial,
+        "backprop's hidden partial sums",
+    )?;
+    let delta = hidden_delta(&partial, &weights, &hidden_weights, blocks);
+    device.upload_f32("delta", &delta);
+    device.upload_f32("weights", &weights);
+    device.upload_f32("oldw", &oldw);
+    let args = [
+        Arg::Buffer("delta"),
+        Arg::Value(HID as i64),
+        Arg::Buffer("input"),
+        Arg::Value(inputs as i64),
+        Arg::Buffer("weights"),
+        Arg::Buffer("oldw"),
+    ];
+    device.launch_block("_Z24bpnn_adjust_weights_cudaPfiS_iS_S_", grid, block, &args)?;
+    let (want_w, want_oldw) = adjusted(&delta, &input, &weights, &oldw, blocks);
+    same_bits(
+        &device.f32s("weights"),
+        &want_w,
+        "backprop's adjusted weights",
+    )?;
+    same_bits(
+        &device.f32s("oldw"),
+        &want_oldw,
+        "backprop's weight changes",
+    )
+}
+
+/// `bpnn_layerforward_CUDA`'s hidden_partial_sum: block `by`'s column sums of weight x input
+/// over its 16 input rows, summed as the kernel's tree does (row r adds row r + p/2 for p = 2,
+/// 4, 8, 16 where r is a multiple of p).
+fn layerforward_sums(input: &[f32], weights: &[f32], blocks: usize) -> Vec<f32> {
+    let mut partial = vec![0f32; blocks * HID];
+    for by in 0..blocks {
+        let mut m = [[0f32; 16]; 16];
+        for (ty, row) in m.iter_mut().enumerate() {
+            for (tx, cell) in row.iter_mut().enumerate() {
+                *cell = weights[weight_index(by, ty, tx)] * input[16 * by + ty + 1];
+            }
+        }
+        for p in [2usize, 4, 8, 16] {
+            for ty in (0..16).step_by(p) {
+                let below = m[ty + p / 2];
+                for (cell, add) in m[ty].iter_mut().zip(below) {
+                    *cell += add;
+                }
+            }
+        }
+        partial[by * HID..by * HID + HID].copy_from_slice(&m[0]);
+    }
+    partial
+}
+
+/// The weight of input row `16 by + ty + 1` to hidden unit `tx + 1` (row-major, `HID + 1` a row).
+fn weight_index(by: usize, ty: usize, tx: usize) -> usize {
+    (HID + 1) * (16 * by + ty + 1) + tx + 1
+}
+
+fn squash(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The host's side of the step (backprop.c): hidden units = squash(bias weight + the blocks'
+/// partial sums), one output unit against target 0.1, and the hidden units' error terms.
+fn hidden_delta(partial: &[f32], weights: &[f32], out_weights: &[f32], blocks: usize) -> Vec<f32> {
+    let hidden: Vec<f32> = (0..=HID)
+        .map(|j| match j {
+            0 => 1.0,
+            _ => squash(weights[j] + (0..blocks).map(|b| partial[b * HID + j - 1]).sum::<f32>()),
+        })
+        .collect();
+    let output = squash(hidden.iter().zip(out_weights).map(|(h, w)| h * w).sum());
+    let out_delta = output * (1.0 - output) * (0.1 - output);
+    (0..=HID)
+        .map(|j| match j {
+            0 => 0.0,
+            _ => hidden[j] * (1.0 - hidden[j]) * out_weights[j] * out_delta,
+        })
+        .collect()
+}
+
+/// `bpnn_adjust_weights_cuda` as nvcc 11.7 compiles the corpus's source: every weight of the
+/// grid's rows, and row 0 (the bias) by the threads of block 0's first row.
+fn adjusted(
+    delta: &[f32],
+    ly: &[f32],
+    weights: &[f32],
+    oldw: &[f32],
+    blocks: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    let (mut w, mut old) = (weights.to_vec(), oldw.to_vec());
+    let mut update = |index: usize, x: usize, y: Option<usize>| {
+        let d = delta[x] as f64 * 0.3;
+        let o = oldw[index] as f64 * 0.3;
+        let step = match y {
+            Some(y) => d.mul_add(ly[y] as f64, o),
+            None => (delta[x] as f64).mul_add(0.3, o),
+        };
+        w[index] = (step + weights[index] as f64) as f32;
+        old[index] = step as f32;
+    };
+    for by in 0..blocks {
+        for ty in 0..16 {
+            for tx in 0..16 {
+                update(weight_index(by, ty, tx), tx + 1, Some(16 * by + ty + 1));
+            }
+        }
+    }
+    for tx in 0..16 {
+        update(tx + 1, tx + 1, None);
+    }
+    (w, old)
+}
+
+/// `Err` naming `what` and the first element whose bits differ.
+fn same_bits(got: &[f32], want: &[f32], what: &str) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("{what}: {} values, want {}", got.len(), want.len()));
+    }
+    match got
+        .iter()
+        .zip(want)
+        .position(|(g, w)| g.to_bits() != w.to_bits())
+    {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{what}: element {i} is {}, the reference gives {}",
+            got[i], want[i]
+        )),
+    }
+}
+
+/// aes's 16-byte blocks (Table 1's aes [2]: 1 MB of them).
+pub fn aes_blocks(size: Size) -> usize {
+    match size {
+        Size::Full => 65536,
+        Size::Quick => 1024,
+    }
+}
+
+/// AES-128 encryption with its T-tables in shared memory (our `aes_encrypt`, Manavski's
+/// layout: a state word a thread, four threads a 16-byte block, 256 threads a CTA), random
+/// plaintext, FIPS-197's key; every ciphertext block checked against the host's AES
+/// (`xor_reference::aes_of`).
+pub fn aes(device: &mut Device, blocks: usize) -> Result<(), String> {
+    let keys = super::xor_kernels::ENCRYPT_KEYS;
+    let keys = match ArgSpec::parse(keys) {
+        Ok(ArgSpec::Buffer { elem, count, init }) => {
+            ArgSpec::initial_bytes(elem, count, &init, &|p| Err(format!("no file {p}")))?
+        }
+        _ => return Err("aes: the round keys do not parse".into()),
+    };
+    let mut rng = SplitMix64::new(19);
+    let plain: Vec<u32> = (0..4 * blocks).map(|_| rng.next_u64() as u32).collect();
+    let bytes = |v: &[u32]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    device.upload("out", ElemType::U32, vec![0; 16 * blocks]);
+    device.upload("in", ElemType::U32, bytes(&plain));
+    device.upload("rk", ElemType::U32, keys.clone());
+    let args = [Arg::Buffer("out"), Arg::Buffer("in"), Arg::Buffer("rk")];
+    device.launch(
+        "aes_encrypt",
+        Dim3::linear((4 * blocks).div_ceil(256) as u32),
+        256,
+        &args,
+    )?;
+    let words = |b: &[u8]| -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    };
+    xor_reference::aes_of(&words(device.bytes("out")), &plain, &words(&keys), false)
+}
+
+/// dwtHaar1D's signal length: 256 CTAs of 1,024 ints.
+pub fn haar_length(size: Size) -> usize {
+    match size {
+        Size::Full => 1 << 18,
+        Size::Quick => 1 << 12,
+    }
+}
+
+/// The CUDA samples' dwtHaar1D as our `dwt_haar1d` (`xor_suite.cu`): each CTA of 512 threads
+/// takes 1,024 ints through 10 levels in shared memory, storing every detail coefficient where
+/// the sample does; random ints in [-1000, 1000], checked exactly (`haar_of`).
+pub fn haar(device: &mut Device, n: usize) -> Result<(), String> {
+    let blocks = n / 1024;
+    let mut rng = SplitMix64::new(23);
+    let signal: Vec<i32> = (0..n)
+        .map(|_| rng.next_in_range(-1000, 1000) as i32)
+        .collect();
+    device.upload("out", ElemType::S32, vec![0; n * 4]);
+    device.upload("approx", ElemType::S32, vec![0; blocks * 4]);
+    device.upload_i32("in", &signal);
+    let args = [Arg::Buffer("out"), Arg::Buffer("approx"), Arg::Buffer("in")];
+    device.launch("dwt_haar1d", Dim3::linear(blocks as u32), 512, &args)?;
+    super::xor_reference_suite::haar_of(&device.i32s("out"), &device.i32s("approx"), &signal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backprops_references_sum_the_tree_and_compare_bits() {
+        // Ones everywhere: every hidden unit's partial sum over a block's 16 rows is 16.
+        let blocks = 3;
+        let (input, weights) = (
+            vec![1f32; 16 * blocks + 1],
+            vec![1f32; (16 * blocks + 1) * (HID + 1)],
+        );
+        assert_eq!(
+            layerforward_sums(&input, &weights, blocks),
+            vec![16f32; blocks * HID]
+        );
+        // The update moves every weight the grid covers and the bias row, nothing else.
+        let delta = vec![0.5f32; HID + 1];
+        let (w, old) = adjusted(&delta, &input, &weights, &weights, blocks);
+        assert_eq!(w[0], 1.0, "the bias of the bias unit is not updated");
+        assert_eq!(old[1], (0.5f64.mul_add(0.3, 0.3)) as f32);
+        assert_eq!(
+            w[weight_index(2, 15, 15)],
+            (0.15f64.mul_add(1.0, 0.3) + 1.0) as f32
+        );
+        let one_ulp = f32::from_bits(w[5].to_bits() + 1);
+        let mut wrong = w.clone();
+        wrong[5] = one_ulp;
+        let err = same_bits(&wrong, &w, "w").unwrap_err();
+        assert!(err.starts_with("w: element 5 is"), "{err}");
+    }
 }

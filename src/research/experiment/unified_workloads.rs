@@ -77,6 +77,12 @@ pub enum Workload {
     Hotspot,
     /// The CUDA samples' VectorAdd (ours), 9 registers.
     VectorAdd,
+    /// Rodinia backprop's training step (corpus PTX), 17 registers (Table 1).
+    Backprop,
+    /// AES-128 encryption, T-tables in shared memory (ours), 28 registers (Table 1's aes).
+    Aes,
+    /// The CUDA samples' dwtHaar1D (ours), 14 registers (Table 1).
+    Haar,
 }
 
 impl Workload {
@@ -98,10 +104,18 @@ impl Workload {
     /// Whether it is one of Fig. 7's programs, which §6.1 says the unified design neither
     /// helps nor harms (within 1% at 384 KB).
     pub fn fig7(self) -> bool {
-        matches!(self, Workload::Nn | Workload::Hotspot | Workload::VectorAdd)
+        matches!(
+            self,
+            Workload::Nn
+                | Workload::Hotspot
+                | Workload::VectorAdd
+                | Workload::Backprop
+                | Workload::Aes
+                | Workload::Haar
+        )
     }
 
-    pub const ALL: [Workload; 13] = [
+    pub const ALL: [Workload; 16] = [
         Workload::Needle,
         Workload::NeedlePadded,
         Workload::Needle16,
@@ -115,6 +129,9 @@ impl Workload {
         Workload::Nn,
         Workload::Hotspot,
         Workload::VectorAdd,
+        Workload::Backprop,
+        Workload::Aes,
+        Workload::Haar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +149,9 @@ impl Workload {
             Workload::Nn => "nn",
             Workload::Hotspot => "hotspot",
             Workload::VectorAdd => "vector_add",
+            Workload::Backprop => "backprop",
+            Workload::Aes => "aes",
+            Workload::Haar => "dwt_haar1d",
         }
     }
 
@@ -193,6 +213,18 @@ impl Workload {
                 "VectorAdd (ours), {} floats, 9 registers (Fig. 7)",
                 fig7::vector_add_length(size)
             ),
+            Workload::Backprop => format!(
+                "Rodinia backprop, corpus PTX, {} inputs, layerforward and adjust_weights, 17 registers (Fig. 7)",
+                fig7::backprop_inputs(size)
+            ),
+            Workload::Aes => format!(
+                "AES-128 encryption (ours), {} blocks of 16 bytes, 28 registers (Fig. 7)",
+                fig7::aes_blocks(size)
+            ),
+            Workload::Haar => format!(
+                "dwtHaar1D (ours), {} ints, 14 registers (Fig. 7)",
+                fig7::haar_length(size)
+            ),
         }
     }
 
@@ -211,6 +243,9 @@ impl Workload {
             Workload::Nn => 13,
             Workload::Hotspot => 22,
             Workload::VectorAdd => 9,
+            Workload::Backprop => 17,
+            Workload::Aes => 28,
+            Workload::Haar => 14,
         }
     }
 
@@ -252,7 +287,13 @@ impl Workload {
                 performance: [1.00, 1.08, 1.09],
                 energy: [0.94, 0.86, 0.89],
             }),
-            Workload::CacheGather | Workload::Nn | Workload::Hotspot | Workload::VectorAdd => None,
+            Workload::CacheGather
+            | Workload::Nn
+            | Workload::Hotspot
+            | Workload::VectorAdd
+            | Workload::Backprop
+            | Workload::Aes
+            | Workload::Haar => None,
         }
     }
 
@@ -274,6 +315,9 @@ impl Workload {
             Workload::Nn => fig7::nn(device, fig7::nn_records(size)),
             Workload::Hotspot => fig7::hotspot(device, fig7::hotspot_shape(size)),
             Workload::VectorAdd => fig7::vector_add(device, fig7::vector_add_length(size)),
+            Workload::Backprop => fig7::backprop(device, fig7::backprop_inputs(size)),
+            Workload::Aes => fig7::aes(device, fig7::aes_blocks(size)),
+            Workload::Haar => fig7::haar(device, fig7::haar_length(size)),
         }
     }
 
@@ -287,6 +331,9 @@ impl Workload {
             Workload::Nn => fig7::NN_PTX,
             Workload::Hotspot => fig7::HOTSPOT_PTX,
             Workload::VectorAdd => fig7::VECTOR_ADD_PTX,
+            Workload::Backprop => fig7::BACKPROP_PTX,
+            Workload::Aes => fig7::AES_PTX,
+            Workload::Haar => fig7::HAAR_PTX,
             Workload::Needle | Workload::NeedlePadded | Workload::Dgemm | Workload::CacheGather => {
                 UNIFIED_PTX
             }

@@ -210,7 +210,11 @@ fn sbox(inverse: bool) -> [u8; 256] {
 /// round-key words `rk` (FIPS-197; decryption by the equivalent inverse cipher, whose keys the
 /// launch gives already transformed).
 pub fn aes(sim: &Sim, decrypt: bool) -> Result<(), String> {
-    let (out, input, keys) = (words(sim, 0)?, words(sim, 1)?, words(sim, 2)?);
+    aes_of(&words(sim, 0)?, &words(sim, 1)?, &words(sim, 2)?, decrypt)
+}
+
+/// [`aes`] on the buffers: `out` against `input` ciphered with the 44 round-key words `keys`.
+pub fn aes_of(out: &[u32], input: &[u32], keys: &[u32], decrypt: bool) -> Result<(), String> {
     let keys: Vec<[u8; 4]> = keys.iter().map(|w| w.to_le_bytes()).collect();
     if keys.len() != 44 {
         return Err(format!("aes: {} round-key words, not 44", keys.len()));
