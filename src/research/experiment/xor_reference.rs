@@ -249,5 +249,5 @@ pub fn aes_of(out: &[u32], input: &[u32], keys: &[u32], decrypt: bool) -> Result
             s.map(u32::from_le_bytes)
         })
         .collect();
-    same("aes", &out, &want)
+    same("aes", out, &want)
 }
