@@ -1,0 +1,97 @@
+//! The MRPB experiment's Rodinia NW and LUD cases (MRPB Table 3: NW and NW/U on a 2,048 x
+//! 2,048 alignment, LUD and LUD/U on a 512 x 512 matrix), each one representative launch of
+//! a program that launches its kernels many times, checked against its host reference
+//! (`mrpb_reference_rodinia.rs`).
+//!
+//! Every launch here is its program's whole launch (no [`on_chip`](super::mrpb_chip::on_chip)
+//! entry): the one-SM run and the 14-SM chip run the same grid.
+
+use super::mrpb_reference as reference;
+use super::{Case, Check, Suite};
+use crate::bench::BenchCase;
+
+const NEEDLE_PTX: &str =
+    include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
+
+/// A Rodinia launch checked against its host reference.
+const fn rodinia(
+    name: &'static str,
+    about: &'static str,
+    ptx: &'static str,
+    check: Check,
+    flags: &'static [&'static str],
+) -> Case {
+    Case {
+        suite: Suite::Rodinia,
+        launch: BenchCase {
+            name,
+            about,
+            ptx,
+            flags,
+        },
+        check: Some(check),
+    }
+}
+
+/// A needle launch (the corpus's kernel `$kernel` or ours) on Table 3's 2,048 x 2,048
+/// alignment (a 2,049 x 2,049 score matrix, 128 x 128 tiles of 16 x 16) at tile
+/// anti-diagonal `$i`, `$i` blocks of 16 threads or `$grid` where the shrinking diagonal has
+/// fewer: `(reference, score, out, cols, penalty, i, block_width)`. The reference scores are
+/// blosum62's range (-4 to 11), the scores random in -2,000 to 0, the unused `out` one word;
+/// penalty 10, Rodinia's default.
+macro_rules! needle {
+    ($kernel:literal, $i:literal) => {
+        &[
+            "--kernel",
+            $kernel,
+            "--grid",
+            $i,
+            "--block",
+            "16",
+            "--arg",
+            "s32[4198401]=rand:1:-4:11",
+            "--arg",
+            "s32[4198401]=rand:2:-2000:0",
+            "--arg",
+            "s32[1]=0",
+            "--arg",
+            "2049",
+            "--arg",
+            "10",
+            "--arg",
+            $i,
+            "--arg",
+            "128",
+        ]
+    };
+}
+
+/// NW's first kernel (the corpus's `needle_cuda_shared_1`, 16-thread blocks, a 17 x 17 score
+/// tile and a 16 x 16 reference tile in shared memory) on the longest growing anti-diagonal
+/// of a 2,048 x 2,048 alignment: i = 128, 128 blocks, one per tile from the bottom-left
+/// corner to the top-right. Rodinia's nw launches this kernel 128 times (i = 1 to 128) and
+/// the second kernel 127 times (i = 127 down to 1); every launch runs the same block on other
+/// tiles, so each kernel's longest launch, with the most blocks to overlap, stands for its
+/// launches. Its tiles read their north row and west column from the score matrix, which the
+/// previous launches wrote; here those hold random scores, which move no access (the kernel's
+/// max is a select, its loops have fixed trip counts).
+#[rustfmt::skip]
+pub const NW_1: Case = rodinia(
+    "nw_1",
+    "Rodinia nw needle_cuda_shared_1, 2048 x 2048, the longest anti-diagonal (128 tiles)",
+    NEEDLE_PTX,
+    reference::nw_upper,
+    needle!("_Z20needle_cuda_shared_1PiS_S_iiii", "128"),
+);
+
+/// NW's second kernel (the corpus's `needle_cuda_shared_2`) on the longest shrinking
+/// anti-diagonal, i = 127 (127 blocks, the tiles just below and right of [`NW_1`]'s), for
+/// the second kernel's 127 launches as `NW_1` stands for the first's.
+#[rustfmt::skip]
+pub const NW_2: Case = rodinia(
+    "nw_2",
+    "Rodinia nw needle_cuda_shared_2, 2048 x 2048, the longest shrinking anti-diagonal",
+    NEEDLE_PTX,
+    reference::nw_lower,
+    needle!("_Z20needle_cuda_shared_2PiS_S_iiii", "127"),
+);

@@ -1,0 +1,84 @@
+//! The MRPB experiment's Rodinia NW and LUD kernels (the corpus's needle, our LUD and the /U
+//! versions) at small sizes, checked against their host references on Base-S, and a launch
+//! checked against another kernel's reference, which must fail.
+
+use super::mrpb::CASES;
+use super::mrpb_reference as r;
+use super::tests::{checked, measure_on_base_s};
+use super::Case;
+
+const NEEDLE: &str =
+    include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
+
+/// A needle launch on a 64 x 64 alignment (4 x 4 tiles) at anti-diagonal `$i`.
+macro_rules! needle64 {
+    ($kernel:literal, $i:literal) => {
+        &[
+            "--kernel",
+            $kernel,
+            "--grid",
+            $i,
+            "--block",
+            "16",
+            "--arg",
+            "s32[4225]=rand:1:-4:11",
+            "--arg",
+            "s32[4225]=rand:2:-300:0",
+            "--arg",
+            "s32[1]=0",
+            "--arg",
+            "65",
+            "--arg",
+            "10",
+            "--arg",
+            $i,
+            "--arg",
+            "4",
+        ]
+    };
+}
+
+/// NW's kernels on 64 x 64: the longest diagonal of each and a shorter one.
+#[rustfmt::skip]
+fn tiny_nw() -> Vec<Case> {
+    vec![
+        checked(NEEDLE, "nw_1", r::nw_upper, needle64!("_Z20needle_cuda_shared_1PiS_S_iiii", "4")),
+        checked(NEEDLE, "nw_1", r::nw_upper, needle64!("_Z20needle_cuda_shared_1PiS_S_iiii", "2")),
+        checked(NEEDLE, "nw_2", r::nw_lower, needle64!("_Z20needle_cuda_shared_2PiS_S_iiii", "3")),
+        checked(NEEDLE, "nw_2", r::nw_lower, needle64!("_Z20needle_cuda_shared_2PiS_S_iiii", "1")),
+    ]
+}
+
+/// Runs `cases` then `wrong` (a launch checked against another kernel's reference) on Base-S:
+/// every case must match its reference, `wrong` must not; its error is returned.
+fn all_match_but(mut cases: Vec<Case>, wrong: Case) -> String {
+    cases.push(wrong);
+    let measured = measure_on_base_s(&cases);
+    for (case, m) in cases.iter().zip(&measured).take(cases.len() - 1) {
+        assert_eq!(m.error, None, "{}", case.name());
+        assert!(m.stats.cycles > 0, "{}", case.name());
+    }
+    measured
+        .last()
+        .and_then(|m| m.error.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn mrpb_nw_computes_what_its_host_reference_does() {
+    // The second kernel's launch checked as the first's: the tiles it scores are others.
+    let wrong = checked(
+        NEEDLE,
+        "nw_2_as_1",
+        r::nw_upper,
+        needle64!("_Z20needle_cuda_shared_2PiS_S_iiii", "3"),
+    );
+    let error = all_match_but(tiny_nw(), wrong);
+    assert!(error.starts_with("wrong output: score: element"), "{error}");
+    for name in ["nw_1", "nw_2"] {
+        assert!(
+            CASES.iter().any(|c| c.name() == name && c.check.is_some()),
+            "{name}"
+        );
+    }
+}
