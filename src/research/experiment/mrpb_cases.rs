@@ -477,6 +477,8 @@ pub const CASES: &[Case] = &[
     }, reference::srad_2),
     rodinia::NW_1,
     rodinia::NW_2,
+    rodinia::NW_U_1,
+    rodinia::NW_U_2,
 ];
 
 /// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.

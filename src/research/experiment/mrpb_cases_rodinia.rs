@@ -10,6 +10,7 @@ use super::mrpb_reference as reference;
 use super::{Case, Check, Suite};
 use crate::bench::BenchCase;
 
+const UNSHARED_PTX: &str = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
 const NEEDLE_PTX: &str =
     include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
 
@@ -94,4 +95,27 @@ pub const NW_2: Case = rodinia(
     NEEDLE_PTX,
     reference::nw_lower,
     needle!("_Z20needle_cuda_shared_2PiS_S_iiii", "127"),
+);
+
+/// NW/U's first kernel (ours, `nw_u_1` in `tests/data/kernels/rodinia_unshared.cu`):
+/// needle_cuda_shared_1 without its shared tiles, each thread reading its cell's three
+/// neighbours and its reference score from global memory (through the L1D) and writing its
+/// score straight into the matrix, on [`NW_1`]'s launch.
+#[rustfmt::skip]
+pub const NW_U_1: Case = rodinia(
+    "nw_u_1",
+    "NW/U's first kernel (ours): needle's tiles in global memory, the longest anti-diagonal",
+    UNSHARED_PTX,
+    reference::nw_upper,
+    needle!("nw_u_1", "128"),
+);
+
+/// NW/U's second kernel (ours, `nw_u_2`) on [`NW_2`]'s launch.
+#[rustfmt::skip]
+pub const NW_U_2: Case = rodinia(
+    "nw_u_2",
+    "NW/U's second kernel (ours): needle's tiles in global memory, i = 127",
+    UNSHARED_PTX,
+    reference::nw_lower,
+    needle!("nw_u_2", "127"),
 );

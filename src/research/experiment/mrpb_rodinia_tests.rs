@@ -10,6 +10,8 @@ use super::Case;
 const NEEDLE: &str =
     include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
 
+const UNSHARED: &str = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
+
 /// A needle launch on a 64 x 64 alignment (4 x 4 tiles) at anti-diagonal `$i`.
 macro_rules! needle64 {
     ($kernel:literal, $i:literal) => {
@@ -49,6 +51,17 @@ fn tiny_nw() -> Vec<Case> {
     ]
 }
 
+/// NW/U's kernels on 64 x 64, as [`tiny_nw`].
+#[rustfmt::skip]
+fn tiny_nw_u() -> Vec<Case> {
+    vec![
+        checked(UNSHARED, "nw_u_1", r::nw_upper, needle64!("nw_u_1", "4")),
+        checked(UNSHARED, "nw_u_1", r::nw_upper, needle64!("nw_u_1", "2")),
+        checked(UNSHARED, "nw_u_2", r::nw_lower, needle64!("nw_u_2", "3")),
+        checked(UNSHARED, "nw_u_2", r::nw_lower, needle64!("nw_u_2", "1")),
+    ]
+}
+
 /// Runs `cases` then `wrong` (a launch checked against another kernel's reference) on Base-S:
 /// every case must match its reference, `wrong` must not; its error is returned.
 fn all_match_but(mut cases: Vec<Case>, wrong: Case) -> String {
@@ -76,6 +89,25 @@ fn mrpb_nw_computes_what_its_host_reference_does() {
     let error = all_match_but(tiny_nw(), wrong);
     assert!(error.starts_with("wrong output: score: element"), "{error}");
     for name in ["nw_1", "nw_2"] {
+        assert!(
+            CASES.iter().any(|c| c.name() == name && c.check.is_some()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn mrpb_nw_u_computes_what_its_host_reference_does() {
+    // The first kernel's launch checked as the second's.
+    let wrong = checked(
+        UNSHARED,
+        "nw_u_1_as_2",
+        r::nw_lower,
+        needle64!("nw_u_1", "3"),
+    );
+    let error = all_match_but(tiny_nw_u(), wrong);
+    assert!(error.starts_with("wrong output:"), "{error}");
+    for name in ["nw_u_1", "nw_u_2"] {
         assert!(
             CASES.iter().any(|c| c.name() == name && c.check.is_some()),
             "{name}"
