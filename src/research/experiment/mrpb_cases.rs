@@ -479,6 +479,9 @@ pub const CASES: &[Case] = &[
     rodinia::NW_2,
     rodinia::NW_U_1,
     rodinia::NW_U_2,
+    rodinia::LUD_1,
+    rodinia::LUD_2,
+    rodinia::LUD_3,
 ];
 
 /// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.

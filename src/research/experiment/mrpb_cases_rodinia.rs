@@ -1,7 +1,7 @@
 //! The MRPB experiment's Rodinia NW and LUD cases (MRPB Table 3: NW and NW/U on a 2,048 x
-//! 2,048 alignment, LUD and LUD/U on a 512 x 512 matrix), each one representative launch of
-//! a program that launches its kernels many times, checked against its host reference
-//! (`mrpb_reference_rodinia.rs`).
+//! 2,048 alignment, LUD and LUD/U on a 512 x 512 matrix), each kernel's representative launch
+//! of a program that launches its kernels many times (NW 255 launches, LUD 93), checked
+//! against its host reference (`mrpb_reference_rodinia.rs`).
 //!
 //! Every launch here is its program's whole launch (no [`on_chip`](super::mrpb_chip::on_chip)
 //! entry): the one-SM run and the 14-SM chip run the same grid.
@@ -11,6 +11,7 @@ use super::{Case, Check, Suite};
 use crate::bench::BenchCase;
 
 const UNSHARED_PTX: &str = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
+const LUD_PTX: &str = include_str!("../../../tests/data/kernels/rodinia_lud.sm_52.ptx");
 const NEEDLE_PTX: &str =
     include_str!("../../../tests/data/ptx-corpus/ocelot_rodinia_needle_kernel.ptx");
 
@@ -118,4 +119,67 @@ pub const NW_U_2: Case = rodinia(
     UNSHARED_PTX,
     reference::nw_lower,
     needle!("nw_u_2", "127"),
+);
+
+/// A LUD launch of `$kernel` (ours or LUD/U's) on Table 3's 512 x 512 matrix at its step 13
+/// (offset 208): `(m, dim, offset)`, the matrix random in [0.5, 1.5).
+///
+/// Rodinia's lud runs 32 steps, one per 16 columns: at offset 16 s, lud_diagonal (1 block of
+/// 16), lud_perimeter (k = 31 - s blocks of 32) and lud_internal (k x k blocks of 16 x 16),
+/// and lud_diagonal alone at the last. lud_internal's blocks are most of the program's work
+/// (16 fused multiply-adds a thread), and step 13 (k = 18, 324 blocks) is the step whose
+/// internal grid is nearest the mean over the 31 steps that have one (336 blocks; the middle
+/// step, 15, has 256); its perimeter (18 blocks) and diagonal kernel stand for theirs. Each
+/// kernel reads the blocks the previous kernels wrote, which here hold random values: the
+/// kernels' loops have fixed trip counts, so the values move no access.
+macro_rules! lud {
+    ($kernel:literal, $grid:literal, $block:literal) => {
+        &[
+            "--kernel",
+            $kernel,
+            "--grid",
+            $grid,
+            "--block",
+            $block,
+            "--arg",
+            "f32[262144]=rand:1:0.5:1.5",
+            "--arg",
+            "512",
+            "--arg",
+            "208",
+        ]
+    };
+}
+
+/// LUD's lud_diagonal (ours, `tests/data/kernels/rodinia_lud.cu`, the block in shared memory)
+/// at step 13: one block of 16 threads factorising the 16 x 16 diagonal block.
+#[rustfmt::skip]
+pub const LUD_1: Case = rodinia(
+    "lud_1",
+    "Rodinia lud's lud_diagonal (ours), 512 x 512, step 13: the diagonal block, 16 threads",
+    LUD_PTX,
+    reference::lud_diagonal,
+    lud!("lud_diagonal", "1", "16"),
+);
+
+/// LUD's lud_perimeter (ours, three 16 x 16 blocks in shared memory) at step 13: 18 blocks
+/// of 32 threads, each the U block right of the diagonal block and the L block below it.
+#[rustfmt::skip]
+pub const LUD_2: Case = rodinia(
+    "lud_2",
+    "Rodinia lud's lud_perimeter (ours), 512 x 512, step 13: 18 blocks of 32",
+    LUD_PTX,
+    reference::lud_perimeter,
+    lud!("lud_perimeter", "18", "32"),
+);
+
+/// LUD's lud_internal (ours, two 16 x 16 blocks in shared memory) at step 13: 18 x 18 blocks
+/// of 16 x 16, the trailing matrix minus L U.
+#[rustfmt::skip]
+pub const LUD_3: Case = rodinia(
+    "lud_3",
+    "Rodinia lud's lud_internal (ours), 512 x 512, step 13: 18 x 18 blocks of 16 x 16",
+    LUD_PTX,
+    reference::lud_internal,
+    lud!("lud_internal", "18,18", "16,16"),
 );

@@ -28,7 +28,7 @@ pub use ci::{ci_conv2d, ci_corr, ci_covar, ci_gemm, ci_mean};
 
 #[path = "mrpb_reference_rodinia.rs"]
 mod rodinia;
-pub use rodinia::{nw_lower, nw_upper};
+pub use rodinia::{lud_diagonal, lud_internal, lud_perimeter, nw_lower, nw_upper};
 
 /// A finished launch: its simulation and its flags.
 struct Launch<'a> {

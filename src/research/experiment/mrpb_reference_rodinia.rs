@@ -102,3 +102,84 @@ pub fn nw_lower(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
         (w.wrapping_sub(1 + bx), (bx + w).wrapping_sub(i))
     })
 }
+
+/// A LUD launch `(m, dim, offset)`: its matrix as it started, its size and offset.
+fn lud_start(l: &Launch) -> Result<(Vec<f32>, usize, usize), String> {
+    let (m, dim, offset) = (l.initial(0)?, l.int(1)?, l.int(2)?);
+    if m.len() != dim * dim || offset + B > dim || offset % B != 0 {
+        return Err(format!(
+            "m is not {dim} x {dim} or offset {offset} is not a block's"
+        ));
+    }
+    Ok((m, dim, offset))
+}
+
+fn lud_compare(l: &Launch, want: &[f32]) -> Result<(), String> {
+    exact("m", &l.now(0)?, want, |g, w| g.to_bits() == w.to_bits())
+}
+
+/// lud_diagonal (ours and LUD/U's): the diagonal block at (offset, offset) factorised in place
+/// without pivoting, L below the diagonal (unit diagonal implied), U on and above.
+pub fn lud_diagonal(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let (mut m, dim, o) = lud_start(&l)?;
+    let at = |r: usize, c: usize| (o + r) * dim + o + c;
+    for i in 0..B - 1 {
+        for t in i + 1..B {
+            for k in 0..i {
+                m[at(t, i)] -= m[at(t, k)] * m[at(k, i)];
+            }
+            m[at(t, i)] /= m[at(i, i)];
+        }
+        for t in i + 1..B {
+            for k in 0..=i {
+                m[at(i + 1, t)] -= m[at(i + 1, k)] * m[at(k, t)];
+            }
+        }
+    }
+    lud_compare(&l, &m)
+}
+
+/// lud_perimeter (ours and LUD/U's), grid g: for b < g, the block right of the diagonal block
+/// by b + 1 becomes U (forward substitution with the diagonal block's L, row by row) and the
+/// block below it by b + 1 becomes L (each row solved against its U, column by column).
+pub fn lud_perimeter(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let (mut m, dim, o) = lud_start(&l)?;
+    let at = |r: usize, c: usize| (o + r) * dim + o + c;
+    for b in 1..=l.grid().x as usize {
+        for t in 0..B {
+            let c = b * B + t;
+            for r in 1..B {
+                for k in 0..r {
+                    m[at(r, c)] -= m[at(r, k)] * m[at(k, c)];
+                }
+            }
+            let r = b * B + t;
+            for i in 0..B {
+                for k in 0..i {
+                    m[at(r, i)] -= m[at(r, k)] * m[at(k, i)];
+                }
+                m[at(r, i)] /= m[at(i, i)];
+            }
+        }
+    }
+    lud_compare(&l, &m)
+}
+
+/// lud_internal (ours and LUD/U's), grid gx x gy: the trailing block (by + 1, bx + 1) of the
+/// step -= its L block (left) times its U block (above), the dot product fused from 0.
+pub fn lud_internal(sim: &Sim, flags: &LaunchFlags) -> Result<(), String> {
+    let l = Launch { sim, flags };
+    let (m0, dim, o) = lud_start(&l)?;
+    let mut m = m0.clone();
+    let at = |r: usize, c: usize| (o + r) * dim + o + c;
+    let g = l.grid();
+    for r in B..B + g.y as usize * B {
+        for c in B..B + g.x as usize * B {
+            let sum = (0..B).fold(0f32, |s, k| m0[at(r, k)].mul_add(m0[at(k, c)], s));
+            m[at(r, c)] = m0[at(r, c)] - sum;
+        }
+    }
+    lud_compare(&l, &m)
+}

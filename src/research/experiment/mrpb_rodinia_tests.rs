@@ -12,6 +12,28 @@ const NEEDLE: &str =
 
 const UNSHARED: &str = include_str!("../../../tests/data/kernels/rodinia_unshared.sm_52.ptx");
 
+const LUD: &str = include_str!("../../../tests/data/kernels/rodinia_lud.sm_52.ptx");
+
+/// A LUD launch on a 64 x 64 matrix at offset `$offset`.
+macro_rules! lud64 {
+    ($kernel:literal, $offset:literal, $grid:literal, $block:literal) => {
+        &[
+            "--kernel",
+            $kernel,
+            "--grid",
+            $grid,
+            "--block",
+            $block,
+            "--arg",
+            "f32[4096]=rand:1:0.5:1.5",
+            "--arg",
+            "64",
+            "--arg",
+            $offset,
+        ]
+    };
+}
+
 /// A needle launch on a 64 x 64 alignment (4 x 4 tiles) at anti-diagonal `$i`.
 macro_rules! needle64 {
     ($kernel:literal, $i:literal) => {
@@ -108,6 +130,39 @@ fn mrpb_nw_u_computes_what_its_host_reference_does() {
     let error = all_match_but(tiny_nw_u(), wrong);
     assert!(error.starts_with("wrong output:"), "{error}");
     for name in ["nw_u_1", "nw_u_2"] {
+        assert!(
+            CASES.iter().any(|c| c.name() == name && c.check.is_some()),
+            "{name}"
+        );
+    }
+}
+
+/// LUD's kernels on 64 x 64: each at offset 16 (the perimeter's and internal kernel's whole
+/// grids, 2 and 2 x 2 blocks) and at offset 0 on part of its grid (the rest must be left).
+#[rustfmt::skip]
+fn tiny_lud() -> Vec<Case> {
+    vec![
+        checked(LUD, "lud_1", r::lud_diagonal, lud64!("lud_diagonal", "16", "1", "16")),
+        checked(LUD, "lud_1", r::lud_diagonal, lud64!("lud_diagonal", "48", "1", "16")),
+        checked(LUD, "lud_2", r::lud_perimeter, lud64!("lud_perimeter", "16", "2", "32")),
+        checked(LUD, "lud_2", r::lud_perimeter, lud64!("lud_perimeter", "0", "2", "32")),
+        checked(LUD, "lud_3", r::lud_internal, lud64!("lud_internal", "16", "2,2", "16,16")),
+        checked(LUD, "lud_3", r::lud_internal, lud64!("lud_internal", "0", "3,2", "16,16")),
+    ]
+}
+
+#[test]
+fn mrpb_lud_computes_what_its_host_reference_does_bit_for_bit() {
+    // The internal kernel's launch checked as the perimeter's.
+    let wrong = checked(
+        LUD,
+        "lud_3_as_2",
+        r::lud_perimeter,
+        lud64!("lud_internal", "16", "2,2", "16,16"),
+    );
+    let error = all_match_but(tiny_lud(), wrong);
+    assert!(error.starts_with("wrong output: m: element"), "{error}");
+    for name in ["lud_1", "lud_2", "lud_3"] {
         assert!(
             CASES.iter().any(|c| c.name() == name && c.check.is_some()),
             "{name}"
