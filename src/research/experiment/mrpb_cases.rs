@@ -482,6 +482,9 @@ pub const CASES: &[Case] = &[
     rodinia::LUD_1,
     rodinia::LUD_2,
     rodinia::LUD_3,
+    rodinia::LUD_U_1,
+    rodinia::LUD_U_2,
+    rodinia::LUD_U_3,
 ];
 
 /// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.

@@ -183,3 +183,36 @@ pub const LUD_3: Case = rodinia(
     reference::lud_internal,
     lud!("lud_internal", "18,18", "16,16"),
 );
+
+/// LUD/U's lud_diagonal (ours, `lud_u_diagonal` in `tests/data/kernels/rodinia_unshared.cu`):
+/// the diagonal block factorised in place in global memory, on [`LUD_1`]'s launch.
+#[rustfmt::skip]
+pub const LUD_U_1: Case = rodinia(
+    "lud_u_1",
+    "LUD/U's lud_diagonal (ours): the diagonal block factorised in global memory, step 13",
+    UNSHARED_PTX,
+    reference::lud_diagonal,
+    lud!("lud_u_diagonal", "1", "16"),
+);
+
+/// LUD/U's lud_perimeter (ours, `lud_u_perimeter`): the substitutions in place in global
+/// memory, reading the diagonal block there, on [`LUD_2`]'s launch.
+#[rustfmt::skip]
+pub const LUD_U_2: Case = rodinia(
+    "lud_u_2",
+    "LUD/U's lud_perimeter (ours): the perimeter blocks in global memory, 18 blocks of 32",
+    UNSHARED_PTX,
+    reference::lud_perimeter,
+    lud!("lud_u_perimeter", "18", "32"),
+);
+
+/// LUD/U's lud_internal (ours, `lud_u_internal`): each thread's dot product reads its L row
+/// and U column from global memory, on [`LUD_3`]'s launch.
+#[rustfmt::skip]
+pub const LUD_U_3: Case = rodinia(
+    "lud_u_3",
+    "LUD/U's lud_internal (ours): L and U read from global memory, 18 x 18 blocks",
+    UNSHARED_PTX,
+    reference::lud_internal,
+    lud!("lud_u_internal", "18,18", "16,16"),
+);

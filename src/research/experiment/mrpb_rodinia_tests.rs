@@ -169,3 +169,35 @@ fn mrpb_lud_computes_what_its_host_reference_does_bit_for_bit() {
         );
     }
 }
+
+/// LUD/U's kernels on [`tiny_lud`]'s launches.
+#[rustfmt::skip]
+fn tiny_lud_u() -> Vec<Case> {
+    vec![
+        checked(UNSHARED, "lud_u_1", r::lud_diagonal, lud64!("lud_u_diagonal", "16", "1", "16")),
+        checked(UNSHARED, "lud_u_1", r::lud_diagonal, lud64!("lud_u_diagonal", "48", "1", "16")),
+        checked(UNSHARED, "lud_u_2", r::lud_perimeter, lud64!("lud_u_perimeter", "16", "2", "32")),
+        checked(UNSHARED, "lud_u_2", r::lud_perimeter, lud64!("lud_u_perimeter", "0", "2", "32")),
+        checked(UNSHARED, "lud_u_3", r::lud_internal, lud64!("lud_u_internal", "16", "2,2", "16,16")),
+        checked(UNSHARED, "lud_u_3", r::lud_internal, lud64!("lud_u_internal", "0", "3,2", "16,16")),
+    ]
+}
+
+#[test]
+fn mrpb_lud_u_computes_what_its_host_reference_does_bit_for_bit() {
+    // The diagonal kernel's launch checked as the internal kernel's.
+    let wrong = checked(
+        UNSHARED,
+        "lud_u_1_as_3",
+        r::lud_internal,
+        lud64!("lud_u_diagonal", "16", "1", "16"),
+    );
+    let error = all_match_but(tiny_lud_u(), wrong);
+    assert!(error.starts_with("wrong output: m: element"), "{error}");
+    for name in ["lud_u_1", "lud_u_2", "lud_u_3"] {
+        assert!(
+            CASES.iter().any(|c| c.name() == name && c.check.is_some()),
+            "{name}"
+        );
+    }
+}

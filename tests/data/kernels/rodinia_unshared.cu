@@ -215,4 +215,52 @@ __global__ void nw_u_2(const int *ref, int *score, int *out, int cols, int penal
             blockIdx.x + block_width - i);
 }
 
+// LUD/U: our Rodinia lud kernels (rodinia_lud.cu, same launches and arguments) without their
+// shared blocks: each thread reads and writes the matrix in global memory where the originals
+// stage the diagonal, perimeter and trailing blocks in shared memory, and the factorisation
+// and the substitutions run in place in the matrix.
+#define LUD_B 16
+
+__global__ void lud_u_diagonal(float *m, int dim, int offset) {
+  int t = threadIdx.x;
+  float *a = m + offset * dim + offset;
+  for (int i = 0; i < LUD_B - 1; i++) {
+    if (t > i) {
+      for (int k = 0; k < i; k++) a[t * dim + i] -= a[t * dim + k] * a[k * dim + i];
+      a[t * dim + i] /= a[i * dim + i];
+    }
+    __syncthreads();
+    if (t > i) {
+      for (int k = 0; k < i + 1; k++) a[(i + 1) * dim + t] -= a[(i + 1) * dim + k] * a[k * dim + t];
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void lud_u_perimeter(float *m, int dim, int offset) {
+  int b = blockIdx.x, t = threadIdx.x;
+  float *dia = m + offset * dim + offset;
+  if (t < LUD_B) {
+    float *row = dia + (b + 1) * LUD_B;
+    for (int r = 1; r < LUD_B; r++)
+      for (int k = 0; k < r; k++) row[r * dim + t] -= dia[r * dim + k] * row[k * dim + t];
+  } else {
+    float *col = dia + (b + 1) * LUD_B * dim + (t - LUD_B) * dim;
+    for (int i = 0; i < LUD_B; i++) {
+      for (int k = 0; k < i; k++) col[i] -= col[k] * dia[k * dim + i];
+      col[i] /= dia[i * dim + i];
+    }
+  }
+}
+
+__global__ void lud_u_internal(float *m, int dim, int offset) {
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row0 = offset + (blockIdx.y + 1) * LUD_B;
+  int col0 = offset + (blockIdx.x + 1) * LUD_B;
+  float sum = 0.0f;
+  for (int k = 0; k < LUD_B; k++)
+    sum += m[(row0 + ty) * dim + offset + k] * m[(offset + k) * dim + col0 + tx];
+  m[(row0 + ty) * dim + col0 + tx] -= sum;
+}
+
 }  // extern "C"
