@@ -30,6 +30,7 @@ pub mod elastic_table;
 pub mod host;
 pub mod mrpb;
 mod mrpb_cases;
+mod mrpb_cases_rodinia;
 mod mrpb_chip;
 mod mrpb_reference;
 pub mod mrpb_sched;
@@ -373,5 +374,7 @@ pub fn incomplete<'a>(runs: impl IntoIterator<Item = (String, Option<&'a String>
 
 #[cfg(test)]
 mod elastic_tests;
+#[cfg(test)]
+mod mrpb_rodinia_tests;
 #[cfg(test)]
 mod tests;

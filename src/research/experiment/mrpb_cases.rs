@@ -3,6 +3,7 @@
 //! [`select`] to pick some by name. The experiment itself (baselines, sweeps, plan, report) is
 //! in [`mrpb`](super::mrpb).
 
+use super::mrpb_cases_rodinia as rodinia;
 use super::mrpb_reference as reference;
 use super::{Case, Check, Suite};
 use crate::bench::{BenchCase, PATHFINDER};
@@ -108,8 +109,11 @@ const fn polybench_multi(
 /// launches on 256 x 256), Table 2's sizes; SRAD (both kernels on a 1,024 x 64 band of the
 /// paper's 1,024 x 1,024 image, rows 4 KB apart as in Fig. 3, 256 blocks of 16 x 16) and the
 /// unshared versions of SRAD, hotspot, pathfinder and backprop (§5.6, Table 3's /U), with the
-/// originals' launches. Every case, the CI ports included, is checked against its host
-/// reference (`mrpb_reference.rs`, `mrpb_reference_polybench.rs`, `mrpb_reference_ci.rs`).
+/// originals' launches. NW (the corpus's needle kernels on a 2,048 x 2,048 alignment) and LUD
+/// (ours, 512 x 512) and their unshared versions are one representative launch per kernel,
+/// chosen and documented in [`mrpb_cases_rodinia`](super::mrpb_cases_rodinia). Every case,
+/// the CI ports included, is checked against its host reference (`mrpb_reference.rs`,
+/// `mrpb_reference_polybench.rs`, `mrpb_reference_ci.rs`, `mrpb_reference_rodinia.rs`).
 #[rustfmt::skip]
 pub const CASES: &[Case] = &[
     polybench(
@@ -471,6 +475,16 @@ pub const CASES: &[Case] = &[
             "--arg", "1024", "--arg", "64", "--arg", "0.5",
         ],
     }, reference::srad_2),
+    rodinia::NW_1,
+    rodinia::NW_2,
+    rodinia::NW_U_1,
+    rodinia::NW_U_2,
+    rodinia::LUD_1,
+    rodinia::LUD_2,
+    rodinia::LUD_3,
+    rodinia::LUD_U_1,
+    rodinia::LUD_U_2,
+    rodinia::LUD_U_3,
 ];
 
 /// The cases named `names` (all when empty), in [`CASES`] order; an error names a bad one.

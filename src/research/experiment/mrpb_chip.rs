@@ -14,8 +14,9 @@
 //!   blocks).
 //!
 //! Every other case already is its program's whole launch (conv2d, 3dconv's plane, fdtd's
-//! steps, the CI ports, backprop's 65,536 nodes, hotspot's 512 × 512) and runs unchanged, its
-//! blocks spread over the 14 SMs.
+//! steps, the CI ports, backprop's 65,536 nodes, hotspot's 512 × 512, NW's longest
+//! anti-diagonals of 2,048 × 2,048 and LUD's step of 512 × 512 and their /U versions) and
+//! runs unchanged, its blocks spread over the 14 SMs.
 
 use super::Case;
 

@@ -1,11 +1,12 @@
 //! The host references of the MRPB experiment's PolyBench programs 2mm, 3mm, 3dconv and fdtd
 //! (`tests/data/kernels/polybench_multi.cu`; MRPB Table 2; the first eight programs' kernels
 //! in `mrpb_reference_polybench.rs`, the cache-insensitive ports' in `mrpb_reference_ci.rs`)
-//! and its Rodinia kernels: each takes a finished simulation and the launch it ran,
-//! recomputes what the kernel must have written from the launch's initial buffers
-//! (regenerated from their `rand:SEED` specs, since fdtd updates its arrays in place), and
-//! compares the output buffer element by element: the elements the launch's threads cover
-//! must match the reference, every other element must keep its initial value.
+//! and its Rodinia kernels (NW's and LUD's in `mrpb_reference_rodinia.rs`): each takes a
+//! finished simulation and the launch it ran, recomputes what the kernel must have written
+//! from the launch's initial buffers (regenerated from their `rand:SEED` specs, since fdtd
+//! updates its arrays in place), and compares the output buffer element by element: the
+//! elements the launch's threads cover must match the reference, every other element must
+//! keep its initial value.
 //!
 //! The kernels compute in `f32` with nvcc's fused multiply-adds, the references in `f64`; an
 //! element matches when it is within 1e-5 of the sum of its terms' magnitudes (a 512-term
@@ -24,6 +25,10 @@ pub use polybench::{
 #[path = "mrpb_reference_ci.rs"]
 mod ci;
 pub use ci::{ci_conv2d, ci_corr, ci_covar, ci_gemm, ci_mean};
+
+#[path = "mrpb_reference_rodinia.rs"]
+mod rodinia;
+pub use rodinia::{lud_diagonal, lud_internal, lud_perimeter, nw_lower, nw_upper};
 
 /// A finished launch: its simulation and its flags.
 struct Launch<'a> {

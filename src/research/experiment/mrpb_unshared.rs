@@ -12,11 +12,13 @@ use super::mrpb::{program_of, OnOff, PRESETS};
 use serde::Serialize;
 
 /// Each original program and its unshared version, as [`program_of`] names them.
-pub const UNSHARED: [(&str, &str); 4] = [
+pub const UNSHARED: [(&str, &str); 6] = [
     ("pathfinder", "pathfinder_u"),
     ("backprop", "backprop_u"),
     ("hotspot", "hotspot_u"),
     ("srad", "srad_u"),
+    ("nw", "nw_u"),
+    ("lud", "lud_u"),
 ];
 
 /// §5.6's averages: the unshared programs' time over the originals' without MRPB, and with

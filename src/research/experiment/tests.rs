@@ -58,11 +58,11 @@ fn every_chip_launch_is_its_cases_kernel_grown_to_the_whole_launch() {
 #[test]
 fn the_plan_runs_each_distinct_configuration_once() {
     let runs = plan(CASES, Machine::OneSm, None).unwrap();
-    // 35 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
+    // 45 cases x 2 presets x off/on, then 28 sweep settings on each of the 4 design cases less
     // 6 that another point already runs: Section 5's base (signature warp = drain fixed = depth
     // 256), 8 entries with flush at latency 3 (= latency 3 = drain fixed with 8 and flush),
     // bypass off (= latency 5) and bypass assoc (the final design).
-    assert_eq!(runs.len(), 35 * 4 + 4 * (28 - 6));
+    assert_eq!(runs.len(), 45 * 4 + 4 * (28 - 6));
     let settings: usize = SWEEPS.iter().map(|s| s.settings.len()).sum();
     assert_eq!(settings, 28);
     for run in &runs {

@@ -173,4 +173,94 @@ __global__ void backprop_u(const float *input, float *output_hidden, float *inpu
   if (tx == 0) hidden_partial_sum[by * hid + ty] = weight[tx * BP_H + ty];
 }
 
+// NW/U: Rodinia needle's two kernels (16-thread blocks, one block per 16 x 16 tile of an
+// anti-diagonal of tiles; the first kernel on the growing diagonals, grid i = 1..width, the
+// second on the shrinking ones, i = width - 1..1) without their shared score tile (17 x 17)
+// and reference tile (16 x 16): each thread reads its cell's north-west, west and north scores
+// and its reference score from global memory and writes its score straight into the score
+// matrix, one cell of the tile's anti-diagonal a step as the originals do in shared memory.
+// Arguments as the originals' (`out` is unused, as theirs is).
+#define NW_B 16
+
+__device__ void nw_u_tile(const int *ref, int *score, int cols, int penalty, int tile_row,
+                          int tile_col) {
+  int tx = threadIdx.x;
+  int *tile = score + cols * NW_B * tile_row + NW_B * tile_col;
+  const int *tref = ref + cols * NW_B * tile_row + NW_B * tile_col;
+  // Upper-left triangle of the tile, then the lower-right one: step m's cells (y, x) with
+  // y + x = m + 2 (first half) or y + x = 2 NW_B - m (second half), 1 <= y, x <= NW_B.
+  for (int m = 0; m < 2 * NW_B - 1; m++) {
+    int x = m < NW_B ? tx + 1 : tx + 1 + m - (NW_B - 1);
+    int y = m < NW_B ? m - tx + 1 : NW_B - tx;
+    int active = m < NW_B ? tx <= m : tx <= 2 * NW_B - 2 - m;
+    if (active) {
+      int nw = tile[(y - 1) * cols + x - 1] + tref[y * cols + x];
+      int w = tile[y * cols + x - 1] - penalty;
+      int n = tile[(y - 1) * cols + x] - penalty;
+      int best = nw > w ? nw : w;
+      tile[y * cols + x] = best > n ? best : n;
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void nw_u_1(const int *ref, int *score, int *out, int cols, int penalty, int i,
+                       int block_width) {
+  nw_u_tile(ref, score, cols, penalty, i - 1 - blockIdx.x, blockIdx.x);
+}
+
+__global__ void nw_u_2(const int *ref, int *score, int *out, int cols, int penalty, int i,
+                       int block_width) {
+  nw_u_tile(ref, score, cols, penalty, block_width - 1 - blockIdx.x,
+            blockIdx.x + block_width - i);
+}
+
+// LUD/U: our Rodinia lud kernels (rodinia_lud.cu, same launches and arguments) without their
+// shared blocks: each thread reads and writes the matrix in global memory where the originals
+// stage the diagonal, perimeter and trailing blocks in shared memory, and the factorisation
+// and the substitutions run in place in the matrix.
+#define LUD_B 16
+
+__global__ void lud_u_diagonal(float *m, int dim, int offset) {
+  int t = threadIdx.x;
+  float *a = m + offset * dim + offset;
+  for (int i = 0; i < LUD_B - 1; i++) {
+    if (t > i) {
+      for (int k = 0; k < i; k++) a[t * dim + i] -= a[t * dim + k] * a[k * dim + i];
+      a[t * dim + i] /= a[i * dim + i];
+    }
+    __syncthreads();
+    if (t > i) {
+      for (int k = 0; k < i + 1; k++) a[(i + 1) * dim + t] -= a[(i + 1) * dim + k] * a[k * dim + t];
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void lud_u_perimeter(float *m, int dim, int offset) {
+  int b = blockIdx.x, t = threadIdx.x;
+  float *dia = m + offset * dim + offset;
+  if (t < LUD_B) {
+    float *row = dia + (b + 1) * LUD_B;
+    for (int r = 1; r < LUD_B; r++)
+      for (int k = 0; k < r; k++) row[r * dim + t] -= dia[r * dim + k] * row[k * dim + t];
+  } else {
+    float *col = dia + (b + 1) * LUD_B * dim + (t - LUD_B) * dim;
+    for (int i = 0; i < LUD_B; i++) {
+      for (int k = 0; k < i; k++) col[i] -= col[k] * dia[k * dim + i];
+      col[i] /= dia[i * dim + i];
+    }
+  }
+}
+
+__global__ void lud_u_internal(float *m, int dim, int offset) {
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row0 = offset + (blockIdx.y + 1) * LUD_B;
+  int col0 = offset + (blockIdx.x + 1) * LUD_B;
+  float sum = 0.0f;
+  for (int k = 0; k < LUD_B; k++)
+    sum += m[(row0 + ty) * dim + offset + k] * m[(offset + k) * dim + col0 + tx];
+  m[(row0 + ty) * dim + col0 + tx] -= sum;
+}
+
 }  // extern "C"
