@@ -75,6 +75,7 @@ pub enum Suite {
     Manavski,
     /// The XOR paper's FFT (its ref. [15], Gutiérrez et al.), not of a benchmark suite.
     Gutierrez,
+    Parboil,
 }
 
 impl Suite {
@@ -86,6 +87,7 @@ impl Suite {
             Suite::CudaSdk => "CUDA SDK",
             Suite::Manavski => "Manavski [17]",
             Suite::Gutierrez => "Gutiérrez et al. (XOR [15])",
+            Suite::Parboil => "Parboil",
         }
     }
 }

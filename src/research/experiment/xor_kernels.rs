@@ -4,7 +4,8 @@
 //! `tests/data/kernels/xor.cu`, and Table 5's hist64, hist256 (§7.2's 32 sub-histograms a
 //! block), dwtHaar1D, NW-1, NW-2 and LUD-1 (Rodinia's lud_perimeter) of
 //! `tests/data/kernels/xor_suite.cu`, and LUD-2 (Rodinia's lud_diagonal), lavaMD and FFT-1 /
-//! FFT-2 (radix-2 in place, Stockham) of `tests/data/kernels/xor_more.cu` (nvcc's PTX; references
+//! FFT-2 (radix-2 in place, Stockham) and MRI-grid-1 (Parboil's splitSort) of
+//! `tests/data/kernels/xor_more.cu` (nvcc's PTX; references
 //! in `xor_reference_more.rs`). Each has three launches: the training
 //! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
 //! the full run ([`Size::Full`]: on one SM, and 16 times its grid on the paper's 15 SMs) and
@@ -283,10 +284,27 @@ macro_rules! fft {
     };
 }
 
+/// `split_sort` on `$blocks` blocks of 1,024 keys (256 threads a block; `$keys` = 1,024 blocks),
+/// keys uniform in [0, 65,536) (Parboil's are sample bin numbers), values their indices, digit 0.
+#[rustfmt::skip]
+macro_rules! sort {
+    ($blocks:literal, $keys:literal, $bins:literal, $seed:literal) => {
+        &[
+            "--kernel", "split_sort", "--grid", $blocks, "--block", "256",
+            "--arg", concat!("u32[", $keys, "]=0"),
+            "--arg", concat!("u32[", $keys, "]=0"),
+            "--arg", concat!("u32[", $bins, "]=0"),
+            "--arg", concat!("u32[", $keys, "]=rand:", $seed, ":0:65535"),
+            "--arg", concat!("u32[", $keys, "]=iota"),
+            "--arg", "0",
+        ]
+    };
+}
+
 /// The kernels, data-dependent (the histograms, then AES: the histograms' kind) first. Training launches use seeds
 /// the full and quick runs do not.
 #[rustfmt::skip]
-pub const KERNELS: [Kernel; 19] = [
+pub const KERNELS: [Kernel; 20] = [
     Kernel {
         name: "hist64", about: "64-bin histogram of packed bytes, 32 sub-histograms in shared memory (shared atomics)",
         paper_kind: "hist64", suite: Suite::CudaSdk, ptx: SUITE_PTX,
@@ -418,6 +436,15 @@ pub const KERNELS: [Kernel; 19] = [
         training: fft!("fft_stockham", "1", "2048", "7"), full: fft!("fft_stockham", "64", "131072", "1"),
         chip: fft!("fft_stockham", "1024", "2097152", "1"),
         quick: fft!("fft_stockham", "2", "4096", "1"), check: more::fft,
+    },
+    // Of Table 5's four MRI-grid rows, MRI-grid-1's: the searches choose its functions on our
+    // trace (bit-vector k1=0 k2=5 mask=31; bitwise XOR (0^5) .. (4^9); permutations of bits 1-5).
+    Kernel {
+        name: "split_sort", about: "Parboil mri-gridding's splitSort: 1,024 keys a block split by 4 bits, flags scanned in shared memory",
+        paper_kind: "MRI-grid-1", suite: Suite::Parboil, ptx: MORE_PTX,
+        training: sort!("2", "2048", "32", "7"), full: sort!("64", "65536", "1024", "1"),
+        chip: sort!("1024", "1048576", "16384", "1"),
+        quick: sort!("2", "2048", "32", "1"), check: more::split_sort,
     },
 ];
 

@@ -2,9 +2,10 @@
 //! lavaMD, FFT-1 and FFT-2, van den Braak et al., IEEE TC, Table 5), as `xor_reference.rs`'s:
 //! each reads a finished simulation's buffers and compares what the kernel wrote with what the
 //! host computes; a difference is the run's error. Each check is a function of the buffers
-//! ([`lud_diagonal_of`], [`lava_md_of`], [`fft_of`]) so a test can hand it a wrong output.
+//! ([`lud_diagonal_of`], [`lava_md_of`], [`fft_of`], [`split_sort_of`]) so a test can hand it a
+//! wrong output.
 
-use super::xor_reference::{floats, same};
+use super::xor_reference::{floats, same, words};
 use super::xor_reference_suite::{lud_input, LUD_TILE};
 use crate::sim::Sim;
 
@@ -224,6 +225,60 @@ pub fn fft(sim: &Sim) -> Result<(), String> {
     fft_of(&floats(sim, 0)?, &floats(sim, 1)?)
 }
 
+/// Keys a block of `split_sort` sorts.
+pub const SORT_N: usize = 1024;
+
+/// `split_sort(keys_out, values_out, histo, keys, values, iter)`: each block of 1,024 (key, value)
+/// pairs sorted stably by digit `iter` ((key >> 4 iter) & 15), and histo[blocks d + b] = block b's
+/// count of digit d; exact (integers).
+pub fn split_sort_of(
+    keys_out: &[u32],
+    values_out: &[u32],
+    histo: &[u32],
+    keys: &[u32],
+    values: &[u32],
+    iter: u32,
+) -> Result<(), String> {
+    if keys.is_empty() || keys.len() % SORT_N != 0 || values.len() != keys.len() {
+        return Err(format!(
+            "split_sort: {} keys and {} values is not whole blocks of 1,024",
+            keys.len(),
+            values.len()
+        ));
+    }
+    let blocks = keys.len() / SORT_N;
+    let digit = |k: u32| ((k >> (4 * iter)) & 15) as usize;
+    let (mut want_keys, mut want_values) = (Vec::new(), Vec::new());
+    let mut want_histo = vec![0u32; 16 * blocks];
+    for b in 0..blocks {
+        let mut pairs: Vec<(u32, u32)> = (b * SORT_N..(b + 1) * SORT_N)
+            .map(|i| (keys[i], values[i]))
+            .collect();
+        pairs.sort_by_key(|&(k, _)| digit(k));
+        for &(k, v) in &pairs {
+            want_keys.push(k);
+            want_values.push(v);
+            want_histo[blocks * digit(k) + b] += 1;
+        }
+    }
+    same("split_sort keys", keys_out, &want_keys)?;
+    same("split_sort values", values_out, &want_values)?;
+    same("split_sort histogram", histo, &want_histo)
+}
+
+/// [`split_sort_of`] on a finished run (`iter` after the five pointers).
+pub fn split_sort(sim: &Sim) -> Result<(), String> {
+    let iter = u32::from_le_bytes(param(sim, 40)?);
+    split_sort_of(
+        &words(sim, 0)?,
+        &words(sim, 1)?,
+        &words(sim, 2)?,
+        &words(sim, 3)?,
+        &words(sim, 4)?,
+        iter,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::xor::{select, PRESET};
@@ -294,5 +349,26 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn the_split_sort_reference_accepts_the_kernel_and_rejects_a_wrong_order() {
+        let sim = run("split_sort");
+        let w = |i: usize| words(&sim, i).unwrap();
+        let (mut keys_out, values_out, histo, keys, values) = (w(0), w(1), w(2), w(3), w(4));
+        assert_eq!(
+            split_sort_of(&keys_out, &values_out, &histo, &keys, &values, 0),
+            Ok(())
+        );
+        assert_ne!(keys_out, keys, "the kernel sorted nothing");
+        // Sorted by another digit, the order differs.
+        assert!(split_sort_of(&keys_out, &values_out, &histo, &keys, &values, 1).is_err());
+        // Two keys of block 0 with different digits swapped: still a permutation, out of order.
+        let j = (1..SORT_N)
+            .find(|&j| (keys_out[j] ^ keys_out[0]) & 15 != 0)
+            .unwrap();
+        keys_out.swap(0, j);
+        let err = split_sort_of(&keys_out, &values_out, &histo, &keys, &values, 0).unwrap_err();
+        assert!(err.starts_with("split_sort keys: element 0 "), "{err}");
     }
 }

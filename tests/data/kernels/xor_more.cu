@@ -177,3 +177,78 @@ extern "C" __global__ void fft_stockham(float *out, const float *in) {
   float *dst = out + blockIdx.x * 2 * FFT_N;
   for (int w = t; w < 2 * FFT_N; w += FFT_THREADS) dst[w] = s[from][w];
 }
+
+// ---------------------------------------------------------------------------------------------
+// MRI gridding's radix sort step (Parboil's mri-gridding splitSort, one of the paper's MRI-grid
+// kernels): a block of 256 threads sorts its 1,024 keys (4 a thread, with their values) stably by
+// one 4-bit digit, four 1-bit splits, and counts the digit's histogram with shared atomics. A
+// split writes each key's packed flag (1 in the low half for a 0 bit, in the high half for a 1) at
+// its current place, words 4 t + k on the first split (stride 4, 4-way), data-dependent places
+// after, then scans the 1,024 flags (Blelloch, 256 threads: words 2 s t + s - 1 and 2 s t + 2 s - 1,
+// strides 2 to 1,024 as scan512's; Parboil's CONFLICT_FREE_OFFSET shifts by 32 bits in all and is
+// zero: no padding to take out) and reads each key's new place back. Keys and values go to
+// separate output buffers (Parboil sorts in place; the shared accesses are the same).
+#define SORT_BS 256
+#define SORT_N (4 * SORT_BS)
+#define SORT_BITS 4
+
+extern "C" __global__ void split_sort(unsigned *keys_out, unsigned *values_out, unsigned *histo,
+                                      const unsigned *keys, const unsigned *values, int iter) {
+  __shared__ unsigned flags[SORT_N + 1];
+  __shared__ unsigned histo_s[1 << SORT_BITS];
+  int t = threadIdx.x;
+  int base = blockIdx.x * SORT_N;
+  unsigned key[4], val[4];
+  int pos[4];
+  for (int k = 0; k < 4; k++) {
+    key[k] = keys[base + 4 * t + k];
+    val[k] = values[base + 4 * t + k];
+    pos[k] = 4 * t + k;
+  }
+  if (t < (1 << SORT_BITS)) histo_s[t] = 0;
+  __syncthreads();
+  int shift = SORT_BITS * iter;
+  for (int k = 0; k < 4; k++) atomicAdd(&histo_s[(key[k] >> shift) & ((1 << SORT_BITS) - 1)], 1u);
+  for (int bit = shift; bit < shift + SORT_BITS; bit++) {
+    unsigned flag[4];
+    for (int k = 0; k < 4; k++) {
+      flag[k] = (key[k] >> bit) & 1u;
+      flags[pos[k]] = 1u << (16 * flag[k]);
+    }
+    // Exclusive scan of flags[0, 1024), the total to flags[1024].
+    int stride = 1;
+    for (int pairs = SORT_N / 2; pairs > 0; pairs >>= 1) {
+      __syncthreads();
+      for (int j = t; j < pairs; j += SORT_BS) {
+        int bi = 2 * stride * (j + 1) - 1;
+        flags[bi] += flags[bi - stride];
+      }
+      stride <<= 1;
+    }
+    __syncthreads();
+    if (t == 0) {
+      flags[SORT_N] = flags[SORT_N - 1];
+      flags[SORT_N - 1] = 0;
+    }
+    for (int pairs = 1; pairs < SORT_N; pairs <<= 1) {
+      stride >>= 1;
+      __syncthreads();
+      for (int j = t; j < pairs; j += SORT_BS) {
+        int bi = 2 * stride * (j + 1) - 1;
+        unsigned a = flags[bi - stride];
+        flags[bi - stride] = flags[bi];
+        flags[bi] += a;
+      }
+    }
+    __syncthreads();
+    unsigned zeros = flags[SORT_N] & 0xffffu;
+    for (int k = 0; k < 4; k++)
+      pos[k] = ((flags[pos[k]] >> (16 * flag[k])) & 0xffffu) + (flag[k] ? zeros : 0u);
+    __syncthreads();
+  }
+  for (int k = 0; k < 4; k++) {
+    keys_out[base + pos[k]] = key[k];
+    values_out[base + pos[k]] = val[k];
+  }
+  if (t < (1 << SORT_BITS)) histo[gridDim.x * t + blockIdx.x] = histo_s[t];
+}
