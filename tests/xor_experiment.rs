@@ -33,16 +33,32 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
         // §7.1: apart from the data-dependent histograms (and our AES lookups, of their kind),
         // the configurable XOR functions remove every conflict, as the trained function carries
         // over to the run. NW's wavefront keeps a few (its trained functions leave 21-48
-        // conflict cycles of the training trace's 2,940-3,360, docs/xor.md).
+        // conflict cycles of the training trace's 2,940-3,360, docs/xor.md). The FFTs keep more:
+        // one function serves every stage, and each stage gives a warp another pattern of complex
+        // indices (a butterfly's span h shifts the lanes' bits past bit log2 h), beside the
+        // word-by-word copies in and out. FFT-2's (Stockham) trained functions drop word bit 0
+        // (k1 = 1, as Table 5's FFT-2 row), which makes the complex reads and writes conflict-free
+        // and the copies 2-way: 128 conflict cycles of the trace's 1,792 are exactly those
+        // copies' (64 warp accesses each way). FFT-1's bit-reversed scatter puts the lanes'
+        // indices in word bits 6-10, which no function keeping the stages' stride-2 reads
+        // conflict-free also spreads: its best bit-vector function (the fixed XOR's, k1 = 0 k2 =
+        // 5 mask = 31) leaves 576 of the trace's 4,288, bitwise XOR by MIH 1,024. MRI-grid's
+        // split sort is partly data-dependent: after its first split a key's flag goes to the
+        // place the previous split gave it, and the digit histogram is counted with shared
+        // atomics; the scan's strides are removed, 788 conflict cycles of the trace's 11,124
+        // stay.
         let data_dependent = k.kernel.starts_with("aes") || k.kernel.starts_with("hist");
         if !data_dependent {
             for s in [Scheme::BvXor, Scheme::BwXorMih] {
                 let removed = k.result(s).unwrap().removed.unwrap();
-                if k.kernel.starts_with("nw_") {
-                    assert!(removed > 0.98, "{} {s:?}: {removed}", k.kernel);
-                } else {
-                    assert_eq!(removed, 1.0, "{} {s:?}", k.kernel);
-                }
+                let floor = match k.kernel {
+                    "nw_1" | "nw_2" => 0.98,
+                    "fft_stockham" => 0.9,
+                    "fft_radix2" => 0.75,
+                    "split_sort" => 0.85,
+                    _ => 1.0,
+                };
+                assert!(removed >= floor, "{} {s:?}: {removed}", k.kernel);
             }
         }
     }
@@ -81,15 +97,20 @@ fn quick_plan_checks_every_output_and_ranks_the_methods_as_table_6() {
             "{what}: {value:.6} is outside {low:.6}..{high:.6} around {centre:.6}"
         );
     };
-    // Re-centred when the histograms began to read photographs (`image:SEED:WIDTH`, the
-    // quick run one 256 x 256 image): their conflicts under mod now dominate theirs, as §7.1's
-    // real images do, and every XOR function gains on them.
-    band("bvxor removed", removed(Scheme::BvXor), 0.956795);
-    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.967946);
-    band("fixed removed", removed(Scheme::FixedXor), 0.886201);
-    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.078804);
-    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.078954);
-    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.073050);
+    // Re-centred when LUD-2 (lud_diagonal), lavaMD, FFT-1/FFT-2 (fft_radix2, fft_stockham) and
+    // MRI-grid-1 (split_sort) joined: the quick plan run, its averages printed (`--quick
+    // --json`) and set here. The new kernels' conflicts are few in lavaMD's and LUD-2's cycles
+    // (speedups 0.99-1.01) and the FFTs and the sort keep some under every function, so the
+    // averages fall a little (bwxor MIH's removed from 0.968 to 0.955, its gain from 0.079 to
+    // 0.071); before, they were centred when the histograms began to read photographs
+    // (`image:SEED:WIDTH`, the quick run one 256 x 256 image), whose conflicts under mod
+    // dominate theirs, as §7.1's real images do.
+    band("bvxor removed", removed(Scheme::BvXor), 0.952334);
+    band("bwxor MIH removed", removed(Scheme::BwXorMih), 0.954583);
+    band("fixed removed", removed(Scheme::FixedXor), 0.894912);
+    band("bvxor gain", speedup(Scheme::BvXor) - 1.0, 0.074295);
+    band("bwxor MIH gain", speedup(Scheme::BwXorMih) - 1.0, 0.071360);
+    band("fixed gain", speedup(Scheme::FixedXor) - 1.0, 0.071506);
 
     // The averages are Table 6's: over the kernels of Table 5's kinds only (AES is not one),
     // with every kernel's beside them.

@@ -48,6 +48,7 @@ mod unified_workloads;
 pub mod xor;
 mod xor_kernels;
 mod xor_reference;
+mod xor_reference_more;
 mod xor_reference_suite;
 pub mod xor_table;
 
@@ -73,6 +74,9 @@ pub enum Suite {
     Rodinia,
     CudaSdk,
     Manavski,
+    /// The XOR paper's FFT (its ref. [15], Gutiérrez et al.), not of a benchmark suite.
+    Gutierrez,
+    Parboil,
 }
 
 impl Suite {
@@ -83,6 +87,8 @@ impl Suite {
             Suite::Rodinia => "Rodinia",
             Suite::CudaSdk => "CUDA SDK",
             Suite::Manavski => "Manavski [17]",
+            Suite::Gutierrez => "Gutiérrez et al. (XOR [15])",
+            Suite::Parboil => "Parboil",
         }
     }
 }

@@ -3,13 +3,17 @@
 //! (`tests/data/kernels/elastic.cu`, nvcc's PTX), the FWT, scan and column convolution of
 //! `tests/data/kernels/xor.cu`, and Table 5's hist64, hist256 (§7.2's 32 sub-histograms a
 //! block), dwtHaar1D, NW-1, NW-2 and LUD-1 (Rodinia's lud_perimeter) of
-//! `tests/data/kernels/xor_suite.cu` (nvcc's PTX). Each has three launches: the training
+//! `tests/data/kernels/xor_suite.cu`, and LUD-2 (Rodinia's lud_diagonal), lavaMD and FFT-1 /
+//! FFT-2 (radix-2 in place, Stockham) and MRI-grid-1 (Parboil's splitSort) of
+//! `tests/data/kernels/xor_more.cu` (nvcc's PTX; references
+//! in `xor_reference_more.rs`). Each has three launches: the training
 //! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
 //! the full run ([`Size::Full`]: on one SM, and 16 times its grid on the paper's 15 SMs) and
 //! the tests' smaller one ([`Size::Quick`]); and a host
 //! reference its output is checked against (`xor_reference.rs`).
 
 use super::xor_reference as reference;
+use super::xor_reference_more as more;
 use super::xor_reference_suite as suite;
 use super::{Case, Machine, Size, Suite};
 use crate::bench::BenchCase;
@@ -18,6 +22,7 @@ use crate::sim::Sim;
 const ELASTIC_PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_52.ptx");
 const XOR_PTX: &str = include_str!("../../../tests/data/kernels/xor.sm_52.ptx");
 const SUITE_PTX: &str = include_str!("../../../tests/data/kernels/xor_suite.sm_52.ptx");
+const MORE_PTX: &str = include_str!("../../../tests/data/kernels/xor_more.sm_52.ptx");
 
 /// One kernel: its PTX entry, what it stands for in the paper, its launches and its check.
 #[derive(Debug, Clone, Copy)]
@@ -238,10 +243,68 @@ macro_rules! lud {
     };
 }
 
+/// `lud_diagonal` on `$blocks` 16 x 16 tiles (`$elems` = 256 blocks), 16 threads a block, as
+/// `lud!`'s seed and range (the check regenerates the input: the kernel works in place).
+#[rustfmt::skip]
+macro_rules! lud_diagonal {
+    ($blocks:literal, $elems:literal, $seed:literal) => {
+        &[
+            "--kernel", "lud_diagonal", "--grid", $blocks, "--block", "16",
+            "--arg", concat!("f32[", $elems, "]=rand:", $seed, ":0.5:1"),
+        ]
+    };
+}
+
+/// `lava_md` on a `$bx` x `$by` x `$bz` grid of boxes (`$boxes` blocks of 128 threads, 100
+/// particles a box: `$coords` = 400 boxes floats of (v, x, y, z), `$charges` = 100 boxes), Rodinia's
+/// alpha 0.5 and its inputs' range (0.1 to 1), positions and charges of seeds `$seed` and `$qseed`.
+#[rustfmt::skip]
+macro_rules! lava {
+    ($boxes:literal, $bx:literal, $by:literal, $bz:literal, $coords:literal, $charges:literal, $seed:literal, $qseed:literal) => {
+        &[
+            "--kernel", "lava_md", "--grid", $boxes, "--block", "128",
+            "--arg", concat!("f32[", $coords, "]=0"),
+            "--arg", concat!("f32[", $coords, "]=rand:", $seed, ":0.1:1"),
+            "--arg", concat!("f32[", $charges, "]=rand:", $qseed, ":0.1:1"),
+            "--arg", $bx, "--arg", $by, "--arg", $bz, "--arg", "0.5",
+        ]
+    };
+}
+
+/// `fft_radix2` or `fft_stockham` on `$blocks` blocks of 1,024 complex floats (512 threads a
+/// block; `$words` = 2,048 blocks), inputs uniform in [-1, 1).
+#[rustfmt::skip]
+macro_rules! fft {
+    ($kernel:literal, $blocks:literal, $words:literal, $seed:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $blocks, "--block", "512",
+            "--arg", concat!("f32[", $words, "]=0"),
+            "--arg", concat!("f32[", $words, "]=rand:", $seed, ":-1:1"),
+        ]
+    };
+}
+
+/// `split_sort` on `$blocks` blocks of 1,024 keys (256 threads a block; `$keys` = 1,024 blocks),
+/// keys uniform in [0, 65,536) (Parboil's are sample bin numbers), values their indices, digit 0.
+#[rustfmt::skip]
+macro_rules! sort {
+    ($blocks:literal, $keys:literal, $bins:literal, $seed:literal) => {
+        &[
+            "--kernel", "split_sort", "--grid", $blocks, "--block", "256",
+            "--arg", concat!("u32[", $keys, "]=0"),
+            "--arg", concat!("u32[", $keys, "]=0"),
+            "--arg", concat!("u32[", $bins, "]=0"),
+            "--arg", concat!("u32[", $keys, "]=rand:", $seed, ":0:65535"),
+            "--arg", concat!("u32[", $keys, "]=iota"),
+            "--arg", "0",
+        ]
+    };
+}
+
 /// The kernels, data-dependent (the histograms, then AES: the histograms' kind) first. Training launches use seeds
 /// the full and quick runs do not.
 #[rustfmt::skip]
-pub const KERNELS: [Kernel; 15] = [
+pub const KERNELS: [Kernel; 20] = [
     Kernel {
         name: "hist64", about: "64-bin histogram of packed bytes, 32 sub-histograms in shared memory (shared atomics)",
         paper_kind: "hist64", suite: Suite::CudaSdk, ptx: SUITE_PTX,
@@ -343,6 +406,45 @@ pub const KERNELS: [Kernel; 15] = [
         training: lud!("8", "144", "20736", "7"), full: lud!("16", "272", "73984", "1"),
         chip: lud!("256", "4112", "16908544", "1"),
         quick: lud!("4", "80", "6400", "1"), check: suite::lud_perimeter,
+    },
+    Kernel {
+        name: "lud_diagonal", about: "Rodinia's lud_diagonal: a 16 x 16 tile factorised in place, L's column walked by rows",
+        paper_kind: "LUD-2", suite: Suite::Rodinia, ptx: MORE_PTX,
+        training: lud_diagonal!("8", "2048", "7"), full: lud_diagonal!("64", "16384", "1"),
+        chip: lud_diagonal!("1024", "262144", "1"),
+        quick: lud_diagonal!("4", "1024", "1"), check: more::lud_diagonal,
+    },
+    // The one-SM run's 2 x 2 x 2 boxes have 8 neighbours each (themselves included); the chip's
+    // flat 16 x 8 x 1 about as many (7.9), so it is 16 times the work.
+    Kernel {
+        name: "lava_md", about: "Rodinia's lavaMD: particle positions as 4-float structs in shared memory (stride 4)",
+        paper_kind: "lavaMD", suite: Suite::Rodinia, ptx: MORE_PTX,
+        training: lava!("4", "2", "2", "1", "1600", "400", "7", "8"), full: lava!("8", "2", "2", "2", "3200", "800", "1", "2"),
+        chip: lava!("128", "16", "8", "1", "51200", "12800", "1", "2"),
+        quick: lava!("2", "2", "1", "1", "800", "200", "1", "2"), check: more::lava_md,
+    },
+    Kernel {
+        name: "fft_radix2", about: "1,024-point radix-2 FFT in shared memory (complex as word pairs), bit-reversed load, in place",
+        paper_kind: "FFT-1", suite: Suite::Gutierrez, ptx: MORE_PTX,
+        training: fft!("fft_radix2", "1", "2048", "7"), full: fft!("fft_radix2", "64", "131072", "1"),
+        chip: fft!("fft_radix2", "1024", "2097152", "1"),
+        quick: fft!("fft_radix2", "2", "4096", "1"), check: more::fft,
+    },
+    Kernel {
+        name: "fft_stockham", about: "1,024-point radix-2 Stockham FFT in shared memory (autosort, two buffers)",
+        paper_kind: "FFT-2", suite: Suite::Gutierrez, ptx: MORE_PTX,
+        training: fft!("fft_stockham", "1", "2048", "7"), full: fft!("fft_stockham", "64", "131072", "1"),
+        chip: fft!("fft_stockham", "1024", "2097152", "1"),
+        quick: fft!("fft_stockham", "2", "4096", "1"), check: more::fft,
+    },
+    // Of Table 5's four MRI-grid rows, MRI-grid-1's: the searches choose its functions on our
+    // trace (bit-vector k1=0 k2=5 mask=31; bitwise XOR (0^5) .. (4^9); permutations of bits 1-5).
+    Kernel {
+        name: "split_sort", about: "Parboil mri-gridding's splitSort: 1,024 keys a block split by 4 bits, flags scanned in shared memory",
+        paper_kind: "MRI-grid-1", suite: Suite::Parboil, ptx: MORE_PTX,
+        training: sort!("2", "2048", "32", "7"), full: sort!("64", "65536", "1024", "1"),
+        chip: sort!("1024", "1048576", "16384", "1"),
+        quick: sort!("2", "2048", "32", "1"), check: more::split_sort,
     },
 ];
 

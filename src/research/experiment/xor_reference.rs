@@ -23,7 +23,7 @@ pub(super) fn ints(sim: &Sim, index: usize) -> Result<Vec<i32>, String> {
     Ok(words(sim, index)?.into_iter().map(|w| w as i32).collect())
 }
 
-fn floats(sim: &Sim, index: usize) -> Result<Vec<f32>, String> {
+pub(super) fn floats(sim: &Sim, index: usize) -> Result<Vec<f32>, String> {
     Ok(words(sim, index)?.into_iter().map(f32::from_bits).collect())
 }
 
