@@ -9,6 +9,7 @@
 //! subtraction in lud_diagonal and lud_perimeter, and contracts lud_internal's dot product
 //! into fused multiply-adds from 0), so they must match bit for bit.
 
+use super::super::xor_reference::{same, same_by};
 use super::Launch;
 use crate::launch::Dim3;
 use crate::launch::LaunchFlags;
@@ -21,29 +22,6 @@ impl Launch<'_> {
     /// The launch's grid.
     fn grid(&self) -> Dim3 {
         self.flags.grid.unwrap_or(Dim3::linear(1))
-    }
-}
-
-/// `Err` naming the first element of `what` that differs from `want` (floats by their bits).
-fn exact<T: Copy + std::fmt::Debug>(
-    what: &str,
-    got: &[T],
-    want: &[T],
-    same: impl Fn(T, T) -> bool,
-) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!(
-            "{what}: {} elements, the reference has {}",
-            got.len(),
-            want.len()
-        ));
-    }
-    match got.iter().zip(want).position(|(g, w)| !same(*g, *w)) {
-        None => Ok(()),
-        Some(i) => Err(format!(
-            "{what}: element {i} is {:?}, the reference gives {:?}",
-            got[i], want[i]
-        )),
     }
 }
 
@@ -86,7 +64,7 @@ fn nw(
         }
         nw_tile(&mut score, &reference, cols, penalty, (row, col));
     }
-    exact("score", &l.now_ints(1)?, &score, |g, w| g == w)
+    same("score", &l.now_ints(1)?, &score)
 }
 
 /// needle's first kernel (the corpus's `needle_cuda_shared_1` and our `nw_u_1`) on the
@@ -115,7 +93,7 @@ fn lud_start(l: &Launch) -> Result<(Vec<f32>, usize, usize), String> {
 }
 
 fn lud_compare(l: &Launch, want: &[f32]) -> Result<(), String> {
-    exact("m", &l.now(0)?, want, |g, w| g.to_bits() == w.to_bits())
+    same_by("m", &l.now(0)?, want, |g, w| g.to_bits() == w.to_bits())
 }
 
 /// lud_diagonal (ours and LUD/U's): the diagonal block at (offset, offset) factorised in place

@@ -367,20 +367,7 @@ fn adjusted(
 
 /// `Err` naming `what` and the first element whose bits differ.
 fn same_bits(got: &[f32], want: &[f32], what: &str) -> Result<(), String> {
-    if got.len() != want.len() {
-        return Err(format!("{what}: {} values, want {}", got.len(), want.len()));
-    }
-    match got
-        .iter()
-        .zip(want)
-        .position(|(g, w)| g.to_bits() != w.to_bits())
-    {
-        None => Ok(()),
-        Some(i) => Err(format!(
-            "{what}: element {i} is {}, the reference gives {}",
-            got[i], want[i]
-        )),
-    }
+    xor_reference::same_by(what, got, want, |g, w| g.to_bits() == w.to_bits())
 }
 
 /// aes's 16-byte blocks (Table 1's aes [2]: 1 MB of them).

@@ -41,6 +41,16 @@ pub(super) fn same<T: PartialEq + std::fmt::Debug>(
     got: &[T],
     want: &[T],
 ) -> Result<(), String> {
+    same_by(what, got, want, |g, w| g == w)
+}
+
+/// [`same`] with the elements compared by `equal` (floats by their bits, say).
+pub(super) fn same_by<T: std::fmt::Debug>(
+    what: &str,
+    got: &[T],
+    want: &[T],
+    equal: impl Fn(&T, &T) -> bool,
+) -> Result<(), String> {
     if got.len() != want.len() {
         return Err(format!(
             "{what}: {} elements, the reference has {}",
@@ -48,7 +58,7 @@ pub(super) fn same<T: PartialEq + std::fmt::Debug>(
             want.len()
         ));
     }
-    match got.iter().zip(want).position(|(g, w)| g != w) {
+    match got.iter().zip(want).position(|(g, w)| !equal(g, w)) {
         None => Ok(()),
         Some(i) => Err(format!(
             "{what}: element {i} is {:?}, the reference gives {:?}",

@@ -281,22 +281,8 @@ pub fn split_sort(sim: &Sim) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::xor::{select, PRESET};
-    use super::super::{Machine, Size};
+    use super::super::xor_reference_suite::quick_run as run;
     use super::*;
-    use crate::run::DEFAULT_MAX_CYCLES;
-    use crate::sim::Status;
-
-    /// `name`'s quick launch on one SM, run to the end and checked.
-    fn run(name: &str) -> Sim {
-        let kernel = select(&[name.to_string()]).unwrap()[0];
-        let case = kernel.case(Size::Quick, Machine::OneSm);
-        let mut sim = crate::bench::simulation(&case.launch, PRESET, &[]).unwrap();
-        sim.run(DEFAULT_MAX_CYCLES);
-        assert_eq!(*sim.status(), Status::Completed, "{name}");
-        assert_eq!((kernel.check)(&sim), Ok(()), "{name}");
-        sim
-    }
 
     #[test]
     fn the_lud_diagonal_reference_accepts_the_kernel_and_rejects_a_wrong_element() {

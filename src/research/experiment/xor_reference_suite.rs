@@ -191,24 +191,24 @@ pub fn lud_perimeter(sim: &Sim) -> Result<(), String> {
     lud_perimeter_of(&out, &lud_input(out.len())?)
 }
 
+/// `name`'s quick launch on one SM, run to the end and checked: the reference tests' input.
+#[cfg(test)]
+pub(super) fn quick_run(name: &str) -> Sim {
+    use super::xor::{select, PRESET};
+    use super::{Machine, Size};
+    let kernel = select(&[name.to_string()]).unwrap()[0];
+    let case = kernel.case(Size::Quick, Machine::OneSm);
+    let mut sim = crate::bench::simulation(&case.launch, PRESET, &[]).unwrap();
+    sim.run(crate::run::DEFAULT_MAX_CYCLES);
+    assert_eq!(*sim.status(), crate::sim::Status::Completed, "{name}");
+    assert_eq!((kernel.check)(&sim), Ok(()), "{name}");
+    sim
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::xor::{select, PRESET};
-    use super::super::{Machine, Size};
+    use super::quick_run as run;
     use super::*;
-    use crate::run::DEFAULT_MAX_CYCLES;
-    use crate::sim::Status;
-
-    /// `name`'s quick launch on one SM, run to the end.
-    fn run(name: &str) -> Sim {
-        let kernel = select(&[name.to_string()]).unwrap()[0];
-        let case = kernel.case(Size::Quick, Machine::OneSm);
-        let mut sim = crate::bench::simulation(&case.launch, PRESET, &[]).unwrap();
-        sim.run(DEFAULT_MAX_CYCLES);
-        assert_eq!(*sim.status(), Status::Completed, "{name}");
-        assert!((kernel.check)(&sim).is_ok(), "{name}");
-        sim
-    }
 
     #[test]
     fn the_histogram_references_accept_the_kernels_and_reject_a_miscount() {
