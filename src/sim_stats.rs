@@ -111,6 +111,8 @@ pub struct SharedMemStats {
     pub accesses: u64,
     /// Extra cycles spent on bank conflicts.
     pub bank_conflict_cycles: u64,
+    /// Of those, the passes atomics took on lanes of one word (no bank function removes them).
+    pub atomic_replay_cycles: u64,
     /// Sub-warp accesses by conflict degree (the degree as a string).
     pub degree_histogram: BTreeMap<String, u64>,
 }
@@ -338,6 +340,7 @@ impl Sim {
             instructions: sum.instructions,
             accesses: sum.accesses,
             bank_conflict_cycles: sum.bank_conflict_cycles,
+            atomic_replay_cycles: sum.atomic_replay_cycles,
             degree_histogram: sum
                 .degree_histogram
                 .iter()

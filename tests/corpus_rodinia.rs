@@ -18,6 +18,7 @@
 mod common;
 
 use common::*;
+use warpstep::experiment::unified_fig7::backprop_adjusted;
 
 fn corpus(name: &str) -> String {
     data(&format!("ptx-corpus/{name}.ptx"))
@@ -368,17 +369,7 @@ fn dice_backprop_adjust_weights() {
     let mut rng = Rng::new(34);
     let ly: Vec<f32> = (0..d.inputs + 1).map(|_| unit(&mut rng)).collect();
     let (w, oldw) = run_adjust(&corpus("dice_rodinia_backprop"), &d, &ly, &[]);
-    let (mut want_w, mut want_oldw) = (d.weights.clone(), d.oldw.clone());
-    for (index, x, y) in adjust_cells(d.inputs) {
-        let delta = d.delta[x] as f64 * 0.3;
-        let old = d.oldw[index] as f64 * 0.3;
-        let step = match y {
-            Some(y) => delta.mul_add(ly[y] as f64, old),
-            None => (d.delta[x] as f64).mul_add(0.3, old),
-        };
-        want_w[index] = (step + d.weights[index] as f64) as f32;
-        want_oldw[index] = step as f32;
-    }
+    let (want_w, want_oldw) = backprop_adjusted(&d.delta, &ly, &d.weights, &d.oldw, d.inputs / 16);
     assert_bits_eq(&w, &want_w, "w");
     assert_bits_eq(&oldw, &want_oldw, "oldw");
 }

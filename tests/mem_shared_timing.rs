@@ -19,11 +19,21 @@ fn gcd(a: u32, b: u32) -> u32 {
 
 /// One warp reads shared word t x stride and stores it.
 fn stride_run(stride: u32, sets: &[&str]) -> Sim {
+    one_warp_run("shared_stride", stride, sets)
+}
+
+/// One warp adds 1 to shared word t x stride with an atomic.
+fn atomic_stride_run(stride: u32) -> Sim {
+    one_warp_run("shared_atomic_stride", stride, &[])
+}
+
+/// `kernel` of `tests/data/mem/shared_banks.ptx` on one warp, with its stride argument.
+fn one_warp_run(kernel: &str, stride: u32, sets: &[&str]) -> Sim {
     let ptx = data("mem/shared_banks.ptx");
     let s = stride.to_string();
     let mut flags = vec![
         "--kernel",
-        "shared_stride",
+        kernel,
         "--block",
         "32",
         "--arg",
@@ -35,6 +45,20 @@ fn stride_run(stride: u32, sets: &[&str]) -> Sim {
         flags.extend(["--set", set]);
     }
     assert_timing_matches_functional(&ptx, &flags)
+}
+
+#[test]
+fn an_atomics_same_word_replays_are_counted_apart_from_its_bank_conflicts() {
+    // (stride, extra passes, of which same-word replays): one word for every lane takes 32
+    // passes, all replays; 32 words of one bank take 32 passes, all bank conflicts; two words of
+    // bank 0, 16 lanes each, take 32 passes of which a load would need 2: 30 replays.
+    for (stride, extra, replays) in [(1u32, 0u64, 0u64), (0, 31, 31), (32, 31, 0), (1024, 31, 30)] {
+        let st = atomic_stride_run(stride).stats().shared;
+        assert_eq!(st.bank_conflict_cycles, extra, "stride {stride}");
+        assert_eq!(st.atomic_replay_cycles, replays, "stride {stride}");
+    }
+    // A load never replays.
+    assert_eq!(stride_run(0, &[]).stats().shared.atomic_replay_cycles, 0);
 }
 
 fn histogram(pairs: &[(u32, u64)]) -> BTreeMap<String, u64> {

@@ -99,6 +99,9 @@ pub struct MemoryTiming {
     /// Read-only global loads go to the texture cache (`l1d.texture_cache` is not `none`).
     texture: bool,
     scratch: BankConflict,
+    /// An atomic's cost as a load's (same-word lanes merged), to tell its bank conflicts from
+    /// its same-address replays ([`SharedStats::atomic_replay_cycles`]).
+    as_load: BankConflict,
     /// The bank model's working memory, kept from one shared access to the next.
     bank_scratch: BankScratch,
     /// Accesses each bank serves per cycle (`elastic.shmem_ports`, Elastic Eq. 1).
@@ -194,6 +197,7 @@ impl MemoryTiming {
             const_line: config.constant_cache().ok().flatten().map(|s| s.line_bytes),
             texture: config.texture_cache().ok().flatten().is_some(),
             scratch: BankConflict::default(),
+            as_load: BankConflict::default(),
             bank_scratch: BankScratch::default(),
             held: HeldAccesses::default(),
             served: (None, BankConflict::default()),
@@ -247,12 +251,16 @@ impl MemoryTiming {
     fn shared_cost(&mut self, record: &AccessRecord) -> MemoryCost {
         let (addrs, mask) = (&record.addrs, record.mask);
         let (scratch, out) = (&mut self.bank_scratch, &mut self.scratch);
+        let mut replays = 0;
         if record.access == Some(MemAccess::Atomic) {
+            self.banks
+                .access_with(addrs, mask, scratch, &mut self.as_load);
             self.banks.atomic_with(addrs, mask, scratch, out);
+            replays = out.extra_cycles.saturating_sub(self.as_load.extra_cycles);
         } else {
             self.banks.access_with(addrs, mask, scratch, out);
         }
-        self.shared_stats.count(&self.scratch);
+        self.shared_stats.count(&self.scratch, replays);
         self.count_shared_rows(record);
         // Eq. 1: a sub-warp of conflict degree d holds MEM0 for ceil(d / ports) cycles. The
         // passes beyond the first of every sub-warp but the last are held sub-warp cycles.

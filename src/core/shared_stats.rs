@@ -16,6 +16,13 @@ pub struct SharedStats {
     pub accesses: u64,
     /// Extra cycles spent on bank conflicts (passes beyond one per sub-warp access).
     pub bank_conflict_cycles: u64,
+    /// Of `bank_conflict_cycles`, the passes atomics took only because their lanes on one word
+    /// never merge (MODEL.md section 7: atomics serialise per address): an atomic's passes
+    /// beyond what the same lanes cost as a load. No bank index function can remove these.
+    /// GPGPU-Sim merges an atomic's same-word lanes as a load's (its `atom` is a `LOAD_OP`
+    /// through the shared bank model), so the XOR paper's bank conflicts (Fig. 8) do not count
+    /// them and the XOR experiment leaves them out.
+    pub atomic_replay_cycles: u64,
     /// Sub-warp accesses by conflict degree (passes).
     pub degree_histogram: DegreeHistogram,
     /// 16-byte rows read: in each pass of each sub-warp, the distinct 16-byte-aligned rows the
@@ -116,9 +123,12 @@ impl RowSet {
 }
 
 impl SharedStats {
-    pub(super) fn count(&mut self, c: &BankConflict) {
+    /// Counts one costed access; `atomic_replays` of its extra cycles are an atomic's
+    /// same-address passes.
+    pub(super) fn count(&mut self, c: &BankConflict, atomic_replays: u32) {
         self.instructions += 1;
         self.bank_conflict_cycles += u64::from(c.extra_cycles);
+        self.atomic_replay_cycles += u64::from(atomic_replays);
         for &passes in c.sub_warp_cycles.iter().filter(|&&p| p > 0) {
             self.accesses += 1;
             self.degree_histogram.add(passes, 1);
@@ -152,6 +162,7 @@ impl SharedStats {
         self.instructions += o.instructions;
         self.accesses += o.accesses;
         self.bank_conflict_cycles += o.bank_conflict_cycles;
+        self.atomic_replay_cycles += o.atomic_replay_cycles;
         self.row_reads += o.row_reads;
         self.row_writes += o.row_writes;
         for (d, &n) in o.degree_histogram.iter() {

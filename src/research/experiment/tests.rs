@@ -367,7 +367,7 @@ pub(super) fn measure_on_base_s(cases: &[Case]) -> Vec<Measured> {
 
 /// The error of the last run (a launch checked against another kernel's reference), after
 /// asserting that every other run ran and matched its reference.
-fn only_the_last_is_wrong(cases: &[Case], measured: &[Measured]) -> String {
+pub(super) fn only_the_last_is_wrong(cases: &[Case], measured: &[Measured]) -> String {
     for (case, m) in cases.iter().zip(measured).take(cases.len() - 1) {
         assert_eq!(m.error, None, "{}", case.name());
         assert!(m.stats.cycles > 0, "{}", case.name());

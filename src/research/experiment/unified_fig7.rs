@@ -266,7 +266,7 @@ pub fn backprop(device: &mut Device, inputs: usize) -> Result<(), String> {
         Arg::Buffer("oldw"),
     ];
     device.launch_block("_Z24bpnn_adjust_weights_cudaPfiS_iS_S_", grid, block, &args)?;
-    let (want_w, want_oldw) = adjusted(&delta, &input, &weights, &oldw, blocks);
+    let (want_w, want_oldw) = backprop_adjusted(&delta, &input, &weights, &oldw, blocks);
     same_bits(
         &device.f32s("weights"),
         &want_w,
@@ -332,9 +332,13 @@ fn hidden_delta(partial: &[f32], weights: &[f32], out_weights: &[f32], blocks: u
         .collect()
 }
 
-/// `bpnn_adjust_weights_cuda` as nvcc 11.7 compiles the corpus's source: every weight of the
-/// grid's rows, and row 0 (the bias) by the threads of block 0's first row.
-fn adjusted(
+/// `bpnn_adjust_weights_cuda` as nvcc 11.7 compiles the corpus's source (`weights`, `oldw`
+/// after the launch of `blocks` blocks of 16 x 16): every weight of the grid's rows, and row 0
+/// (the bias) by the threads of block 0's first row. nvcc keeps the C source's double
+/// arithmetic: eta = momentum = 0.3 as a double, `w += fma(0.3 delta, ly, 0.3 oldw)` in f64,
+/// rounded once to f32; oldw likewise. (tests/corpus_rodinia.rs checks the corpus's kernel
+/// against it.)
+pub fn backprop_adjusted(
     delta: &[f32],
     ly: &[f32],
     weights: &[f32],
@@ -454,7 +458,7 @@ mod tests {
         );
         // The update moves every weight the grid covers and the bias row, nothing else.
         let delta = vec![0.5f32; HID + 1];
-        let (w, old) = adjusted(&delta, &input, &weights, &weights, blocks);
+        let (w, old) = backprop_adjusted(&delta, &input, &weights, &weights, blocks);
         assert_eq!(w[0], 1.0, "the bias of the bias unit is not updated");
         assert_eq!(old[1], (0.5f64.mul_add(0.3, 0.3)) as f32);
         assert_eq!(

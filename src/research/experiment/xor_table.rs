@@ -68,7 +68,9 @@ impl PaperReport for Report {
 }
 
 const NOTES: &str = "\
-- Removed = 1 - conflict cycles / mod's conflict cycles (passes beyond one per shared access); \
+- Removed = 1 - conflict cycles / mod's conflict cycles (passes beyond one per shared access, \
+without an atomic's passes on lanes of one word, which GPGPU-Sim merges as a load's and no bank \
+function can remove); \
 the average is the arithmetic mean over the kernels whose mod run has conflicts (Table 6). \
 Speedup = mod's cycles / cycles; its average is the geometric mean (Fig. 9, §7.1).
 - The headline averages and the ranking are over the kernels of Table 5's kinds, as the paper's \
@@ -139,14 +141,14 @@ fn removed_table(report: &Report, f: Format) -> Table {
         .map(|k| {
             let base = k
                 .result(Scheme::Mod)
-                .map_or(0, |r| r.counters.bank_conflict_cycles);
+                .map_or(0, |r| r.counters.bank_conflicts());
             let mut row = vec![k.kernel.to_string(), thousands(base)];
             let cells = HASHED
                 .iter()
                 .map(|&s| {
                     let r = k.result(s);
                     let v = r.and_then(|r| r.removed);
-                    let cycles = r.map_or(0, |r| r.counters.bank_conflict_cycles);
+                    let cycles = r.map_or(0, |r| r.counters.bank_conflicts());
                     (format!("{} ({})", percent(v), thousands(cycles)), v)
                 })
                 .collect();

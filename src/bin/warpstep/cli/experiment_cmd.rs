@@ -358,7 +358,7 @@ fn xor_timed(runs: &[xor::XorRun], jobs: Option<usize>) -> Vec<xor::Measured> {
             "{}: {} cycles, {} conflict cycles, {}{ended}",
             run.title(),
             warpstep::correlate::table::thousands(m.counters.cycles),
-            warpstep::correlate::table::thousands(m.counters.bank_conflict_cycles),
+            warpstep::correlate::table::thousands(m.counters.bank_conflicts()),
             seconds_text(m.wall_seconds)
         );
         (m, line)
