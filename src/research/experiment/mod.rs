@@ -49,6 +49,7 @@ pub mod xor;
 mod xor_kernels;
 mod xor_reference;
 mod xor_reference_more;
+mod xor_reference_parboil;
 mod xor_reference_suite;
 pub mod xor_table;
 

@@ -6,7 +6,10 @@
 //! `tests/data/kernels/xor_suite.cu`, and LUD-2 (Rodinia's lud_diagonal), lavaMD and FFT-1 /
 //! FFT-2 (radix-2 in place, Stockham) and MRI-grid-1 (Parboil's splitSort) of
 //! `tests/data/kernels/xor_more.cu` (nvcc's PTX; references
-//! in `xor_reference_more.rs`). Each has three launches: the training
+//! in `xor_reference_more.rs`), and MRI-grid-2 / MRI-grid-3 (Parboil mri-gridding's
+//! scan_inter1_kernel / scan_inter2_kernel: the up- and down-sweeps of a 128-element Blelloch
+//! scan, unpadded) of `tests/data/kernels/xor_parboil.cu` (references in
+//! `xor_reference_parboil.rs`). Each has three launches: the training
 //! input the searches read (a smaller grid on other data: XOR §6's "memory access trace"),
 //! the full run ([`Size::Full`]: on one SM, and 16 times its grid on the paper's 15 SMs) and
 //! the tests' smaller one ([`Size::Quick`]); and a host
@@ -14,6 +17,7 @@
 
 use super::xor_reference as reference;
 use super::xor_reference_more as more;
+use super::xor_reference_parboil as parboil;
 use super::xor_reference_suite as suite;
 use super::{Case, Machine, Size, Suite};
 use crate::bench::BenchCase;
@@ -23,6 +27,7 @@ const ELASTIC_PTX: &str = include_str!("../../../tests/data/kernels/elastic.sm_5
 const XOR_PTX: &str = include_str!("../../../tests/data/kernels/xor.sm_52.ptx");
 const SUITE_PTX: &str = include_str!("../../../tests/data/kernels/xor_suite.sm_52.ptx");
 const MORE_PTX: &str = include_str!("../../../tests/data/kernels/xor_more.sm_52.ptx");
+const PARBOIL_PTX: &str = include_str!("../../../tests/data/kernels/xor_parboil.sm_52.ptx");
 
 /// One kernel: its PTX entry, what it stands for in the paper, its launches and its check.
 #[derive(Debug, Clone, Copy)]
@@ -301,10 +306,24 @@ macro_rules! sort {
     };
 }
 
+/// `scan_inter_up` or `scan_inter_down` (Parboil's scan_inter1/2_kernel) on `$blocks` blocks of
+/// 64 threads, 128 elements a block (Parboil's dim_block; `$words` = 128 blocks), iter 1, in place
+/// on uniform random words (checked launches: `xor_reference_parboil::SCAN_INPUT_SEED`).
+#[rustfmt::skip]
+macro_rules! parboil_scan {
+    ($kernel:literal, $blocks:literal, $words:literal, $seed:literal) => {
+        &[
+            "--kernel", $kernel, "--grid", $blocks, "--block", "64",
+            "--arg", concat!("u32[", $words, "]=rand:", $seed),
+            "--arg", "1",
+        ]
+    };
+}
+
 /// The kernels, data-dependent (the histograms, then AES: the histograms' kind) first. Training launches use seeds
 /// the full and quick runs do not.
 #[rustfmt::skip]
-pub const KERNELS: [Kernel; 20] = [
+pub const KERNELS: [Kernel; 22] = [
     Kernel {
         name: "hist64", about: "64-bin histogram of packed bytes, 32 sub-histograms in shared memory (shared atomics)",
         paper_kind: "hist64", suite: Suite::CudaSdk, ptx: SUITE_PTX,
@@ -445,6 +464,22 @@ pub const KERNELS: [Kernel; 20] = [
         training: sort!("2", "2048", "32", "7"), full: sort!("64", "65536", "1024", "1"),
         chip: sort!("1024", "1048576", "16384", "1"),
         quick: sort!("2", "2048", "32", "1"), check: more::split_sort,
+    },
+    // MRI-grid-2 and -3: Parboil's scan tree levels, 128 elements a block (Table 5's functions
+    // stop at word bit 6). Parboil's padding macro pads nothing (its `+` binds before `>>`).
+    Kernel {
+        name: "scan_inter_up", about: "Parboil mri-gridding's scan_inter1_kernel: a 128-element Blelloch up-sweep without padding",
+        paper_kind: "MRI-grid-2", suite: Suite::Parboil, ptx: PARBOIL_PTX,
+        training: parboil_scan!("scan_inter_up", "2", "256", "7"), full: parboil_scan!("scan_inter_up", "64", "8192", "1"),
+        chip: parboil_scan!("scan_inter_up", "1024", "131072", "1"),
+        quick: parboil_scan!("scan_inter_up", "2", "256", "1"), check: parboil::scan_up,
+    },
+    Kernel {
+        name: "scan_inter_down", about: "Parboil mri-gridding's scan_inter2_kernel: a 128-element Blelloch down-sweep without padding",
+        paper_kind: "MRI-grid-3", suite: Suite::Parboil, ptx: PARBOIL_PTX,
+        training: parboil_scan!("scan_inter_down", "2", "256", "7"), full: parboil_scan!("scan_inter_down", "64", "8192", "1"),
+        chip: parboil_scan!("scan_inter_down", "1024", "131072", "1"),
+        quick: parboil_scan!("scan_inter_down", "2", "256", "1"), check: parboil::scan_down,
     },
 ];
 

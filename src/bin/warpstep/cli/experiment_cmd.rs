@@ -87,7 +87,7 @@ pub struct XorArgs {
     /// Run only this kernel (repeatable): hist64, hist256, aes_encrypt, aes_decrypt,
     /// reduce_interleaved, transpose16, dct8x8, idct8x8, fwt1024, scan512, conv_cols, dwt_haar1d,
     /// nw_1, nw_2, lud_perimeter, lud_diagonal, lava_md, fft_radix2, fft_stockham,
-    /// split_sort.
+    /// split_sort, scan_inter_up, scan_inter_down.
     #[arg(long = "kernel", value_name = "NAME")]
     kernels: Vec<String>,
     /// Smaller launches (the tests').
