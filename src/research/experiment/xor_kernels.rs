@@ -261,16 +261,18 @@ macro_rules! lud_diagonal {
 }
 
 /// `lava_md` on a `$bx` x `$by` x `$bz` grid of boxes (`$boxes` blocks of 128 threads, 100
-/// particles a box: `$coords` = 400 boxes floats of (v, x, y, z), `$charges` = 100 boxes), Rodinia's
-/// alpha 0.5 and its inputs' range (0.1 to 1), positions and charges of seeds `$seed` and `$qseed`.
+/// particles a box: `$coords` = 400 boxes doubles of (v, x, y, z), `$charges` = 100 boxes
+/// doubles: Rodinia's `fp` is double), Rodinia's alpha 0.5 (the kernel's `double alpha`
+/// parameter, so the scalar is passed as an f64) and its inputs' range (0.1 to 1), positions and
+/// charges of seeds `$seed` and `$qseed`.
 #[rustfmt::skip]
 macro_rules! lava {
     ($boxes:literal, $bx:literal, $by:literal, $bz:literal, $coords:literal, $charges:literal, $seed:literal, $qseed:literal) => {
         &[
             "--kernel", "lava_md", "--grid", $boxes, "--block", "128",
-            "--arg", concat!("f32[", $coords, "]=0"),
-            "--arg", concat!("f32[", $coords, "]=rand:", $seed, ":0.1:1"),
-            "--arg", concat!("f32[", $charges, "]=rand:", $qseed, ":0.1:1"),
+            "--arg", concat!("f64[", $coords, "]=0"),
+            "--arg", concat!("f64[", $coords, "]=rand:", $seed, ":0.1:1"),
+            "--arg", concat!("f64[", $charges, "]=rand:", $qseed, ":0.1:1"),
             "--arg", $bx, "--arg", $by, "--arg", $bz, "--arg", "0.5",
         ]
     };
@@ -436,7 +438,7 @@ pub const KERNELS: [Kernel; 22] = [
     // The one-SM run's 2 x 2 x 2 boxes have 8 neighbours each (themselves included); the chip's
     // flat 16 x 8 x 1 about as many (7.9), so it is 16 times the work.
     Kernel {
-        name: "lava_md", about: "Rodinia's lavaMD: particle positions as 4-float structs in shared memory (stride 4)",
+        name: "lava_md", about: "Rodinia's lavaMD in double: positions as 4-double structs (stride 8 words), charges doubles (stride 2) in shared memory",
         paper_kind: "lavaMD", suite: Suite::Rodinia, ptx: MORE_PTX,
         training: lava!("4", "2", "2", "1", "1600", "400", "7", "8"), full: lava!("8", "2", "2", "2", "3200", "800", "1", "2"),
         chip: lava!("128", "16", "8", "1", "51200", "12800", "1", "2"),

@@ -27,6 +27,16 @@ pub(super) fn floats(sim: &Sim, index: usize) -> Result<Vec<f32>, String> {
     Ok(words(sim, index)?.into_iter().map(f32::from_bits).collect())
 }
 
+/// Buffer argument `index` of `sim` as little-endian f64s (a buffer of doubles).
+pub(super) fn doubles(sim: &Sim, index: usize) -> Result<Vec<f64>, String> {
+    let bytes = crate::run::buffer_bytes(sim.image(), sim.global(), index)
+        .ok_or_else(|| format!("argument {index} is not a buffer"))?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect())
+}
+
 /// The side of a square image of `len` elements.
 pub(super) fn side(len: usize) -> Result<usize, String> {
     let n = (len as f64).sqrt().round() as usize;

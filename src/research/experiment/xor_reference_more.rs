@@ -5,7 +5,7 @@
 //! ([`lud_diagonal_of`], [`lava_md_of`], [`fft_of`], [`split_sort_of`]) so a test can hand it a
 //! wrong output.
 
-use super::xor_reference::{floats, same, words};
+use super::xor_reference::{doubles, floats, same, words};
 use super::xor_reference_suite::{lud_input, LUD_TILE};
 use crate::sim::Sim;
 
@@ -55,23 +55,27 @@ pub fn lud_diagonal(sim: &Sim) -> Result<(), String> {
 /// Particles in a lavaMD box (Rodinia's NUMBER_PAR_PER_BOX).
 pub const PAR_PER_BOX: usize = 100;
 
-/// The tolerance of the lavaMD check, relative to the sum of the magnitudes of an output's terms:
-/// the kernel sums up to 2,700 terms in f32 (nvcc's `expf` is within 2 ulp), a random walk of
-/// about sqrt(2,700) x 2^-24 = 3e-6 of that sum; 1e-5 leaves room and still catches an error of
-/// 1% in one term's share.
-pub const LAVA_TOLERANCE: f64 = 1e-5;
+/// The tolerance of the lavaMD check, relative to the sum of the magnitudes of an output's terms.
+/// The kernel computes in f64, as Rodinia's (`fp` is double), and sums up to 2,700 terms (27 boxes
+/// of 100); each term is a few f64 operations off the host's (nvcc's `exp` is within 1 ulp, and
+/// its `fma.rn.f64` contractions round once where the host rounds twice; r2's inputs are below 1,
+/// so its rounding moves vij by about a2 x 3 x 2^-53, under 2^-53 relative), so the sum is off by
+/// at most about (2,700 + 10) x 2^-53 = 3e-13 of that sum (a random walk: sqrt(2,700) x 2^-53 =
+/// 6e-15). 1e-12 leaves room, and still rejects an f32 computation (about 1e-7 off) and an error
+/// of 1e-12 of one output's magnitude.
+pub const LAVA_TOLERANCE: f64 = 1e-12;
 
 /// `lava_md(fv, rv, qv, bx, by, bz, alpha)`: for each particle i of each box, over its box and its
 /// in-range neighbours (the 3 x 3 x 3 around it), and every particle j there: r2 = v_i + v_j -
 /// r_i . r_j, vij = exp(-2 alpha² r2), f.v += q_j vij, f.xyz += q_j 2 vij (r_i - r_j) (Rodinia's
-/// kernel_gpu_cuda), in f64; each of fv's four floats a particle within [`LAVA_TOLERANCE`] of
-/// the sum of its terms' magnitudes.
+/// kernel_gpu_cuda), in f64 as the kernel; each of fv's four doubles a particle within
+/// [`LAVA_TOLERANCE`] of the sum of its terms' magnitudes.
 pub fn lava_md_of(
-    fv: &[f32],
-    rv: &[f32],
-    qv: &[f32],
+    fv: &[f64],
+    rv: &[f64],
+    qv: &[f64],
     dims: [usize; 3],
-    alpha: f32,
+    alpha: f64,
 ) -> Result<(), String> {
     let [bx, by, bz] = dims;
     let particles = bx * by * bz * PAR_PER_BOX;
@@ -83,8 +87,8 @@ pub fn lava_md_of(
             qv.len()
         ));
     }
-    let a2 = 2.0 * f64::from(alpha) * f64::from(alpha);
-    let r = |p: usize, c: usize| f64::from(rv[4 * p + c]);
+    let a2 = 2.0 * alpha * alpha;
+    let r = |p: usize, c: usize| rv[4 * p + c];
     for (box_, (x, y, z)) in (0..bz)
         .flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| (x, y, z))))
         .enumerate()
@@ -111,7 +115,7 @@ pub fn lava_md_of(
             {
                 let dot = r(i, 1) * r(j, 1) + r(i, 2) * r(j, 2) + r(i, 3) * r(j, 3);
                 let vij = (-a2 * (r(i, 0) + r(j, 0) - dot)).exp();
-                let q = f64::from(qv[j]);
+                let q = qv[j];
                 let terms = [
                     q * vij,
                     q * 2.0 * vij * (r(i, 1) - r(j, 1)),
@@ -124,7 +128,7 @@ pub fn lava_md_of(
                 }
             }
             for c in 0..4 {
-                let got = f64::from(fv[4 * i + c]);
+                let got = fv[4 * i + c];
                 if (got - f[c]).abs() > LAVA_TOLERANCE * mag[c] {
                     return Err(format!(
                         "lava_md: element {} is {got}, the reference gives {} (tolerance {:.3e})",
@@ -139,25 +143,26 @@ pub fn lava_md_of(
     Ok(())
 }
 
-/// The 32-bit scalar at byte `offset` of the launch's parameters.
-fn param(sim: &Sim, offset: usize) -> Result<[u8; 4], String> {
+/// The `N`-byte scalar at byte `offset` of the launch's parameters.
+fn param<const N: usize>(sim: &Sim, offset: usize) -> Result<[u8; N], String> {
     sim.image()
         .params
-        .get(offset..offset + 4)
+        .get(offset..offset + N)
         .and_then(|b| b.try_into().ok())
         .ok_or_else(|| format!("no parameter at byte {offset}"))
 }
 
-/// [`lava_md_of`] on a finished run (bx, by, bz and alpha after the three pointers).
+/// [`lava_md_of`] on a finished run (bx, by, bz after the three pointers, at bytes 24-35; the
+/// double alpha at byte 40, aligned to 8).
 pub fn lava_md(sim: &Sim) -> Result<(), String> {
     let dim = |i: usize| -> Result<usize, String> {
         Ok(i32::from_le_bytes(param(sim, 24 + 4 * i)?).max(0) as usize)
     };
-    let alpha = f32::from_le_bytes(param(sim, 36)?);
+    let alpha = f64::from_le_bytes(param(sim, 40)?);
     lava_md_of(
-        &floats(sim, 0)?,
-        &floats(sim, 1)?,
-        &floats(sim, 2)?,
+        &doubles(sim, 0)?,
+        &doubles(sim, 1)?,
+        &doubles(sim, 2)?,
         [dim(0)?, dim(1)?, dim(2)?],
         alpha,
     )
@@ -304,14 +309,18 @@ mod tests {
     fn the_lava_md_reference_accepts_the_kernel_and_rejects_a_wrong_force() {
         let sim = run("lava_md");
         let (mut fv, rv, qv) = (
-            floats(&sim, 0).unwrap(),
-            floats(&sim, 1).unwrap(),
-            floats(&sim, 2).unwrap(),
+            doubles(&sim, 0).unwrap(),
+            doubles(&sim, 1).unwrap(),
+            doubles(&sim, 2).unwrap(),
         );
         let dims = [2, 1, 1];
         assert_eq!(lava_md_of(&fv, &rv, &qv, dims, 0.5), Ok(()));
         // Another alpha gives other forces.
         assert!(lava_md_of(&fv, &rv, &qv, dims, 0.6).is_err());
+        // The forces rounded to f32 (a float kernel's precision) are refused: the check holds
+        // the kernel to Rodinia's double.
+        let rounded: Vec<f64> = fv.iter().map(|&v| f64::from(v as f32)).collect();
+        assert!(lava_md_of(&rounded, &rv, &qv, dims, 0.5).is_err());
         // Particle 57's y force off by 0.05.
         fv[4 * 57 + 2] += 0.05;
         let err = lava_md_of(&fv, &rv, &qv, dims, 0.5).unwrap_err();

@@ -42,31 +42,35 @@ extern "C" __global__ void lud_diagonal(float *m) {
 // ---------------------------------------------------------------------------------------------
 // lavaMD (Rodinia's kernel_gpu_cuda): particles in a bx x by x bz grid of boxes, 100 a box; block
 // b (128 threads) computes the potential and force on box b's particles from its own box and its
-// (up to 26) neighbours, thread t < 100 one particle. A particle's position is four floats (v, x,
-// y, z: Rodinia's FOUR_VECTOR), so the home box's positions (ra) and each neighbour's (rb) sit in
-// shared memory as 4-float structs: thread t writes and reads words 4 t + k, stride 4, 4-way under
-// mod (Table 5: bit-vector k1=1 k2=6 mask=3, the paper's §7.2 example). Charges (qb) are
-// consecutive, and the inner loop's rb[j] / qb[j] are broadcasts. The neighbours are found from
-// the box's coordinates (Rodinia's host list holds the same boxes, home first, then dz, dy, dx
-// from -1 to 1); the force accumulates in registers in Rodinia's order and is stored at the end.
+// (up to 26) neighbours, thread t < 100 one particle. Rodinia computes in double (main.h's
+// `#define fp double`), and so does this: a particle's position is four doubles (v, x, y, z:
+// Rodinia's FOUR_VECTOR of fp), its charge a double, alpha and the exponential double. So the
+// home box's positions (ra) and each neighbour's (rb) sit in shared memory as 32-byte structs:
+// thread t reads and writes the doubles at words 8 t + 2 k, stride 8 words (a 64-bit access
+// counted by its first word, as GPGPU-Sim does: src/mem/shared_banks.rs), 8-way under mod, and
+// the charges (qb) at words 2 t, stride 2, 2-way: the strides of Table 5's lavaMD row (bit-vector
+// k1=1 k2=6 mask=3; bitwise permutation (3)(4)(5)(6)(7)), which a float version (stride 4) does
+// not have. The inner loop's rb[j] / qb[j] are broadcasts. The neighbours are found from the
+// box's coordinates (Rodinia's host list holds the same boxes, home first, then dz, dy, dx from
+// -1 to 1); the force accumulates in registers in Rodinia's order and is stored at the end.
 #define PAR_PER_BOX 100
 
 struct four {
-  float v, x, y, z;
+  double v, x, y, z;
 };
 
-extern "C" __global__ void lava_md(four *fv, const four *rv, const float *qv, int bx, int by,
-                                   int bz, float alpha) {
+extern "C" __global__ void lava_md(four *fv, const four *rv, const double *qv, int bx, int by,
+                                   int bz, double alpha) {
   __shared__ four ra[PAR_PER_BOX];
   __shared__ four rb[PAR_PER_BOX];
-  __shared__ float qb[PAR_PER_BOX];
+  __shared__ double qb[PAR_PER_BOX];
   int box = blockIdx.x;
   int t = threadIdx.x;
   int x = box % bx, y = (box / bx) % by, z = box / (bx * by);
-  float a2 = 2.0f * alpha * alpha;
+  double a2 = 2.0 * alpha * alpha;
   int first_i = box * PAR_PER_BOX;
   if (t < PAR_PER_BOX) ra[t] = rv[first_i + t];
-  four f = {0.0f, 0.0f, 0.0f, 0.0f};
+  four f = {0.0, 0.0, 0.0, 0.0};
   for (int k = -1; k < 27; k++) {
     int nx = x, ny = y, nz = z;
     if (k >= 0) {
@@ -85,13 +89,13 @@ extern "C" __global__ void lava_md(four *fv, const four *rv, const float *qv, in
     __syncthreads();
     if (t < PAR_PER_BOX) {
       for (int j = 0; j < PAR_PER_BOX; j++) {
-        float r2 = ra[t].v + rb[j].v - (ra[t].x * rb[j].x + ra[t].y * rb[j].y + ra[t].z * rb[j].z);
-        float u2 = a2 * r2;
-        float vij = expf(-u2);
-        float fs = 2.0f * vij;
-        float dx = ra[t].x - rb[j].x;
-        float dy = ra[t].y - rb[j].y;
-        float dz = ra[t].z - rb[j].z;
+        double r2 = ra[t].v + rb[j].v - (ra[t].x * rb[j].x + ra[t].y * rb[j].y + ra[t].z * rb[j].z);
+        double u2 = a2 * r2;
+        double vij = exp(-u2);
+        double fs = 2.0 * vij;
+        double dx = ra[t].x - rb[j].x;
+        double dy = ra[t].y - rb[j].y;
+        double dz = ra[t].z - rb[j].z;
         f.v += qb[j] * vij;
         f.x += qb[j] * (fs * dx);
         f.y += qb[j] * (fs * dy);
