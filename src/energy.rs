@@ -76,7 +76,9 @@ pub struct EnergyCounts {
     pub lrf_writes: u64,
 }
 
-fn is_zero(n: &u64) -> bool {
+/// For `skip_serializing_if`: a counter that only some runs have stays out of the JSON (and the
+/// state digests recorded before it existed) while it is zero.
+pub(crate) fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 

@@ -111,7 +111,9 @@ pub struct SharedMemStats {
     pub accesses: u64,
     /// Extra cycles spent on bank conflicts.
     pub bank_conflict_cycles: u64,
-    /// Of those, the passes atomics took on lanes of one word (no bank function removes them).
+    /// Of those, the passes atomics took on lanes of one word (no bank function removes them);
+    /// absent while zero.
+    #[serde(skip_serializing_if = "crate::energy::is_zero")]
     pub atomic_replay_cycles: u64,
     /// Sub-warp accesses by conflict degree (the degree as a string).
     pub degree_histogram: BTreeMap<String, u64>,

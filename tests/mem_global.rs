@@ -207,6 +207,7 @@ fn the_json_report_names_every_memory_counter() {
     let json = vector_add_report(false, "rand:1");
     let keys =
         |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    // (`atomic_replay_cycles` joins them when an atomic replayed: tests/mem_shared_timing.rs.)
     assert_eq!(
         keys(&json["shared"]),
         [

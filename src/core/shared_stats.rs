@@ -21,7 +21,8 @@ pub struct SharedStats {
     /// beyond what the same lanes cost as a load. No bank index function can remove these.
     /// GPGPU-Sim merges an atomic's same-word lanes as a load's (its `atom` is a `LOAD_OP`
     /// through the shared bank model), so the XOR paper's bank conflicts (Fig. 8) do not count
-    /// them and the XOR experiment leaves them out.
+    /// them and the XOR experiment leaves them out. Absent from the JSON while zero.
+    #[serde(skip_serializing_if = "crate::energy::is_zero")]
     pub atomic_replay_cycles: u64,
     /// Sub-warp accesses by conflict degree (passes).
     pub degree_histogram: DegreeHistogram,

@@ -249,21 +249,31 @@ pub fn measure_untimed(runs: &[Run]) -> Result<Vec<Measured>, String> {
         run.advance(&mut sim);
         Ok(run.measured(&sim, 0.0))
     };
-    let chunks: Vec<Result<Vec<Measured>, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .chunks(runs.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(one).collect()))
+    on_two_threads(runs, one).into_iter().collect()
+}
+
+/// `f` of every item, in order, worked out on two threads taking alternate items (so a slow
+/// kernel's runs, which sit together in a plan, are shared out).
+pub fn on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let f = &f;
+    let mut halves: Vec<Vec<R>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|k| scope.spawn(move || items.iter().skip(k).step_by(2).map(f).collect()))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    let mut all = Vec::with_capacity(runs.len());
-    for chunk in chunks {
-        all.extend(chunk?);
+    let odd = halves.pop().unwrap_or_default();
+    let even = halves.pop().unwrap_or_default();
+    let mut all = Vec::with_capacity(items.len());
+    let mut odd = odd.into_iter();
+    for e in even {
+        all.push(e);
+        all.extend(odd.next());
     }
-    Ok(all)
+    all
 }
 
 /// The counters the experiments compare, from one run's statistics.

@@ -565,3 +565,12 @@ fn the_multi_launch_programs_compute_what_their_host_references_do() {
         );
     }
 }
+
+#[test]
+fn on_two_threads_keeps_the_items_order() {
+    for n in 0..6u32 {
+        let items: Vec<u32> = (0..n).collect();
+        let out = super::on_two_threads(&items, |x| x * 10);
+        assert_eq!(out, items.iter().map(|x| x * 10).collect::<Vec<_>>(), "{n} items");
+    }
+}

@@ -120,6 +120,79 @@ impl ValueFormatter<f64> for Groups {
     }
 }
 
+/// How a panel's group names fit under it: across at 13 or 11 points when the longest fits its
+/// group's width, otherwise on end (reading downwards) at 11 points, so that none overlaps its
+/// neighbour (22 XOR kernels, 45 MRPB cases).
+struct XLabels {
+    font: u32,
+    on_end: bool,
+    area_height: u32,
+}
+
+impl XLabels {
+    /// A sans-serif character is about 0.6 em wide.
+    const EM_PER_CHAR: f64 = 0.6;
+
+    fn fitting(groups: &[String], width_px: u32) -> XLabels {
+        let per_group = f64::from(width_px) / groups.len().max(1) as f64;
+        let longest = groups.iter().map(|g| g.chars().count()).max().unwrap_or(1) as f64;
+        let width = |font: u32| Self::EM_PER_CHAR * f64::from(font) * longest;
+        match [13, 11].into_iter().find(|&f| width(f) <= 0.9 * per_group) {
+            Some(font) => XLabels {
+                font,
+                on_end: false,
+                area_height: 28,
+            },
+            None => XLabels {
+                font: 11,
+                on_end: true,
+                area_height: width(11).ceil() as u32 + 14,
+            },
+        }
+    }
+
+    /// The names the axis writes: none when they stand on end ([`XLabels::draw_on_end`] writes
+    /// them, as the axis centres a turned label on its tick).
+    fn names(&self, groups: &[String]) -> Vec<String> {
+        match self.on_end {
+            false => groups.to_vec(),
+            true => vec![String::new(); groups.len()],
+        }
+    }
+
+    /// Writes `groups` on end below their ticks, each starting just under the axis.
+    fn draw_on_end<X, Y>(
+        &self,
+        area: &Area,
+        chart: &ChartContext<SVGBackend, Cartesian2d<X, Y>>,
+        groups: &[String],
+        y_floor: Y::ValueType,
+    ) -> DrawResult<()>
+    where
+        X: Ranged<ValueType = f64>,
+        Y: Ranged,
+        Y::ValueType: Clone,
+    {
+        if !self.on_end {
+            return Ok(());
+        }
+        let style = TextStyle::from((FONT, self.font).into_font())
+            .transform(FontTransform::Rotate90)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let base = area.get_base_pixel();
+        for (i, name) in groups.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64, y_floor.clone()));
+            let at = (x - base.0, y - base.1 + 8);
+            area.draw(&Text::new(name.clone(), at, style.clone()))?;
+        }
+        Ok(())
+    }
+
+    fn style(&self) -> TextStyle<'static> {
+        TextStyle::from((FONT, self.font).into_font())
+    }
+}
+
 /// "0.8", "1", "10": a ratio on the y axis.
 pub fn ratio_label(v: &f64) -> String {
     let text = format!("{v:.2}");
@@ -128,26 +201,23 @@ pub fn ratio_label(v: &f64) -> String {
 
 /// Draws `panel`'s bars on the log y range `y`, rising from (or falling below) 1.
 pub fn draw_bars(area: &Area, panel: &Panel, y: Range<f64>) -> DrawResult<()> {
+    let labels = XLabels::fitting(&panel.groups, area.dim_in_pixel().0);
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, (FONT, 18))
         .margin(10)
-        .x_label_area_size(28)
+        .x_label_area_size(labels.area_height)
         .y_label_area_size(44)
-        .build_cartesian_2d(Groups(panel.groups.clone()), y.clone().log_scale())?;
+        .build_cartesian_2d(Groups(labels.names(&panel.groups)), y.clone().log_scale())?;
     let n = panel.groups.len() as f64;
-    let x_font = match n {
-        n if n > 24.0 => 9,
-        n if n > 6.0 => 11,
-        _ => 13,
-    };
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_label_style((FONT, x_font))
+        .x_label_style(labels.style())
         .y_label_style((FONT, 13))
         .y_label_formatter(&ratio_label)
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
+    labels.draw_on_end(area, &chart, &panel.groups, y.start)?;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(-0.5, 1.0), (n - 0.5, 1.0)],
         BLACK.stroke_width(1),
