@@ -571,6 +571,10 @@ fn on_two_threads_keeps_the_items_order() {
     for n in 0..6u32 {
         let items: Vec<u32> = (0..n).collect();
         let out = super::on_two_threads(&items, |x| x * 10);
-        assert_eq!(out, items.iter().map(|x| x * 10).collect::<Vec<_>>(), "{n} items");
+        assert_eq!(
+            out,
+            items.iter().map(|x| x * 10).collect::<Vec<_>>(),
+            "{n} items"
+        );
     }
 }
