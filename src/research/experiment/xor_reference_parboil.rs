@@ -10,7 +10,7 @@
 //! (a Blelloch up-sweep builds a Fenwick tree; the down-sweep reads prefix sums back out of one).
 
 use super::xor_reference::{same, words};
-use crate::launch::ArgSpec;
+use super::xor_reference_suite::initial_words;
 use crate::sim::Sim;
 
 /// The seed of the checked launches' data (`u32[N]=rand:1`, every word uniform); the training
@@ -19,16 +19,7 @@ pub const SCAN_INPUT_SEED: u64 = 1;
 
 /// `len` words of [`SCAN_INPUT_SEED`]'s data, as the launch's `rand:` initialiser makes them.
 pub fn scan_input(len: usize) -> Result<Vec<u32>, String> {
-    let spec = format!("u32[{len}]=rand:{SCAN_INPUT_SEED}");
-    let ArgSpec::Buffer { elem, count, init } = ArgSpec::parse(&spec).map_err(|e| e.to_string())?
-    else {
-        return Err(format!("{spec} is not a buffer"));
-    };
-    let bytes = ArgSpec::initial_bytes(elem, count, &init, &|p| Err(format!("no file {p}")))?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+    initial_words(&format!("u32[{len}]=rand:{SCAN_INPUT_SEED}"))
 }
 
 /// The largest power of two dividing `k` (k > 0).
@@ -65,15 +56,9 @@ pub fn scan_up_of(
     threads: usize,
     iter: usize,
 ) -> Result<(), String> {
-    let width = shape(input.len(), blocks, threads, iter)?;
-    let mut want = input.to_vec();
-    for b in 0..blocks {
-        let at = |j: usize| (b * width + j) * iter + iter - 1;
-        for j in 0..width {
-            want[at(j)] =
-                (j + 1 - lowbit(j + 1)..=j).fold(0u32, |sum, k| sum.wrapping_add(input[at(k)]));
-        }
-    }
+    let want = per_element(input, blocks, threads, iter, |x, _, j| {
+        (j + 1 - lowbit(j + 1)..=j).fold(0u32, |sum, k| sum.wrapping_add(x(k)))
+    })?;
     same("scan_inter_up", out, &want)
 }
 
@@ -90,21 +75,37 @@ pub fn scan_down_of(
     threads: usize,
     iter: usize,
 ) -> Result<(), String> {
+    let want = per_element(input, blocks, threads, iter, |x, width, j| {
+        let (mut sum, mut k) = (x(width - 1), j);
+        while k > 0 {
+            sum = sum.wrapping_add(x(k - 1));
+            k -= lowbit(k);
+        }
+        sum
+    })?;
+    same("scan_inter_down", out, &want)
+}
+
+/// The buffer both sweeps leave: `input` with element j of each block (of `width` = 2 threads
+/// elements, at every `iter`-th word) replaced by `element(x, width, j)`, where `x(k)` is the
+/// block's input element k.
+fn per_element(
+    input: &[u32],
+    blocks: usize,
+    threads: usize,
+    iter: usize,
+    element: impl Fn(&dyn Fn(usize) -> u32, usize, usize) -> u32,
+) -> Result<Vec<u32>, String> {
     let width = shape(input.len(), blocks, threads, iter)?;
     let mut want = input.to_vec();
     for b in 0..blocks {
         let at = |j: usize| (b * width + j) * iter + iter - 1;
-        let carry = input[at(width - 1)];
+        let x = |k: usize| input[at(k)];
         for j in 0..width {
-            let (mut sum, mut k) = (carry, j);
-            while k > 0 {
-                sum = sum.wrapping_add(input[at(k - 1)]);
-                k -= lowbit(k);
-            }
-            want[at(j)] = sum;
+            want[at(j)] = element(&x, width, j);
         }
     }
-    same("scan_inter_down", out, &want)
+    Ok(want)
 }
 
 /// The launch's blocks, threads a block and `iter` (the 32-bit scalar after the pointer).

@@ -173,15 +173,21 @@ pub fn lud_perimeter_of(out: &[f32], input: &[f32]) -> Result<(), String> {
 /// `LUD_INPUT`'s matrix of `len` elements, as the launch's `rand:` initialiser makes it.
 pub fn lud_input(len: usize) -> Result<Vec<f32>, String> {
     let (seed, lo, hi) = LUD_INPUT;
-    let spec = format!("f32[{len}]=rand:{seed}:{lo}:{hi}");
-    let ArgSpec::Buffer { elem, count, init } = ArgSpec::parse(&spec).map_err(|e| e.to_string())?
+    let words = initial_words(&format!("f32[{len}]=rand:{seed}:{lo}:{hi}"))?;
+    Ok(words.into_iter().map(f32::from_bits).collect())
+}
+
+/// The 32-bit words a launch's buffer flag `spec` (`TYPE[N]=INIT`) starts with: a reference
+/// regenerates an input the kernel overwrote in place.
+pub fn initial_words(spec: &str) -> Result<Vec<u32>, String> {
+    let ArgSpec::Buffer { elem, count, init } = ArgSpec::parse(spec).map_err(|e| e.to_string())?
     else {
         return Err(format!("{spec} is not a buffer"));
     };
     let bytes = ArgSpec::initial_bytes(elem, count, &init, &|p| Err(format!("no file {p}")))?;
     Ok(bytes
         .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
 }
 
